@@ -1,0 +1,115 @@
+/**
+ * One JSON record of the input: usually one physical line, or several when a string value holds raw line breaks.
+ *
+ * @typeParam T - The type the caller expects the parsed value to have; the tokenizer does not check it.
+ */
+export interface NdjsonRecord<T = unknown> {
+  /** The value `JSON.parse` gave for the record's text (raw control characters inside strings escaped first). */
+  value: T;
+  /** The record's source text, without its line terminator. Raw line breaks inside strings are kept as they were. */
+  text: string;
+  /** 1-based physical line on which the record starts. */
+  line: number;
+  /** Byte offset of the record's first byte in the input. */
+  offset: number;
+  /** Bytes the record covers in the input, its line terminator (LF or CRLF) included. */
+  length: number;
+}
+
+/**
+ * Why a stretch of input produced no record.
+ *
+ * - `invalid-json`: the line is not JSON (noise such as a banner or a stack trace, or a broken record).
+ * - `not-an-object`: the line is JSON but not an object, and {@link NdjsonTokenizerOptions.objectsOnly} is set.
+ * - `unterminated-string`: a record ended inside a string, and a later line was a complete object of its own, so the
+ *   open record was given up and the later line parsed.
+ * - `truncated`: the input ended inside a record.
+ * - `oversize`: the record was larger than {@link NdjsonTokenizerOptions.maxRecordBytes}; it was skipped up to the
+ *   next line feed.
+ */
+export type NdjsonProblemCode =
+  | 'invalid-json'
+  | 'not-an-object'
+  | 'unterminated-string'
+  | 'truncated'
+  | 'oversize';
+
+/** A stretch of input that is not a record, located in the input. The stream goes on after it. */
+export interface NdjsonProblem {
+  /** What went wrong; see {@link NdjsonProblemCode}. */
+  code: NdjsonProblemCode;
+  /** One sentence for a person, naming the reason. */
+  message: string;
+  /** 1-based physical line on which the stretch starts. */
+  line: number;
+  /** Byte offset of the stretch's first byte in the input. */
+  offset: number;
+  /** Bytes the stretch covers, its line terminator included. */
+  length: number;
+  /** The start of the offending text, at most {@link EXCERPT_LENGTH} characters, control characters escaped. */
+  excerpt: string;
+}
+
+/**
+ * Input the tokenizer passed over on purpose: a blank line (empty or JSON whitespace only) or the byte order mark at
+ * the start. Together with records and problems, skips cover every input byte exactly once.
+ */
+export interface NdjsonSkip {
+  /** What was skipped. */
+  reason: 'blank-line' | 'byte-order-mark';
+  /** 1-based physical line of the skipped bytes. */
+  line: number;
+  /** Byte offset of the first skipped byte. */
+  offset: number;
+  /** Number of skipped bytes, line terminator included. */
+  length: number;
+}
+
+/** What the tokenizer produces, in input order. Tell the two apart with {@link isNdjsonProblem}. */
+export type NdjsonItem<T = unknown> = NdjsonRecord<T> | NdjsonProblem;
+
+/** A chunk of input: bytes (a `Uint8Array`, a Node `Buffer`) or text. Both kinds may be mixed in one stream. */
+export type NdjsonChunk = Uint8Array | string;
+
+/** Options of {@link createNdjsonTokenizer}. */
+export interface NdjsonTokenizerOptions {
+  /**
+   * Largest record, in bytes without its line terminator, that the tokenizer holds. A larger one is reported as
+   * `oversize` and skipped up to the next line feed, so memory stays bounded by this number.
+   *
+   * @defaultValue {@link DEFAULT_MAX_RECORD_BYTES} (64 MiB)
+   */
+  maxRecordBytes?: number;
+  /**
+   * Report JSON values that are not objects (`42`, `"text"`, `[1]`, `null`) as `not-an-object` problems instead of
+   * records. Every event of an agent stream is an object, so the event layer turns this on.
+   *
+   * @defaultValue false
+   */
+  objectsOnly?: boolean;
+  /** Called for each record. Records are returned from `feed`/`end` when this is not given. */
+  onRecord?: (record: NdjsonRecord) => void;
+  /** Called for each problem. Problems are returned from `feed`/`end` when this is not given. */
+  onProblem?: (problem: NdjsonProblem) => void;
+  /** Called for each blank line and byte order mark passed over. */
+  onSkip?: (skip: NdjsonSkip) => void;
+}
+
+/** An incremental NDJSON tokenizer; see {@link createNdjsonTokenizer}. */
+export interface NdjsonTokenizer {
+  /**
+   * Takes the next chunk of input, cut anywhere (inside a line, a multi-byte character or a CRLF).
+   *
+   * @returns The records and problems completed by this chunk that no callback took, in input order.
+   * @throws TypeError when the chunk is neither a `Uint8Array` nor a string, or when called after {@link end}.
+   */
+  feed(chunk: NdjsonChunk): readonly NdjsonItem[];
+  /**
+   * Marks the end of input: the last line counts even without a line feed, and a record still open is reported.
+   *
+   * @returns What the end completed that no callback took.
+   */
+  end(): readonly NdjsonItem[];
+  /** Forgets all state, so the tokenizer can read a new stream from its first byte. */
+  reset(): void;
+}
