@@ -1,0 +1,70 @@
+/**
+ * The dialect plugin interface: how one producer's records become canonical events. The core knows dialects only
+ * through this interface, so a third party adds one by passing it in `dialects`, without touching the core.
+ */
+
+import type { CanonicalEvent, SourceLocation } from './events.ts';
+
+/** A JSON object record, as the tokenizer parsed it. */
+export type JsonObject = Record<string, unknown>;
+
+/**
+ * How a dialect judges one record:
+ * - `distinctive`: only this dialect writes records like it; auto-detection locks onto the first such record.
+ * - `shared`: this dialect explains the record, but others write the same shape (`system/init`, `user`, `thinking`).
+ * - `foreign`: this dialect does not explain the record.
+ */
+export type Detection = 'distinctive' | 'shared' | 'foreign';
+
+/** One way a record fails its dialect's JSON Schema. Errors are values, like ajv's. */
+export interface SchemaIssue {
+  /** JSON Pointer to the offending value inside the record (`""` for the record itself). */
+  pointer: string;
+  /** What is wrong, for a person. */
+  message: string;
+  /** The schema keyword that failed (`required`, `type`, `additionalProperties`, ...). */
+  keyword: string;
+}
+
+/** Options of {@link Dialect.validate}. */
+export interface ValidateOptions {
+  /** Also report fields the schema does not know (the schemas are open by default, like the formats). */
+  strict?: boolean;
+}
+
+/** What {@link Dialect.normalize} knows besides the record. */
+export interface DialectContext<State> {
+  /** This stream's state, made by {@link Dialect.createState}. */
+  readonly state: State;
+  /** Where the record starts in the input. */
+  readonly loc: SourceLocation;
+  /** The record's source text. */
+  readonly text: string;
+  /**
+   * Reads text back through the tokenizer and normalizer of this stream, e.g. a line a wrapper could not parse and
+   * passed on as a string. Returns the events it gave.
+   */
+  reparse(text: string): readonly CanonicalEvent[];
+}
+
+/**
+ * A dialect of cursor-agent output.
+ *
+ * @typeParam State - Per-stream state, e.g. which tool names were seen for which call ids.
+ */
+export interface Dialect<State = unknown> {
+  /** Stable kebab-case name, e.g. `official`; the value of `--dialect`. */
+  readonly name: string;
+  /** One line for a person: which producer writes this dialect. */
+  readonly description: string;
+  /** How this dialect judges a record; see {@link Detection}. Must be cheap: it runs before every record is mapped. */
+  detect(record: JsonObject): Detection;
+  /** Checks a record against this dialect's JSON Schema. An empty array means valid. */
+  validate(record: JsonObject, options?: ValidateOptions): readonly SchemaIssue[];
+  /** Fresh state for one stream. */
+  createState(): State;
+  /** Maps one record this dialect explains to canonical events (possibly none). Must not throw. */
+  normalize(record: JsonObject, context: DialectContext<State>): readonly CanonicalEvent[];
+  /** Writes canonical events back out as records of this dialect, e.g. for a server that speaks it to clients. */
+  encode?(events: readonly CanonicalEvent[]): JsonObject[];
+}
