@@ -21,7 +21,6 @@ import {
   isJsonObject,
   isJsonWhitespace,
   OUTSIDE,
-  type StringState,
   scanStringState,
 } from './json-text.ts';
 import type {
@@ -50,6 +49,13 @@ interface OpenRecord {
   offset: number;
   /** Physical lines so far, raw (a CR before each line's LF is kept: inside a string it is content). */
   lines: string[];
+  /** The start of the record, for the problem that reports it. */
+  excerpt: string;
+  /**
+   * Set once the record outgrew maxRecordBytes: its lines are dropped, but the string state is still followed, so
+   * that the skip ends where the record does instead of reading the rest of the string as garbage lines.
+   */
+  oversize: boolean;
 }
 
 /**
@@ -190,7 +196,8 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
     }
     const state = scanStringState(text, OUTSIDE);
     if (state !== OUTSIDE) {
-      if (terminated) openRecord = { line: lineNumber, offset: lineStart, lines: [text] };
+      if (terminated)
+        openRecord = { line: lineNumber, offset: lineStart, lines: [text], excerpt: text, oversize: false };
       else
         emitProblem(
           'truncated',
@@ -216,41 +223,46 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
     const newRecord = parseStandaloneObject(text);
     if (newRecord !== undefined) {
       openRecord = null;
-      emitProblem(
-        'unterminated-string',
-        `record ends inside a string; line ${lineNumber} starts a new record`,
-        open.line,
-        open.offset,
-        lineStart,
-        open.lines[0] ?? '',
-      );
+      giveUpOpenRecord(open, lineStart);
       emitValue(newRecord, text, lineNumber, lineStart, end, terminated);
       return;
     }
-    open.lines.push(text);
-    if (contentEnd - open.offset > maxRecordBytes) {
-      openRecord = null;
-      reportOversize(open.line, open.offset, end, open.lines[0] ?? '');
-      return;
+    if (!open.oversize) {
+      open.lines.push(text);
+      if (contentEnd - open.offset > maxRecordBytes) {
+        open.oversize = true;
+        open.lines = [];
+      }
     }
     // The LF before this line was string content (or the character after a backslash): the line starts inside.
-    const state: StringState = scanStringState(text, INSIDE);
-    if (state !== OUTSIDE) {
+    if (scanStringState(text, INSIDE) !== OUTSIDE) {
       if (!terminated) {
         openRecord = null;
-        emitProblem(
-          'truncated',
-          'input ends inside a string of this record',
-          open.line,
-          open.offset,
-          end,
-          open.lines[0] ?? '',
-        );
+        giveUpOpenRecord(open, end);
       }
       return;
     }
     openRecord = null;
-    parseRepaired(open.lines.join('\n'), open.line, open.offset, end, terminated, 'invalid-json');
+    if (open.oversize) reportOversize(open.line, open.offset, end, open.excerpt);
+    else parseRepaired(open.lines.join('\n'), open.line, open.offset, end, terminated, 'invalid-json');
+  }
+
+  /** Reports an open record that will never close, because a new record began at `end` or the input ended. */
+  function giveUpOpenRecord(open: OpenRecord, end: number): void {
+    if (open.oversize) reportOversize(open.line, open.offset, end, open.excerpt);
+    else if (end === consumed && ended) {
+      emitProblem(
+        'truncated',
+        'input ends inside a string of this record',
+        open.line,
+        open.offset,
+        end,
+        open.excerpt,
+      );
+    } else {
+      const message = `record ends inside a string; line ${lineNumber} starts a new record`;
+      emitProblem('unterminated-string', message, open.line, open.offset, end, open.excerpt);
+    }
   }
 
   /** Parses text whose strings may hold raw control characters, emitting a record or a problem. */
@@ -289,7 +301,7 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
   function startSkipping(): void {
     const open = openRecord;
     skipping = open
-      ? { line: open.line, offset: open.offset, excerpt: open.lines[0] ?? '' }
+      ? { line: open.line, offset: open.offset, excerpt: open.excerpt }
       : { line: lineNumber, offset: lineStart, excerpt: lineParts[0] ?? '' };
     openRecord = null;
     lineParts = [];
@@ -333,7 +345,12 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
     }
     if (skipping !== null) return;
     if (from < text.length) lineParts.push(from === 0 ? text : text.slice(from));
-    if (consumed - (openRecord === null ? lineStart : openRecord.offset) > maxRecordBytes) startSkipping();
+    if (consumed - heldFrom() > maxRecordBytes) startSkipping();
+  }
+
+  /** Offset of the first input byte still held: the open record's start, or the current line's. */
+  function heldFrom(): number {
+    return openRecord === null || openRecord.oversize ? lineStart : openRecord.offset;
   }
 
   function takeLine(lastPiece: string): string {
@@ -401,6 +418,10 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
         );
       }
       return drain();
+    },
+
+    get bufferedBytes(): number {
+      return skipping === null ? consumed - heldFrom() : 0;
     },
 
     reset(): void {

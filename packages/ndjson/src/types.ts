@@ -112,4 +112,9 @@ export interface NdjsonTokenizer {
   end(): readonly NdjsonItem[];
   /** Forgets all state, so the tokenizer can read a new stream from its first byte. */
   reset(): void;
+  /**
+   * Bytes of input held for the record being read (its lines so far). Never above `maxRecordBytes` between calls:
+   * a larger record is dropped and skipped to its end.
+   */
+  readonly bufferedBytes: number;
 }

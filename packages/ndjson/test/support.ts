@@ -1,0 +1,178 @@
+/**
+ * Shared test support: run the tokenizer over chunked input and record everything it reports, and the fast-check
+ * arbitraries for NDJSON documents with the shapes real streams have (raw newlines in strings, CRLF, blank lines,
+ * noise, truncation, multi-byte text).
+ */
+
+import {
+  createNdjsonTokenizer,
+  type NdjsonChunk,
+  type NdjsonItem,
+  type NdjsonSkip,
+  type NdjsonTokenizerOptions,
+} from '@cursor-stream/ndjson';
+import { fc } from '@fast-check/vitest';
+
+/** Everything one tokenizer run reported, in order. */
+export interface TokenizerRun {
+  items: NdjsonItem[];
+  skips: NdjsonSkip[];
+}
+
+/** Feeds `chunks` through a fresh tokenizer and returns everything it reported. */
+export function tokenize(chunks: Iterable<NdjsonChunk>, options: NdjsonTokenizerOptions = {}): TokenizerRun {
+  const skips: NdjsonSkip[] = [];
+  const tokenizer = createNdjsonTokenizer({ ...options, onSkip: (skip) => skips.push(skip) });
+  const items: NdjsonItem[] = [];
+  for (const chunk of chunks) items.push(...tokenizer.feed(chunk));
+  items.push(...tokenizer.end());
+  return { items, skips };
+}
+
+/** Cuts `input` into pieces at the given sizes, cycling through them. */
+export function cutBySizes<T extends Uint8Array | string>(input: T, sizes: readonly number[]): T[] {
+  const pieces: T[] = [];
+  let index = 0;
+  for (let at = 0; at < input.length; index++) {
+    const size = sizes.length === 0 ? input.length : Math.max(1, sizes[index % sizes.length] ?? 1);
+    pieces.push(input.slice(at, at + size) as T);
+    at += size;
+  }
+  return pieces;
+}
+
+/** Cuts `input` at the given positions (any order, duplicates and out-of-range positions ignored). */
+export function cutAt<T extends Uint8Array | string>(input: T, positions: readonly number[]): T[] {
+  const cuts = [...new Set(positions.map((p) => p % (input.length + 1)))].sort((a, b) => a - b);
+  const pieces: T[] = [];
+  let from = 0;
+  for (const cut of [...cuts, input.length]) {
+    if (cut > from) pieces.push(input.slice(from, cut) as T);
+    from = Math.max(from, cut);
+  }
+  return pieces;
+}
+
+export const encodeUtf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
+
+/**
+ * `JSON.stringify(value)` with every `\n`, `\r` and `\t` escape inside strings written as the raw character, the way
+ * a producer that forgets to escape line breaks writes it. Repair must give back the same value.
+ */
+export function stringifyWithRawNewlines(value: unknown): string {
+  const json = JSON.stringify(value) ?? 'null';
+  const raw: Record<string, string> = { n: '\n', r: '\r', t: '\t' };
+  let out = '';
+  let inString = false;
+  for (let i = 0; i < json.length; i++) {
+    const char = json[i] as string;
+    if (inString && char === '\\') {
+      const next = json[i + 1] as string;
+      out += raw[next] ?? char + next;
+      i++;
+      continue;
+    }
+    if (char === '"') inString = !inString;
+    out += char;
+  }
+  return out;
+}
+
+/** Characters that trip line splitters and decoders: LF, CR, U+2028/U+2029, CJK, astral emoji, ZWJ sequences. */
+const trickyText = fc.oneof(
+  { weight: 4, arbitrary: fc.string({ unit: 'grapheme', maxLength: 12 }) },
+  { weight: 2, arbitrary: fc.constantFrom('\n', '\r\n', '\r', '\u2028', '\u2029', '\t', '\\', '"', '\\n') },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom('読み込み中', '你好。', '한국어', '𝄞', '👩‍👩‍👧', '🇯🇵', 'é', 'call_x\nfc_y'),
+  },
+);
+
+/** Strings made of {@link trickyText} pieces. */
+export const trickyString = fc.array(trickyText, { maxLength: 6 }).map((parts) => parts.join(''));
+
+/** JSON values whose strings are {@link trickyString}s. */
+export const trickyJsonValue = fc.letrec<{ value: unknown }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    fc.constant(null),
+    fc.boolean(),
+    fc.integer(),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    trickyString,
+    fc.array(tie('value'), { maxLength: 4 }),
+    fc.dictionary(trickyString, tie('value'), { maxKeys: 4 }),
+  ),
+})).value;
+
+/** JSON objects with tricky strings, the shape of every agent event. */
+export const trickyJsonObject = fc.dictionary(trickyString, trickyJsonValue, { maxKeys: 5 });
+
+/** One physical piece of an NDJSON document. */
+export type DocumentLine =
+  | { kind: 'record'; value: unknown; rawNewlines: boolean }
+  | { kind: 'blank'; text: string }
+  | { kind: 'noise'; text: string }
+  | { kind: 'truncated'; value: unknown; keep: number };
+
+const documentLine: fc.Arbitrary<DocumentLine> = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc.record({ kind: fc.constant('record'), value: trickyJsonObject, rawNewlines: fc.boolean() }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('blank'), text: fc.constantFrom('', ' ', '\t', '\r', '  \t ') }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('noise'),
+      text: fc.constantFrom(
+        'ActionRequiredError: Named models unavailable',
+        'Press any key to sign in...',
+        'T: "quoted',
+        '{',
+        '}}',
+        '42 is not a record',
+      ),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('truncated'), value: trickyJsonObject, keep: fc.nat() }),
+  },
+);
+
+/** A whole NDJSON document: lines, line endings, an optional BOM and an optional final LF. */
+export interface Document {
+  lines: DocumentLine[];
+  crlf: boolean;
+  bom: boolean;
+  finalNewline: boolean;
+}
+
+export const documentArbitrary: fc.Arbitrary<Document> = fc.record({
+  lines: fc.array(documentLine, { maxLength: 12 }),
+  crlf: fc.boolean(),
+  bom: fc.boolean(),
+  finalNewline: fc.boolean(),
+});
+
+function renderLine(line: DocumentLine): string {
+  if (line.kind === 'record')
+    return line.rawNewlines ? stringifyWithRawNewlines(line.value) : JSON.stringify(line.value);
+  if (line.kind === 'truncated') {
+    const json = JSON.stringify(line.value);
+    return json.slice(0, line.keep % json.length);
+  }
+  return line.text;
+}
+
+/** The text of a document. */
+export function renderDocument(doc: Document): string {
+  const eol = doc.crlf ? '\r\n' : '\n';
+  const lines = doc.lines.map(renderLine);
+  const body = lines.join(eol) + (doc.finalNewline && lines.length > 0 ? eol : '');
+  return (doc.bom ? '\uFEFF' : '') + body;
+}
