@@ -1,5 +1,5 @@
 export { isNdjsonProblem, iterateNdjson, type NdjsonSource, type NdjsonStreamOptions } from './iterate.ts';
-export { EXCERPT_LENGTH } from './json-text.ts';
+export { EXCERPT_LENGTH, excerptOf } from './json-text.ts';
 export { createNdjsonTokenizer, DEFAULT_MAX_RECORD_BYTES } from './tokenizer.ts';
 export { NdjsonTransformStream } from './transform-stream.ts';
 export type {

@@ -25,7 +25,7 @@ export async function* iterateNdjson(
   options: NdjsonStreamOptions = {},
 ): AsyncGenerator<NdjsonItem> {
   const tokenizer = createNdjsonTokenizer(options);
-  for await (const chunk of chunksOf(source)) {
+  for await (const chunk of readChunks(source)) {
     yield* tokenizer.feed(chunk);
   }
   yield* tokenizer.end();
@@ -36,7 +36,11 @@ export function isNdjsonProblem(item: NdjsonItem): item is NdjsonProblem {
   return 'code' in item;
 }
 
-async function* chunksOf(source: NdjsonSource): AsyncGenerator<NdjsonChunk> {
+/**
+ * The chunks of any {@link NdjsonSource} as one async iterable, for layers that read sources the way
+ * {@link iterateNdjson} does.
+ */
+export async function* readChunks(source: NdjsonSource): AsyncGenerator<NdjsonChunk> {
   // Some browsers' ReadableStream is not async-iterable yet, so read it through its reader.
   if (!(Symbol.asyncIterator in source) && source instanceof ReadableStream) {
     const reader = (source as ReadableStream<NdjsonChunk>).getReader();
