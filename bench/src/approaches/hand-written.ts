@@ -1,0 +1,107 @@
+/**
+ * The loops people write by hand. The reference loop is the fastest plain design measured on this kind of machine:
+ * one streaming `TextDecoder`, `String#indexOf('\n')`, `JSON.parse`. Each loop skips blank lines and counts a line
+ * that does not parse as a problem, as careful hand-written code does.
+ */
+
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import type { Approach } from './approach.ts';
+import { forEachChunk, parseLineInto } from './stream-helpers.ts';
+
+/** The row every ratio is taken against. */
+export const REFERENCE_LOOP_NAME = 'reference-loop';
+
+/** `TextDecoder({stream:true})` per chunk, `String#indexOf('\n')`, `JSON.parse` per line. */
+export const referenceLoop: Approach = {
+  name: REFERENCE_LOOP_NAME,
+  label: 'reference loop: TextDecoder + String#indexOf + JSON.parse',
+  group: 'baseline',
+  survivesRawNewlines: false,
+  async load() {
+    return async (input, sink) => {
+      const decoder = new TextDecoder();
+      let tail = '';
+      await forEachChunk(input.open(), (chunk) => {
+        const text = tail + decoder.decode(chunk, { stream: true });
+        let start = 0;
+        for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
+          parseLineInto(text.slice(start, end), sink);
+          start = end + 1;
+        }
+        tail = text.slice(start);
+      });
+      parseLineInto(tail + decoder.decode(), sink);
+    };
+  },
+};
+
+/** `Buffer#indexOf(10)` on the bytes, the partial line kept as a list of slices, one `toString` per line. */
+export const bufferIndexOf: Approach = {
+  name: 'buffer-indexof',
+  label: 'Buffer#indexOf + toString per line + JSON.parse',
+  group: 'baseline',
+  survivesRawNewlines: false,
+  async load() {
+    return async (input, sink) => {
+      let parts: Buffer[] = [];
+      await forEachChunk(input.open(), (chunk) => {
+        let start = 0;
+        for (let end = chunk.indexOf(10); end !== -1; end = chunk.indexOf(10, start)) {
+          let line: string;
+          if (parts.length === 0) line = chunk.toString('utf8', start, end);
+          else {
+            parts.push(chunk.subarray(start, end));
+            line = Buffer.concat(parts).toString('utf8');
+            parts = [];
+          }
+          parseLineInto(line, sink);
+          start = end + 1;
+        }
+        if (start < chunk.length) parts.push(chunk.subarray(start));
+      });
+      parseLineInto(Buffer.concat(parts).toString('utf8'), sink);
+    };
+  },
+};
+
+/** `readFileSync(file).toString().split('\n')`, then `JSON.parse` per line: the whole file in memory at once. */
+export const wholeBufferSplit: Approach = {
+  name: 'whole-buffer-split',
+  label: "readFileSync + toString + split('\\n') + JSON.parse",
+  group: 'baseline',
+  survivesRawNewlines: false,
+  readsWholeFile: true,
+  async load() {
+    return async (input, sink) => {
+      for (const line of readFileSync(input.file).toString().split('\n')) parseLineInto(line, sink);
+    };
+  },
+};
+
+/** Node's `readline` (`crlfDelay: Infinity`, `line` events), `JSON.parse` per line. */
+export const readlineLoop: Approach = {
+  name: 'readline',
+  label: 'readline + JSON.parse',
+  group: 'baseline',
+  survivesRawNewlines: false,
+  async load() {
+    return async (input, sink) => {
+      const lines = createInterface({ input: input.open(), crlfDelay: Number.POSITIVE_INFINITY });
+      lines.on('line', (line) => parseLineInto(line, sink));
+      await once(lines, 'close');
+    };
+  },
+};
+
+/** Reading alone, no parsing: the fixed cost of the runner and the I/O under every row. */
+export const readOnly: Approach = {
+  name: 'read-only',
+  label: 'I/O only: createReadStream, no parsing',
+  group: 'overhead',
+  survivesRawNewlines: false,
+  async load() {
+    return (input) => forEachChunk(input.open(), () => {});
+  },
+};

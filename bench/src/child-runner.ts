@@ -1,0 +1,26 @@
+/**
+ * Runs one row once in this fresh process and prints its {@link RunResult} as one JSON line:
+ * `child-runner.ts --approach NAME --file FILE [--chunking file|odd] [--digest]`.
+ */
+
+import { parseArgs } from 'node:util';
+import { approachNamed } from './approaches/registry.ts';
+import { runOnce } from './run-once.ts';
+
+const { values } = parseArgs({
+  options: {
+    approach: { type: 'string' },
+    file: { type: 'string' },
+    chunking: { type: 'string', default: 'file' },
+    digest: { type: 'boolean', default: false },
+  },
+});
+if (values.approach === undefined || values.file === undefined)
+  throw new Error('--approach and --file are required');
+const chunking = values.chunking === 'odd' ? 'odd' : 'file';
+const result = await runOnce(approachNamed(values.approach), {
+  file: values.file,
+  chunking,
+  digest: values.digest,
+});
+process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -1,0 +1,112 @@
+/**
+ * `pnpm bench [FILE] [--raw-newlines-file FILE] [--runs 5] [--only a,b] [--no-correctness] [--json]`
+ *
+ * Times every row on FILE (default: the generated 200 MB mixed corpus), each run in a fresh process, and checks
+ * every row's output on the clean corpus, the raw-newline variant and a small corpus in 1-7 byte chunks.
+ */
+
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Approach } from './approaches/approach.ts';
+import { APPROACHES, approachNamed } from './approaches/registry.ts';
+import {
+  bytesOf,
+  correctnessCorpusOf,
+  DEFAULT_CORPUS,
+  DEFAULT_RAW_NEWLINE_CORPUS,
+  ensureDefaultCorpus,
+  readSummary,
+  writeSplitUtf8Corpus,
+} from './corpora.ts';
+import { type CorrectnessCorpus, checkCorrectness } from './correctness.ts';
+import { describeMachine } from './machine.ts';
+import { type BenchReport, formatReport, formatReportJson } from './report.ts';
+import { spawnRun } from './spawn-run.ts';
+import { type Log, measureThroughput } from './throughput.ts';
+
+const log: Log = (line) => process.stderr.write(`${line}\n`);
+
+async function main(argv: readonly string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv.filter((arg) => arg !== '--'),
+    allowPositionals: true,
+    options: {
+      runs: { type: 'string', default: '5' },
+      only: { type: 'string' },
+      'raw-newlines-file': { type: 'string' },
+      'no-correctness': { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  const runs = Number(values.runs);
+  if (!Number.isInteger(runs) || runs < 1)
+    throw new RangeError(`--runs must be a positive integer, got ${values.runs}`);
+  const approaches = values.only === undefined ? APPROACHES : values.only.split(',').map(approachNamed);
+  // pnpm runs the script from the bench folder; INIT_CWD is where the user typed the command.
+  const base = process.env.INIT_CWD ?? process.cwd();
+  const file = positionals[0] === undefined ? DEFAULT_CORPUS : resolve(base, positionals[0]);
+  if (positionals[0] === undefined) await ensureDefaultCorpus(file, 0, log);
+  let rawFile =
+    values['raw-newlines-file'] === undefined ? undefined : resolve(base, values['raw-newlines-file']);
+  if (rawFile === undefined && positionals[0] === undefined && !values['no-correctness']) {
+    rawFile = DEFAULT_RAW_NEWLINE_CORPUS;
+    await ensureDefaultCorpus(rawFile, 1, log);
+  }
+
+  const summary = readSummary(file);
+  const bytes = bytesOf(file);
+  const rows = await measureThroughput(approaches, file, bytes, runs, log);
+  const correctness = values['no-correctness']
+    ? { corpora: [], verdicts: [] }
+    : await runCorrectness(approaches, file, rawFile);
+  const report: BenchReport = {
+    machine: describeMachine(),
+    corpus: {
+      file,
+      bytes,
+      records: summary?.records ?? rows.find((row) => row.name === 'ours-callback')?.records ?? Number.NaN,
+      ...(summary === undefined
+        ? {}
+        : { generator: { seed: summary.seed, profile: summary.profile, dialect: summary.dialect } }),
+    },
+    runs,
+    rows,
+    correctness,
+  };
+  process.stdout.write(values.json ? formatReportJson(report) : formatReport(report));
+}
+
+async function runCorrectness(
+  approaches: readonly Approach[],
+  file: string,
+  rawFile: string | undefined,
+): Promise<BenchReport['correctness']> {
+  const directory = await mkdtemp(join(tmpdir(), 'cursor-stream-bench-'));
+  try {
+    const corpora: CorrectnessCorpus[] = [];
+    for (const [name, path] of [
+      ['clean', file],
+      ['raw-newlines', rawFile],
+    ] as const) {
+      const summary = path === undefined ? undefined : readSummary(path);
+      if (path === undefined) continue;
+      if (summary === undefined) log(`${path}: no generator summary beside it, so no correctness check`);
+      else corpora.push(correctnessCorpusOf(name, path, 'file', summary));
+    }
+    corpora.push(await writeSplitUtf8Corpus(directory));
+    log(`correctness: ${corpora.map((corpus) => corpus.name).join(', ')}`);
+    const verdicts = await checkCorrectness(approaches, corpora, (approach, corpus) =>
+      spawnRun(approach.name, corpus.file, corpus.chunking, true),
+    );
+    return { corpora: corpora.map(({ file: _file, ...rest }) => rest), verdicts };
+  } finally {
+    await rm(directory, { recursive: true, force: true });
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  log(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  process.exitCode = 1;
+});

@@ -1,0 +1,38 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { Chunking } from './inputs.ts';
+import type { RunResult } from './run-once.ts';
+
+/** The repository root: where `tsx` resolves from, and the base of default corpus paths. */
+export const REPOSITORY_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const CHILD_RUNNER = fileURLToPath(new URL('./child-runner.ts', import.meta.url));
+/** Runs TypeScript sources directly: tsx for the syntax, the source condition to reach workspace packages' src. */
+const NODE_FLAGS = ['--import', 'tsx', '--conditions=@cursor-stream/source'] as const;
+/** A row that takes longer than this on one file is stuck (e.g. waiting for an end that never comes). */
+const RUN_TIMEOUT_MS = 10 * 60 * 1000;
+
+/** Runs one row once in a fresh Node process. Rejects when the process fails or prints no result. */
+export function spawnRun(
+  approach: string,
+  file: string,
+  chunking: Chunking,
+  digest: boolean,
+): Promise<RunResult> {
+  const args = [...NODE_FLAGS, CHILD_RUNNER, '--approach', approach, '--file', file, '--chunking', chunking];
+  if (digest) args.push('--digest');
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      args,
+      { cwd: REPOSITORY_ROOT, timeout: RUN_TIMEOUT_MS, maxBuffer: 1 << 20 },
+      (error, stdout, stderr) => {
+        const line = stdout.trim().split('\n').at(-1) ?? '';
+        if (error !== null || !line.startsWith('{')) {
+          reject(new Error(`${approach} failed: ${error?.message ?? 'no result'}\n${stderr.trim()}`));
+          return;
+        }
+        resolve(JSON.parse(line) as RunResult);
+      },
+    );
+  });
+}

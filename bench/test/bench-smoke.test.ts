@@ -1,0 +1,99 @@
+/**
+ * A small run of the benchmark for CI: every row reads small generated corpora, and what it delivers is checked
+ * against the generator's record count and values digest. No timing is asserted.
+ */
+
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeCorpus } from '../../corpus/generator/index.ts';
+import { APPROACHES } from '../src/approaches/registry.ts';
+import { correctnessCorpusOf, writeSplitUtf8Corpus } from '../src/corpora.ts';
+import { type CorrectnessCorpus, judge } from '../src/correctness.ts';
+import { describeMachine } from '../src/machine.ts';
+import { type BenchReport, formatReport, formatReportJson } from '../src/report.ts';
+import { runOnce } from '../src/run-once.ts';
+import { measureThroughput } from '../src/throughput.ts';
+
+const PARSING_ROWS = APPROACHES.filter((approach) => approach.group !== 'overhead');
+const CORPUS_OPTIONS = { seed: 11, targetBytes: 300_000 } as const;
+
+let directory: string;
+let clean: CorrectnessCorpus;
+let rawNewlines: CorrectnessCorpus;
+let splitUtf8: CorrectnessCorpus;
+
+beforeAll(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'bench-smoke-'));
+  const cleanFile = join(directory, 'clean.ndjson');
+  const rawFile = join(directory, 'raw-newlines.ndjson');
+  clean = correctnessCorpusOf('clean', cleanFile, 'file', await writeCorpus(cleanFile, CORPUS_OPTIONS));
+  const rawSummary = await writeCorpus(rawFile, { ...CORPUS_OPTIONS, rawNewlines: 1 });
+  expect(rawSummary.rawNewlineRecords).toBeGreaterThan(0);
+  rawNewlines = correctnessCorpusOf('raw-newlines', rawFile, 'file', rawSummary);
+  splitUtf8 = await writeSplitUtf8Corpus(directory);
+});
+afterAll(async () => {
+  await rm(directory, { recursive: true, force: true });
+});
+
+async function verdictOn(corpus: CorrectnessCorpus, name: string) {
+  const approach = PARSING_ROWS.find((candidate) => candidate.name === name);
+  if (approach === undefined) throw new Error(name);
+  const result = await runOnce(approach, { file: corpus.file, chunking: corpus.chunking, digest: true });
+  return judge(approach, corpus, result);
+}
+
+describe.each(PARSING_ROWS.map((approach) => [approach.name, approach] as const))(
+  'the %s row',
+  (name, approach) => {
+    it('delivers every record of the clean corpus with identical values', async () => {
+      expect((await verdictOn(clean, name)).kind).toBe('exact');
+    });
+
+    it('survives characters split across 1-7 byte chunks', async () => {
+      // A row that reads the whole file ignores the chunking; its values must still be exact.
+      expect((await verdictOn(splitUtf8, name)).kind).toBe('exact');
+    });
+
+    it(
+      approach.survivesRawNewlines
+        ? 'reads raw line breaks inside strings exactly'
+        : 'is flagged as losing records on raw line breaks inside strings',
+      async () => {
+        const verdict = await verdictOn(rawNewlines, name);
+        if (approach.survivesRawNewlines) expect(verdict.kind).toBe('exact');
+        else expect(['stopped', 'lost', 'corrupted']).toContain(verdict.kind);
+        expect(verdict.knownLossy).toBe(!approach.survivesRawNewlines);
+      },
+    );
+  },
+);
+
+describe('a timed run in fresh processes', () => {
+  it('reports rows with throughput, ratio to the reference loop and peak RSS', async () => {
+    const approaches = APPROACHES.filter((a) => a.name === 'ours-callback' || a.name === 'reference-loop');
+    const rows = await measureThroughput(approaches, clean.file, 300_000, 1, () => {});
+    expect(rows.map((row) => row.name)).toEqual(['ours-callback', 'reference-loop']);
+    for (const row of rows) {
+      expect(row.records).toBe(clean.expectedRecords);
+      expect(row.mbPerSec).toBeGreaterThan(0);
+      expect(row.peakRssMb).toBeGreaterThan(0);
+    }
+    expect(rows[1]?.ratio).toBe(1);
+    const report: BenchReport = {
+      machine: describeMachine(),
+      corpus: { file: clean.file, bytes: 300_000, records: clean.expectedRecords },
+      runs: 1,
+      rows,
+      correctness: { corpora: [], verdicts: [] },
+    };
+    const json = JSON.parse(formatReportJson(report)) as { rows: Record<string, unknown>[] };
+    expect(Object.keys(json)).toEqual(expect.arrayContaining(['machine', 'corpus', 'rows']));
+    expect(Object.keys(json.rows[0] ?? {})).toEqual(
+      expect.arrayContaining(['name', 'mbPerSec', 'eventsPerSec', 'ratio', 'peakRssMb']),
+    );
+    expect(formatReport(report)).toContain('| ours-callback: ');
+  });
+});
