@@ -1,3 +1,4 @@
+export { createNormalizer, normalizeStream } from './create-normalizer.ts';
 export type {
   Detection,
   Dialect,
@@ -6,6 +7,11 @@ export type {
   SchemaIssue,
   ValidateOptions,
 } from './dialect.ts';
+export { BUILT_IN_DIALECT_NAMES, type BuiltInDialectName } from './dialect-names.ts';
+export { BUILT_IN_DIALECTS } from './dialects/built-in.ts';
+export { officialDialect } from './dialects/official.ts';
+export { payloadEnvelopeDialect } from './dialects/payload-envelope.ts';
+export { pythonWrapperDialect } from './dialects/python-wrapper.ts';
 export {
   type AgentErrorEvent,
   CANONICAL_EVENT_TYPES,
@@ -30,3 +36,14 @@ export {
   type Usage,
   type UserMessageEvent,
 } from './events.ts';
+export type { Normalizer, NormalizerOptions } from './normalizer/normalizer-types.ts';
+export {
+  createSessionReducer,
+  reduceSessions,
+  type SessionReducer,
+  type SessionReducerOptions,
+  type SessionSummary,
+  type ToolCallSummary,
+} from './session/session-reducer.ts';
+export { validateCanonicalEvent, validateDialectRecord } from './validation/index.ts';
+export { toSchemaIssues, type ValidatorError } from './validation/schema-issues.ts';

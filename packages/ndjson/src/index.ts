@@ -1,4 +1,10 @@
-export { isNdjsonProblem, iterateNdjson, type NdjsonSource, type NdjsonStreamOptions } from './iterate.ts';
+export {
+  isNdjsonProblem,
+  iterateNdjson,
+  type NdjsonSource,
+  type NdjsonStreamOptions,
+  readChunks,
+} from './iterate.ts';
 export { EXCERPT_LENGTH, excerptOf } from './json-text.ts';
 export { createNdjsonTokenizer, DEFAULT_MAX_RECORD_BYTES } from './tokenizer.ts';
 export { NdjsonTransformStream } from './transform-stream.ts';

@@ -1,0 +1,50 @@
+/**
+ * Generates the standalone validators and the canonical-event declarations from `schemas/` into `src/generated/`.
+ * Run by `pnpm run gen`, which `prepare` (after every install) and `build` call first.
+ *
+ * For each dialect: `<dialect>.js` (the schema as written: open) and `<dialect>-strict.js` (unknown fields rejected,
+ * see {@link deriveStrictSchema}). For the canonical union: `canonical-event.js` and `canonical-event.types.ts`.
+ */
+
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { renderCanonicalTypes } from './canonical-types.ts';
+import { deriveStrictSchema, type SchemaObject } from './strict-schema.ts';
+import { renderValidatorModule } from './validator-module.ts';
+
+const SCHEMA_DIR = join(import.meta.dirname, '../../../schemas');
+const OUT_DIR = join(import.meta.dirname, '../src/generated');
+
+/** The dialects with a schema, by file stem. */
+const DIALECTS = ['official', 'python-wrapper', 'payload-envelope'] as const;
+const CANONICAL = 'canonical-event';
+
+function readSchema(stem: string): SchemaObject {
+  return JSON.parse(readFileSync(join(SCHEMA_DIR, `${stem}.schema.json`), 'utf8')) as SchemaObject;
+}
+
+function write(file: string, text: string): void {
+  writeFileSync(join(OUT_DIR, file), text);
+}
+
+async function main(): Promise<void> {
+  // Start empty so that a renamed schema leaves no stale validator behind.
+  rmSync(OUT_DIR, { recursive: true, force: true });
+  mkdirSync(OUT_DIR, { recursive: true });
+  for (const dialect of DIALECTS) {
+    const schema = readSchema(dialect);
+    const source = `schemas/${dialect}.schema.json`;
+    write(`${dialect}.js`, renderValidatorModule(schema, source));
+    write(
+      `${dialect}-strict.js`,
+      renderValidatorModule(deriveStrictSchema(schema), `${source} (strict variant)`),
+    );
+  }
+  const canonical = readSchema(CANONICAL);
+  const source = `schemas/${CANONICAL}.schema.json`;
+  write(`${CANONICAL}.js`, renderValidatorModule(canonical, source));
+  const banner = `// Generated from ${source} by packages/core/scripts/generate-validators.ts. Do not edit.`;
+  write(`${CANONICAL}.types.ts`, await renderCanonicalTypes(canonical, banner));
+}
+
+await main();

@@ -1,0 +1,64 @@
+/**
+ * Compiles one JSON Schema into the text of a standalone ES module exporting `validate`, with JSDoc types so that
+ * `allowJs` type-checks its use and emits its declarations.
+ */
+
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import standalone from 'ajv/dist/standalone/index.js';
+import { rewriteRuntimeRequires } from './esm-runtime-imports.ts';
+import type { SchemaObject } from './strict-schema.ts';
+
+/**
+ * A fresh ajv per schema, so that schemas sharing an `$id` (a dialect and its strict variant) never meet.
+ *
+ * - `allErrors: false`: validation stops at the first failure. The CLI runs these over gigabytes of logs, most
+ *   records are valid, and one precise issue per bad record is what a person acts on.
+ * - `strict: true`: unknown keywords, ignored keywords and type-keyword mismatches in our schemas fail the build.
+ *   Three parts are relaxed on purpose: `strictRequired` (an `if`/`then` branch requires a field its parent declares),
+ *   `allowUnionTypes` (nullable fields, text-or-blocks content) and `allowMatchingProperties` (a known tool kind refines
+ *   the generic `ToolCall$` pattern).
+ * - No `unicode` option (deprecated): string lengths count code points through ajv's `ucs2length` helper, the import
+ *   that {@link rewriteRuntimeRequires} fixes.
+ * - `messages` stay on: they become the messages of `SchemaIssue`s. `verbose` stays off: no schema or data copies in
+ *   errors.
+ */
+function createAjv(): Ajv2020 {
+  return new Ajv2020({
+    allErrors: false,
+    strict: true,
+    strictRequired: false,
+    allowUnionTypes: true,
+    allowMatchingProperties: true,
+    code: { source: true, esm: true, lines: false },
+  });
+}
+
+const JSDOC_TYPES = `/**
+ * @typedef {object} GeneratedValidationError
+ * @property {string} instancePath
+ * @property {string} schemaPath
+ * @property {string} keyword
+ * @property {Record<string, unknown>} params
+ * @property {string} [message]
+ */
+/**
+ * @typedef {((data: unknown) => boolean) & { errors?: GeneratedValidationError[] | null }} GeneratedValidator
+ */`;
+
+/**
+ * Compiles `schema` and returns the module text.
+ *
+ * @param schema - A JSON Schema 2020-12 document.
+ * @param source - What the module was generated from, for its header.
+ * @returns ES module source that imports only ajv's runtime helpers: it runs in Node and in browsers.
+ */
+export function renderValidatorModule(schema: SchemaObject, source: string): string {
+  const ajv = createAjv();
+  // A CommonJS module that is also its own `default`: `.default` is the function under every loader's interop.
+  const code = rewriteRuntimeRequires(standalone.default(ajv, ajv.compile(schema)));
+  const exportLine = /export const validate = (\w+);export default \1;/;
+  const name = exportLine.exec(code)?.[1];
+  if (name === undefined) throw new Error(`${source}: unexpected standalone export form`);
+  const typedExport = `\n${JSDOC_TYPES}\n/** @type {GeneratedValidator} */\nexport const validate = ${name};\n`;
+  return `// Generated from ${source} by packages/core/scripts/generate-validators.ts. Do not edit.\n${code.replace(exportLine, typedExport)}`;
+}

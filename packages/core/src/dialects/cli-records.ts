@@ -1,0 +1,164 @@
+/**
+ * Records shaped like the CLI's own (`system/init`, `user`, `thinking`, `assistant`, `result`): the official dialect
+ * and the Python wrapper's share them, so both normalize them here.
+ */
+
+import type { JsonObject } from '../dialect.ts';
+import type {
+  AgentErrorEvent,
+  CanonicalEvent,
+  FinishEvent,
+  SourceLocation,
+  StreamStartEvent,
+  TextDeltaEvent,
+  UserMessageEvent,
+} from '../events.ts';
+import { asNumber, asString, assignDefined, isJsonObject } from '../json-values.ts';
+import { unknownEvent } from '../unknown-event.ts';
+import {
+  type AssistantMessageForm,
+  type AssistantTextState,
+  resetAssistantTurn,
+  takeNewAssistantText,
+} from './assistant-text.ts';
+import { normalizeUsage } from './usage.ts';
+
+/** The shared empty result: most records give one event or none, and none needs no allocation. */
+export const NO_EVENTS: readonly CanonicalEvent[] = Object.freeze([]);
+
+/** Sets `loc` and `sessionId` (from `session_id`) on a fresh event. */
+export function located<E extends CanonicalEvent>(event: E, loc: SourceLocation, sessionId: unknown): E {
+  event.loc = loc;
+  if (typeof sessionId === 'string') event.sessionId = sessionId;
+  return event;
+}
+
+/**
+ * The text of a message: its `content` string, or its text blocks joined (the docs: "concatenate every
+ * `message.content[].text`"). `undefined` when it has neither.
+ */
+export function messageText(message: unknown): string | undefined {
+  if (!isJsonObject(message)) return undefined;
+  const content = message.content;
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return undefined;
+  let text: string | undefined;
+  for (const block of content) {
+    if (
+      isJsonObject(block) &&
+      typeof block.text === 'string' &&
+      (block.type === undefined || block.type === 'text')
+    ) {
+      text = text === undefined ? block.text : text + block.text;
+    }
+  }
+  return text;
+}
+
+/** `system/init` → `stream-start`. The wrapper's init names the working directory `workspace`. */
+export function initEvent(fields: JsonObject, loc: SourceLocation, sessionId: unknown): StreamStartEvent {
+  const event = assignDefined<StreamStartEvent>(
+    { type: 'stream-start' },
+    {
+      model: asString(fields.model),
+      cwd: asString(fields.cwd) ?? asString(fields.workspace),
+      apiKeySource: asString(fields.apiKeySource),
+      permissionMode: asString(fields.permissionMode),
+      requestId: asString(fields.request_id),
+    },
+  );
+  return located(event, loc, sessionId);
+}
+
+/** The user's prompt → `user-message`. */
+export function userEvent(text: string, loc: SourceLocation, sessionId: unknown): UserMessageEvent {
+  return located({ type: 'user-message', text }, loc, sessionId);
+}
+
+/** `thinking` (`delta` or no subtype with text, `completed`) → reasoning events; other subtypes → `unknown`. */
+export function thinkingEvents(
+  record: JsonObject,
+  text: unknown,
+  loc: SourceLocation,
+  sessionId: unknown,
+): readonly CanonicalEvent[] {
+  const subtype = record.subtype;
+  if (subtype === 'completed') return [located({ type: 'reasoning-end' }, loc, sessionId)];
+  if ((subtype === 'delta' || subtype === undefined) && typeof text === 'string') {
+    return [located({ type: 'reasoning-delta', text }, loc, sessionId)];
+  }
+  return [unknownEvent(record, 'thinking', loc, asString(sessionId))];
+}
+
+/** The form of a CLI `assistant` message; see {@link AssistantMessageForm}. */
+export function assistantFormOf(record: JsonObject): AssistantMessageForm {
+  if (typeof record.model_call_id === 'string') return 'model-call';
+  return typeof record.timestamp_ms === 'number' ? 'delta' : 'final';
+}
+
+/** One assistant message → the `text-delta` it adds, if any; see {@link takeNewAssistantText}. */
+export function assistantTextEvents(
+  state: AssistantTextState,
+  text: string,
+  form: AssistantMessageForm,
+  modelCallId: unknown,
+  loc: SourceLocation,
+  sessionId: unknown,
+): readonly CanonicalEvent[] {
+  const added = takeNewAssistantText(state, text, form);
+  if (added.length === 0) return NO_EVENTS;
+  const event: TextDeltaEvent = { type: 'text-delta', text: added };
+  if (typeof modelCallId === 'string') event.modelCallId = modelCallId;
+  return [located(event, loc, sessionId)];
+}
+
+/** The message of a failed result: `error` (the wrapper), `errors[]`, else the `result` text. */
+function errorMessage(record: JsonObject): string {
+  const error = asString(record.error);
+  if (error !== undefined) return error;
+  if (Array.isArray(record.errors)) {
+    const messages = record.errors.filter((item): item is string => typeof item === 'string');
+    if (messages.length > 0) return messages.join('\n');
+  }
+  return asString(record.result) ?? 'The agent reported an error without a message.';
+}
+
+/** The `finish` of a `result` record (its `pendingToolCallIds` are the normalizer's to fill in). */
+export function finishEvent(
+  record: JsonObject,
+  isError: boolean,
+  loc: SourceLocation | undefined,
+): FinishEvent {
+  const finish = assignDefined<FinishEvent>(
+    { type: 'finish', finishReason: isError ? 'error' : 'stop', isError, pendingToolCallIds: [] },
+    {
+      text: asString(record.result),
+      durationMs: asNumber(record.duration_ms),
+      durationApiMs: asNumber(record.duration_api_ms),
+      usage: normalizeUsage(record.usage),
+      requestId: asString(record.request_id),
+      loc,
+    },
+  );
+  const sessionId = asString(record.session_id);
+  if (sessionId !== undefined) finish.sessionId = sessionId;
+  return finish;
+}
+
+/** `result` → `finish`, preceded by an `error` when the result failed. Ends the assistant turn. */
+export function resultEvents(
+  record: JsonObject,
+  state: AssistantTextState,
+  loc: SourceLocation,
+): readonly CanonicalEvent[] {
+  resetAssistantTurn(state);
+  const isError = record.is_error === true || record.subtype === 'error';
+  const finish = finishEvent(record, isError, loc);
+  if (!isError) return [finish];
+  const error: AgentErrorEvent = located(
+    { type: 'error', message: errorMessage(record) },
+    loc,
+    record.session_id,
+  );
+  return [error, finish];
+}

@@ -1,0 +1,86 @@
+import type { JsonObject } from '../dialect.ts';
+import type { CanonicalEvent, ToolCallEvent, ToolResultEvent } from '../events.ts';
+import {
+  errorMessagesOfFinishes,
+  initFields,
+  resultArmOf,
+  resultFields,
+  textMessage,
+  withDefined,
+} from './encoder-support.ts';
+
+function kindOf(event: ToolCallEvent | ToolResultEvent): string {
+  return event.providerToolName.endsWith('ToolCall') ? event.providerToolName : `${event.toolName}ToolCall`;
+}
+
+function toolRecord(event: ToolCallEvent | ToolResultEvent): JsonObject {
+  const kind = kindOf(event);
+  if (event.type === 'tool-call') {
+    return withDefined(
+      {
+        type: 'tool_call',
+        subtype: 'started',
+        call_id: event.toolCallId,
+        tool_call: { [kind]: { args: event.input } },
+      },
+      { model_call_id: event.modelCallId, session_id: event.sessionId },
+    );
+  }
+  const toolCall: JsonObject = { [kind]: { result: resultArmOf(event) } };
+  if (event.durationMs !== undefined) {
+    toolCall.startedAtMs = '0';
+    toolCall.completedAtMs = String(event.durationMs);
+  }
+  return withDefined(
+    { type: 'tool_call', subtype: 'completed', call_id: event.toolCallId, tool_call: toolCall },
+    { session_id: event.sessionId },
+  );
+}
+
+function encodeEvent(event: CanonicalEvent, errorMessage: string | undefined): JsonObject | undefined {
+  const session = { session_id: event.sessionId };
+  switch (event.type) {
+    case 'stream-start':
+      return { type: 'system', subtype: 'init', ...initFields(event, 'cwd') };
+    case 'user-message':
+      return withDefined({ type: 'user', message: textMessage('user', event.text) }, session);
+    case 'reasoning-delta':
+      return withDefined({ type: 'thinking', subtype: 'delta', text: event.text }, session);
+    case 'reasoning-end':
+      return withDefined({ type: 'thinking', subtype: 'completed' }, session);
+    case 'text-delta':
+      // A model call's message carries its id; one without is the final form. Neither is read as a repeat.
+      return withDefined(
+        { type: 'assistant', message: textMessage('assistant', event.text) },
+        { ...session, model_call_id: event.modelCallId },
+      );
+    case 'tool-call':
+    case 'tool-result':
+      return toolRecord(event);
+    case 'finish':
+      if (event.finishReason === 'incomplete') return undefined;
+      return withDefined(
+        { type: 'result', subtype: event.isError ? 'error' : 'success', ...resultFields(event) },
+        { errors: errorMessage === undefined ? undefined : [errorMessage] },
+      );
+    case 'unknown':
+      return typeof event.raw === 'object' && event.raw !== null ? (event.raw as JsonObject) : undefined;
+    default:
+      // `error` events travel inside the failed `result`; `invalid-line` has no record form.
+      return undefined;
+  }
+}
+
+/**
+ * Writes canonical events as official records. A synthesized `incomplete` finish is left out (the end of input says
+ * it), an `error` right before a failed `finish` becomes that result's `errors`, and `invalid-line` has no form.
+ */
+export function encodeOfficial(events: readonly CanonicalEvent[]): JsonObject[] {
+  const messages = errorMessagesOfFinishes(events);
+  const records: JsonObject[] = [];
+  events.forEach((event, index) => {
+    const record = encodeEvent(event, messages.get(index));
+    if (record !== undefined) records.push(record);
+  });
+  return records;
+}

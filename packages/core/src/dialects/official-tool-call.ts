@@ -1,0 +1,143 @@
+/**
+ * The official `tool_call` envelope: `tool_call: { "<kind>ToolCall": { args, result? }, ...siblings }`, plus the
+ * protobuf oneof form `{ tool: { case, value } }` and the docs' `function: { name, arguments }`. The payload
+ * envelope wraps the same kinds, so it reads them here too.
+ */
+
+import type { JsonObject } from '../dialect.ts';
+import type { ToolName, ToolResultStatus } from '../events.ts';
+import { asNumber, asNumberLike, asObject, asString, isJsonObject } from '../json-values.ts';
+import { isToolKind, toolNameOfKind, toolNameOfLabel } from './tool-names.ts';
+
+/** The tool a `tool_call` names, and the object holding its `args` and `result`. */
+export interface ToolKind {
+  toolName: ToolName;
+  /** The kind (or name) as sent. */
+  providerToolName: string;
+  /** The kind's value: `{ args, result? }`, or the tool's fields themselves (the envelope's `writeFileToolCall`). */
+  body: JsonObject;
+}
+
+/**
+ * Finds the tool kind of a `tool_call` object: the key ending in `ToolCall`, wherever it stands among its siblings
+ * (`toolCallId`, `startedAtMs`, `completedAtMs`, `hookAdditionalContexts`, `description`).
+ */
+export function findToolKind(toolCall: JsonObject): ToolKind | undefined {
+  for (const key in toolCall) {
+    const body = toolCall[key];
+    if (isToolKind(key) && isJsonObject(body))
+      return { toolName: toolNameOfKind(key), providerToolName: key, body };
+  }
+  const oneof = asObject(toolCall.tool);
+  if (oneof !== undefined && typeof oneof.case === 'string') {
+    return {
+      toolName: toolNameOfKind(oneof.case),
+      providerToolName: oneof.case,
+      body: asObject(oneof.value) ?? {},
+    };
+  }
+  const fn = asObject(toolCall.function);
+  if (fn !== undefined && typeof fn.name === 'string') {
+    return {
+      toolName: toolNameOfLabel(fn.name),
+      providerToolName: fn.name,
+      body: { args: parsedArguments(fn.arguments) },
+    };
+  }
+  return undefined;
+}
+
+/** OpenAI-style `arguments` are JSON text; an object reads better as input than the text that encodes it. */
+function parsedArguments(value: unknown): unknown {
+  if (typeof value !== 'string' || !value.startsWith('{')) return value;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return value;
+  }
+}
+
+/** Result arms in the order they are looked for; any other object-valued key counts as an arm too. */
+const KNOWN_ARMS = ['success', 'failure', 'error', 'rejected', 'timeout', 'spawnError', 'aborted'] as const;
+
+/** How a tool call ended, read from its `result` oneof. */
+export interface ResultArm {
+  status: ToolResultStatus;
+  output: unknown;
+}
+
+/**
+ * Reads the arm of a `result` by name, not by position, skipping non-arm siblings such as `isBackground`. A result
+ * with no arm ends as status `unknown`.
+ */
+export function resultArm(result: unknown): ResultArm {
+  if (!isJsonObject(result)) return { status: 'unknown', output: result ?? null };
+  for (const arm of KNOWN_ARMS) {
+    if (Object.hasOwn(result, arm)) return { status: arm, output: result[arm] };
+  }
+  for (const key in result) {
+    const value = result[key];
+    if (isJsonObject(value)) return { status: key, output: value };
+  }
+  return { status: 'unknown', output: result };
+}
+
+/** What the start of a call left for its completion: its name (an orphan completion may carry none) and times. */
+export interface StartedCall {
+  toolName: ToolName;
+  providerToolName: string;
+  startedAtMs: number | undefined;
+  timestampMs: number | undefined;
+}
+
+/** Per-stream record of started calls, by exact id (ids may hold a newline: never trimmed). */
+export type StartedCalls = Map<string, StartedCall>;
+
+/** The start's times, for {@link durationOfCall}. */
+export function startTimes(
+  record: JsonObject,
+  toolCall: JsonObject | undefined,
+): Pick<StartedCall, 'startedAtMs' | 'timestampMs'> {
+  return { startedAtMs: asNumberLike(toolCall?.startedAtMs), timestampMs: asNumber(record.timestamp_ms) };
+}
+
+/**
+ * A completed call's duration, from the first source that gives one:
+ * 1. `completedAtMs − startedAtMs` of the `tool_call` (the CLI from 2026.08; `startedAtMs` from the start if the
+ *    completion lacks it);
+ * 2. the record's `duration_ms` (the Python wrapper);
+ * 3. the completion's `timestamp_ms` minus the start's.
+ *
+ * A negative difference is no duration: `timestamp_ms` is not monotonic in real captures.
+ */
+export function durationOfCall(
+  record: JsonObject,
+  toolCall: JsonObject | undefined,
+  start: StartedCall | undefined,
+): number | undefined {
+  const completedAt = asNumberLike(toolCall?.completedAtMs);
+  const startedAt = asNumberLike(toolCall?.startedAtMs) ?? start?.startedAtMs;
+  if (completedAt !== undefined && startedAt !== undefined && completedAt >= startedAt)
+    return completedAt - startedAt;
+  const duration = asNumber(record.duration_ms);
+  if (duration !== undefined && duration >= 0) return duration;
+  const completedStamp = asNumber(record.timestamp_ms);
+  const startedStamp = start?.timestampMs;
+  if (completedStamp !== undefined && startedStamp !== undefined && completedStamp >= startedStamp) {
+    return completedStamp - startedStamp;
+  }
+  return undefined;
+}
+
+/** The call id: `call_id`, else the `toolCallId` the `tool_call` or its `args` repeat. */
+export function toolCallIdOf(
+  record: JsonObject,
+  toolCall: JsonObject | undefined,
+  kind: ToolKind | undefined,
+) {
+  return (
+    asString(record.call_id) ??
+    asString(toolCall?.toolCallId) ??
+    asString(asObject(kind?.body.args)?.toolCallId)
+  );
+}

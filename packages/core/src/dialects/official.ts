@@ -1,0 +1,163 @@
+/**
+ * The official dialect: what `cursor-agent --print --output-format stream-json` writes (the CLI docs, and every
+ * real capture).
+ *
+ * @see https://docs.cursor.com/en/cli/reference/output-format
+ */
+
+import type { Detection, Dialect, DialectContext, JsonObject } from '../dialect.ts';
+import type { CanonicalEvent, SourceLocation } from '../events.ts';
+import { asObject, isJsonObject } from '../json-values.ts';
+import { unknownEvent } from '../unknown-event.ts';
+import { type AssistantTextState, createAssistantTextState, resetAssistantTurn } from './assistant-text.ts';
+import {
+  assistantFormOf,
+  assistantTextEvents,
+  initEvent,
+  located,
+  messageText,
+  NO_EVENTS,
+  resultEvents,
+  thinkingEvents,
+  userEvent,
+} from './cli-records.ts';
+import { encodeOfficial } from './official-encoder.ts';
+import {
+  durationOfCall,
+  findToolKind,
+  resultArm,
+  type StartedCalls,
+  startTimes,
+  toolCallIdOf,
+} from './official-tool-call.ts';
+import { schemaValidator } from './schema-validation.ts';
+import { toolCallEvent, toolResultEvent } from './tool-events.ts';
+
+/** Per-stream state of the official dialect. */
+export interface OfficialState {
+  text: AssistantTextState;
+  calls: StartedCalls;
+}
+
+/**
+ * Whether a record wraps another dialect's shape (the payload envelope's `payload`, the wrapper's serialized
+ * `AgentEvent` with `raw_type` and `data`) though its `type` is one the CLI also writes.
+ */
+export function isWrappedRecord(record: JsonObject): boolean {
+  return isJsonObject(record.payload) || (typeof record.raw_type === 'string' && isJsonObject(record.data));
+}
+
+function detectOfficial(record: JsonObject): Detection {
+  switch (record.type) {
+    case 'system':
+    case 'user':
+    case 'thinking':
+    case 'result':
+      return isWrappedRecord(record) ? 'foreign' : 'shared';
+    case 'assistant':
+      if (!isJsonObject(record.message) || isWrappedRecord(record)) return 'foreign';
+      // Only the CLI marks a model call's message; the wrapper's documented shapes never carry the id.
+      return typeof record.model_call_id === 'string' ? 'distinctive' : 'shared';
+    case 'tool_call':
+    case 'connection':
+    case 'retry':
+    case 'interaction_query':
+      // Types only the CLI writes; the last three are kept as `unknown` events.
+      return isWrappedRecord(record) ? 'foreign' : 'distinctive';
+    default:
+      return 'foreign';
+  }
+}
+
+function toolCallEvents(
+  record: JsonObject,
+  calls: StartedCalls,
+  loc: SourceLocation,
+): readonly CanonicalEvent[] {
+  const toolCall = asObject(record.tool_call);
+  const kind = toolCall === undefined ? undefined : findToolKind(toolCall);
+  const id = toolCallIdOf(record, toolCall, kind);
+  const subtype = record.subtype;
+  if (id === undefined || (subtype !== 'started' && subtype !== 'completed')) {
+    return [
+      unknownEvent(
+        record,
+        'tool_call',
+        loc,
+        typeof record.session_id === 'string' ? record.session_id : undefined,
+      ),
+    ];
+  }
+  if (subtype === 'started') {
+    const toolName = kind?.toolName ?? 'unknown';
+    const providerToolName = kind?.providerToolName ?? 'unknown';
+    calls.set(id, { toolName, providerToolName, ...startTimes(record, toolCall) });
+    const input = kind?.body.args ?? null;
+    return [
+      located(
+        toolCallEvent(id, toolName, providerToolName, input, record.model_call_id),
+        loc,
+        record.session_id,
+      ),
+    ];
+  }
+  const start = calls.get(id);
+  calls.delete(id);
+  const { status, output } = resultArm(kind?.body.result ?? toolCall?.result);
+  const event = toolResultEvent({
+    toolCallId: id,
+    toolName: kind?.toolName ?? start?.toolName ?? 'unknown',
+    providerToolName: kind?.providerToolName ?? start?.providerToolName ?? 'unknown',
+    status,
+    output,
+    durationMs: durationOfCall(record, toolCall, start),
+  });
+  return [located(event, loc, record.session_id)];
+}
+
+function normalizeOfficial(
+  record: JsonObject,
+  context: DialectContext<OfficialState>,
+): readonly CanonicalEvent[] {
+  const { state, loc } = context;
+  switch (record.type) {
+    case 'thinking':
+      return thinkingEvents(record, record.text, loc, record.session_id);
+    case 'assistant': {
+      const text = messageText(record.message);
+      if (text === undefined) return NO_EVENTS;
+      return assistantTextEvents(
+        state.text,
+        text,
+        assistantFormOf(record),
+        record.model_call_id,
+        loc,
+        record.session_id,
+      );
+    }
+    case 'tool_call':
+      return toolCallEvents(record, state.calls, loc);
+    case 'system':
+      if (record.subtype === 'init') return [initEvent(record, loc, record.session_id)];
+      break;
+    case 'user':
+      resetAssistantTurn(state.text);
+      return [userEvent(messageText(record.message) ?? '', loc, record.session_id)];
+    case 'result':
+      return resultEvents(record, state.text, loc);
+  }
+  const sessionId = typeof record.session_id === 'string' ? record.session_id : undefined;
+  return [unknownEvent(record, String(record.type), loc, sessionId)];
+}
+
+/** The official `cursor-agent` stream-json dialect. */
+export const officialDialect: Dialect<OfficialState> = {
+  name: 'official',
+  description:
+    'cursor-agent --print --output-format stream-json, as the CLI writes it (with or without --stream-partial-output).',
+  detect: detectOfficial,
+  validate: schemaValidator('official'),
+  createState: () => ({ text: createAssistantTextState(), calls: new Map() }),
+  normalize: normalizeOfficial,
+  encode: encodeOfficial,
+};

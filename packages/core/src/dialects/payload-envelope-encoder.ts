@@ -1,0 +1,81 @@
+import type { JsonObject } from '../dialect.ts';
+import type { CanonicalEvent, ToolCallEvent, ToolResultEvent } from '../events.ts';
+import { initFields, resultArmOf, resultFields, textMessage, withDefined } from './encoder-support.ts';
+
+function kindOf(event: ToolCallEvent | ToolResultEvent): string {
+  return event.providerToolName.endsWith('ToolCall') ? event.providerToolName : `${event.toolName}ToolCall`;
+}
+
+function envelope(type: string, subtype: string | undefined, payload: JsonObject): JsonObject {
+  return subtype === undefined ? { type, payload } : { type, subtype, payload };
+}
+
+function toolRecord(event: ToolCallEvent | ToolResultEvent): JsonObject {
+  const session = { session_id: event.sessionId };
+  if (event.type === 'tool-call') {
+    const toolCall = { id: event.toolCallId, [kindOf(event)]: { args: event.input } };
+    return envelope(
+      'tool_call',
+      'started',
+      withDefined({ toolCall }, { ...session, model_call_id: event.modelCallId }),
+    );
+  }
+  // The app's own completions carry no kind; naming it lets a completion without its start keep its tool.
+  const toolCall: JsonObject = { id: event.toolCallId, [kindOf(event)]: {}, result: resultArmOf(event) };
+  if (event.durationMs !== undefined) {
+    toolCall.startedAtMs = '0';
+    toolCall.completedAtMs = String(event.durationMs);
+  }
+  return envelope('tool_call', 'completed', withDefined({ toolCall }, session));
+}
+
+function encodeEvent(event: CanonicalEvent): JsonObject | undefined {
+  const session = { session_id: event.sessionId };
+  switch (event.type) {
+    case 'stream-start':
+      return envelope('system', 'init', initFields(event, 'cwd'));
+    case 'user-message':
+      return envelope('user', undefined, withDefined({ prompt: event.text }, session));
+    case 'reasoning-delta':
+      return envelope('thinking', 'delta', withDefined({ content: event.text }, session));
+    case 'reasoning-end':
+      return envelope('thinking', 'completed', withDefined({}, session));
+    case 'text-delta':
+      return envelope(
+        'assistant',
+        undefined,
+        withDefined(
+          { message: textMessage('assistant', event.text) },
+          { ...session, model_call_id: event.modelCallId },
+        ),
+      );
+    case 'tool-call':
+    case 'tool-result':
+      return toolRecord(event);
+    case 'finish': {
+      if (event.finishReason === 'incomplete') return undefined;
+      const exitCode = event.isError ? 1 : 0;
+      const payload = { exitCode, ...resultFields(event) };
+      return { type: 'result', subtype: event.isError ? 'error' : 'success', exitCode, payload };
+    }
+    case 'error':
+      return withDefined({ type: 'error', message: event.message }, session);
+    case 'unknown':
+      return typeof event.raw === 'object' && event.raw !== null ? (event.raw as JsonObject) : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Writes canonical events as payload-envelope records, the form a server speaks to the app's clients. Result arms
+ * are written as `result: { [status]: output }`; an `incomplete` finish and `invalid-line` have no record form.
+ */
+export function encodePayloadEnvelope(events: readonly CanonicalEvent[]): JsonObject[] {
+  const records: JsonObject[] = [];
+  for (const event of events) {
+    const record = encodeEvent(event);
+    if (record !== undefined) records.push(record);
+  }
+  return records;
+}

@@ -1,0 +1,209 @@
+/**
+ * The payload envelope of a WebSocket app (its "Cursor Agent Output Format" document): `{type, subtype, payload}`
+ * with `payload.toolCall.id` and `<kind>ToolCall`, the server's `raw` and `error` wrapper events, and the client's
+ * stored records `{id, chatId, timestamp, type, subtype, payload, raw}`.
+ */
+
+import type { Detection, Dialect, DialectContext, JsonObject } from '../dialect.ts';
+import type { CanonicalEvent, SourceLocation } from '../events.ts';
+import { asNumber, asObject, asString, isJsonObject } from '../json-values.ts';
+import { unknownEvent } from '../unknown-event.ts';
+import { type AssistantTextState, createAssistantTextState, resetAssistantTurn } from './assistant-text.ts';
+import {
+  assistantFormOf,
+  assistantTextEvents,
+  finishEvent,
+  initEvent,
+  located,
+  messageText,
+  NO_EVENTS,
+  thinkingEvents,
+  userEvent,
+} from './cli-records.ts';
+import {
+  durationOfCall,
+  findToolKind,
+  type ResultArm,
+  resultArm,
+  type StartedCalls,
+  startTimes,
+} from './official-tool-call.ts';
+import { encodePayloadEnvelope } from './payload-envelope-encoder.ts';
+import { schemaValidator } from './schema-validation.ts';
+import { toolCallEvent, toolResultEvent } from './tool-events.ts';
+
+/** Per-stream state of the payload-envelope dialect. */
+export interface PayloadEnvelopeState {
+  text: AssistantTextState;
+  calls: StartedCalls;
+}
+
+function detectPayloadEnvelope(record: JsonObject): Detection {
+  const type = record.type;
+  if (type === 'raw') return typeof record.data === 'string' ? 'distinctive' : 'foreign';
+  if (type === 'error') return typeof record.message === 'string' ? 'distinctive' : 'foreign';
+  if (!isJsonObject(record.payload)) return 'foreign';
+  if (typeof record.chatId === 'string') return 'distinctive';
+  switch (type) {
+    case 'system':
+    case 'user':
+    case 'thinking':
+      return 'shared';
+    case 'assistant':
+    case 'tool_call':
+    case 'result':
+      return 'distinctive';
+    default:
+      return 'foreign';
+  }
+}
+
+/** The session: the payload's `session_id`, the record's, or a stored record's `chatId` (the agent's chat id). */
+function sessionIdOf(record: JsonObject, payload: JsonObject): string | undefined {
+  return asString(payload.session_id) ?? asString(record.session_id) ?? asString(record.chatId);
+}
+
+/** A completion's status: the app's `exitCode` or `success` flag, else a CLI result arm. */
+function envelopeResult(result: unknown): ResultArm {
+  if (!isJsonObject(result)) return resultArm(result);
+  const exitCode = asNumber(result.exitCode);
+  if (exitCode !== undefined) return { status: exitCode === 0 ? 'success' : 'failure', output: result };
+  if (typeof result.success === 'boolean')
+    return { status: result.success ? 'success' : 'failure', output: result };
+  return resultArm(result);
+}
+
+function toolEvents(
+  record: JsonObject,
+  payload: JsonObject,
+  calls: StartedCalls,
+  loc: SourceLocation,
+): readonly CanonicalEvent[] {
+  const toolCall = asObject(payload.toolCall);
+  const id = asString(toolCall?.id) ?? asString(toolCall?.toolCallId) ?? asString(payload.call_id);
+  const sessionId = sessionIdOf(record, payload);
+  const subtype = record.subtype;
+  if (toolCall === undefined || id === undefined || (subtype !== 'started' && subtype !== 'completed')) {
+    return [unknownEvent(record, 'tool_call', loc, sessionId)];
+  }
+  const kind = findToolKind(toolCall);
+  if (subtype === 'started') {
+    const toolName = kind?.toolName ?? 'unknown';
+    const providerToolName = kind?.providerToolName ?? 'unknown';
+    calls.set(id, { toolName, providerToolName, ...startTimes(payload, toolCall) });
+    // `shellToolCall{name, args}` holds its input in `args`; `writeFileToolCall{path, contents}` is the input.
+    const input = kind === undefined ? null : 'args' in kind.body ? kind.body.args : kind.body;
+    return [
+      located(toolCallEvent(id, toolName, providerToolName, input, payload.model_call_id), loc, sessionId),
+    ];
+  }
+  const start = calls.get(id);
+  calls.delete(id);
+  const { status, output } = envelopeResult(toolCall.result ?? kind?.body.result);
+  const event = toolResultEvent({
+    toolCallId: id,
+    toolName: kind?.toolName ?? start?.toolName ?? 'unknown',
+    providerToolName: kind?.providerToolName ?? start?.providerToolName ?? 'unknown',
+    status,
+    output,
+    durationMs: durationOfCall(payload, toolCall, start),
+  });
+  return [located(event, loc, sessionId)];
+}
+
+function resultEvents(
+  record: JsonObject,
+  payload: JsonObject,
+  state: PayloadEnvelopeState,
+  loc: SourceLocation,
+) {
+  resetAssistantTurn(state.text);
+  const exitCode = asNumber(payload.exitCode) ?? asNumber(record.exitCode);
+  const isError =
+    payload.is_error === true || record.subtype === 'error' || (exitCode !== undefined && exitCode !== 0);
+  const finish = finishEvent(payload, isError, loc);
+  const sessionId = sessionIdOf(record, payload);
+  if (sessionId !== undefined) finish.sessionId = sessionId;
+  const message =
+    asString(payload.error) ?? (Array.isArray(payload.errors) ? payload.errors.join('\n') : undefined);
+  if (!isError || message === undefined) return [finish];
+  return [located({ type: 'error', message }, loc, sessionId), finish];
+}
+
+function payloadEvents(
+  record: JsonObject,
+  payload: JsonObject,
+  state: PayloadEnvelopeState,
+  loc: SourceLocation,
+): readonly CanonicalEvent[] {
+  const sessionId = sessionIdOf(record, payload);
+  switch (record.type) {
+    case 'thinking':
+      return thinkingEvents(record, payload.content ?? payload.text, loc, sessionId);
+    case 'assistant': {
+      const text = messageText(payload.message) ?? asString(payload.text);
+      if (text === undefined) return NO_EVENTS;
+      return assistantTextEvents(
+        state.text,
+        text,
+        assistantFormOf(payload),
+        payload.model_call_id,
+        loc,
+        sessionId,
+      );
+    }
+    case 'tool_call':
+      return toolEvents(record, payload, state.calls, loc);
+    case 'system':
+      if (record.subtype === 'init') return [initEvent(payload, loc, sessionId)];
+      break;
+    case 'user':
+      resetAssistantTurn(state.text);
+      return [userEvent(asString(payload.prompt) ?? messageText(payload.message) ?? '', loc, sessionId)];
+    case 'result':
+      return resultEvents(record, payload, state, loc);
+  }
+  return [unknownEvent(record, String(record.type), loc, sessionId)];
+}
+
+/** A stored client record's `raw`, when it is the JSON text of an object. */
+function parsableRaw(record: JsonObject): string | undefined {
+  const raw = record.raw;
+  if (typeof raw !== 'string' || typeof record.chatId !== 'string') return undefined;
+  try {
+    return isJsonObject(JSON.parse(raw)) ? raw : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function normalizePayloadEnvelope(
+  record: JsonObject,
+  context: DialectContext<PayloadEnvelopeState>,
+): readonly CanonicalEvent[] {
+  const { loc } = context;
+  if (record.type === 'raw' && typeof record.data === 'string') return context.reparse(record.data);
+  if (record.type === 'error' && typeof record.message === 'string') {
+    return [located({ type: 'error', message: record.message }, loc, record.session_id)];
+  }
+  const raw = parsableRaw(record);
+  if (raw !== undefined) {
+    const events = context.reparse(raw);
+    for (const event of events) event.sessionId ??= record.chatId as string;
+    return events;
+  }
+  const payload = asObject(record.payload) ?? {};
+  return payloadEvents(record, payload, context.state, loc);
+}
+
+/** The payload envelope of the WebSocket app, its `raw`/`error` wrapper events and the client's stored records. */
+export const payloadEnvelopeDialect: Dialect<PayloadEnvelopeState> = {
+  name: 'payload-envelope',
+  description:
+    'A WebSocket app that wraps each event as {type, subtype, payload}, plus its raw/error events and stored client records.',
+  detect: detectPayloadEnvelope,
+  validate: schemaValidator('payload-envelope'),
+  createState: () => ({ text: createAssistantTextState(), calls: new Map() }),
+  normalize: normalizePayloadEnvelope,
+  encode: encodePayloadEnvelope,
+};

@@ -1,0 +1,74 @@
+import type { JsonObject } from '../dialect.ts';
+import type { CanonicalEvent } from '../events.ts';
+import {
+  errorMessagesOfFinishes,
+  initFields,
+  resultFields,
+  textMessage,
+  withDefined,
+} from './encoder-support.ts';
+
+function encodeEvent(event: CanonicalEvent, errorMessage: string | undefined): JsonObject | undefined {
+  const session = { session_id: event.sessionId };
+  switch (event.type) {
+    case 'stream-start':
+      return { type: 'system', subtype: 'init', ...initFields(event, 'workspace') };
+    case 'user-message':
+      return withDefined({ type: 'user', message: textMessage('user', event.text) }, session);
+    case 'reasoning-delta':
+      return withDefined({ type: 'thinking', subtype: 'delta', text: event.text }, session);
+    case 'reasoning-end':
+      return withDefined({ type: 'thinking', subtype: 'completed' }, session);
+    case 'text-delta':
+      // The wrapper's delta form; no complete message follows, so nothing is read as a repeat.
+      return withDefined(
+        { type: 'assistant', text: event.text, timestamp_ms: 0 },
+        { ...session, model_call_id: event.modelCallId },
+      );
+    case 'tool-call':
+      return withDefined(
+        {
+          type: 'tool-call-started',
+          tool_name: event.providerToolName,
+          tool_call_id: event.toolCallId,
+          parameters: event.input,
+        },
+        { ...session, model_call_id: event.modelCallId },
+      );
+    case 'tool-result':
+      return withDefined(
+        {
+          type: 'tool-call-completed',
+          tool_name: event.providerToolName,
+          tool_call_id: event.toolCallId,
+          result: event.output,
+        },
+        { ...session, duration_ms: event.durationMs },
+      );
+    case 'finish':
+      if (event.finishReason === 'incomplete') return undefined;
+      return withDefined(
+        { type: 'result', subtype: event.isError ? 'error' : 'success', ...resultFields(event) },
+        { error: errorMessage },
+      );
+    case 'unknown':
+      return typeof event.raw === 'object' && event.raw !== null ? (event.raw as JsonObject) : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Writes canonical events as the Python wrapper's records. A tool result's `output` is written as the wrapper's
+ * `result{success, output, exit_code}` object it was read from; an `error` right before a failed `finish` becomes
+ * that result's `error`; an `incomplete` finish and `invalid-line` have no record form.
+ */
+export function encodePythonWrapper(events: readonly CanonicalEvent[]): JsonObject[] {
+  const messages = errorMessagesOfFinishes(events);
+  const records: JsonObject[] = [];
+  events.forEach((event, index) => {
+    const record = encodeEvent(event, messages.get(index));
+    if (record !== undefined) records.push(record);
+  });
+  return records;
+}

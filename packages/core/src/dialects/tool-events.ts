@@ -1,0 +1,32 @@
+import type { ToolCallEvent, ToolName, ToolResultEvent, ToolResultStatus } from '../events.ts';
+
+/** The fields of a `tool-result`, before `loc` and `sessionId`. */
+export interface ToolResultFields {
+  toolCallId: string;
+  toolName: ToolName;
+  providerToolName: string;
+  status: ToolResultStatus;
+  output: unknown;
+  durationMs: number | undefined;
+}
+
+/** A `tool-result` whose `isError` follows its status: false only for `success`. */
+export function toolResultEvent(fields: ToolResultFields): ToolResultEvent {
+  const { durationMs, ...rest } = fields;
+  const event: ToolResultEvent = { type: 'tool-result', ...rest, isError: fields.status !== 'success' };
+  if (durationMs !== undefined) event.durationMs = durationMs;
+  return event;
+}
+
+/** A `tool-call`, with `modelCallId` when the source names one. */
+export function toolCallEvent(
+  toolCallId: string,
+  toolName: ToolName,
+  providerToolName: string,
+  input: unknown,
+  modelCallId: unknown,
+): ToolCallEvent {
+  const event: ToolCallEvent = { type: 'tool-call', toolCallId, toolName, providerToolName, input };
+  if (typeof modelCallId === 'string') event.modelCallId = modelCallId;
+  return event;
+}

@@ -1,0 +1,218 @@
+/**
+ * The normalizer proper: tokenizer records in, dialect chosen per record, canonical events out, sessions kept whole.
+ * It knows dialects only through the {@link Dialect} interface; which ones, and the default, are the caller's.
+ */
+
+import {
+  createNdjsonTokenizer,
+  excerptOf,
+  type NdjsonProblem,
+  type NdjsonRecord,
+} from '@cursor-stream/ndjson';
+import type { Dialect, DialectContext, JsonObject } from '../dialect.ts';
+import type { CanonicalEvent, InvalidLineCode, InvalidLineEvent, SourceLocation } from '../events.ts';
+import { isJsonObject } from '../json-values.ts';
+import { createSessionTracker } from '../session/session-tracker.ts';
+import { unknownEvent } from '../unknown-event.ts';
+import { createDialectRouter } from './dialect-router.ts';
+import type { Normalizer, NormalizerOptions } from './normalizer-types.ts';
+
+/** How deep `reparse` may nest (a wrapper's `raw` holding a stored record holding a `raw` ...). */
+const MAX_REPARSE_DEPTH = 8;
+
+/** What the engine needs: the dialects to route between, and the one forced, if any. */
+export interface NormalizerEngineOptions extends Omit<NormalizerOptions, 'dialect' | 'dialects'> {
+  dialects: readonly Dialect[];
+  forced: Dialect | undefined;
+}
+
+function invalidLine(
+  code: InvalidLineCode,
+  message: string,
+  excerpt: string,
+  loc: SourceLocation,
+): InvalidLineEvent {
+  return { type: 'invalid-line', code, message, excerpt, loc };
+}
+
+/** A record's source text, or a way to make it when the record did not come from text (`pushRecord`). */
+type TextSource = string | (() => string);
+
+function textOf(source: TextSource): string {
+  return typeof source === 'string' ? source : source();
+}
+
+/** The events of a record no dialect explains: `unknown` if it has a string `type`, else `invalid-line`. */
+function unexplainedRecord(record: JsonObject, loc: SourceLocation, text: TextSource): CanonicalEvent {
+  const type = record.type;
+  if (typeof type === 'string') {
+    const sessionId = typeof record.session_id === 'string' ? record.session_id : undefined;
+    return unknownEvent(record, type, loc, sessionId);
+  }
+  const message = 'No dialect explains this record: it has no string `type`.';
+  return invalidLine('unrecognized-record', message, excerptOf(textOf(text)), loc);
+}
+
+function stringify(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/** What one record gave: the dialect that normalized it (if any) and its events. */
+interface Normalized {
+  dialect: Dialect | undefined;
+  events: readonly CanonicalEvent[];
+}
+
+/** A normalizer over the given dialects. */
+export function createNormalizerEngine(options: NormalizerEngineOptions): Normalizer {
+  const router = createDialectRouter(options.dialects, options.forced);
+  const tracker = createSessionTracker();
+  const { onRecord, maxRecordBytes } = options;
+  let out: CanonicalEvent[] = [];
+  let reparseDepth = 0;
+  let ended = false;
+  let pushedRecords = 0;
+
+  /** One context per dialect for top-level records, reused: a record's context lives only during its `normalize`. */
+  const topContexts = new Map<
+    Dialect,
+    {
+      state: unknown;
+      loc: SourceLocation;
+      text: string;
+      reparse: (inner: string) => readonly CanonicalEvent[];
+    }
+  >();
+
+  function contextFor(dialect: Dialect, loc: SourceLocation, text: TextSource): DialectContext<unknown> {
+    if (typeof text === 'string' && reparseDepth === 0) {
+      let context = topContexts.get(dialect);
+      if (context === undefined) {
+        const created = {
+          state: router.stateOf(dialect),
+          loc,
+          text,
+          reparse: (inner: string) => reparse(inner, created.loc),
+        };
+        context = created;
+        topContexts.set(dialect, context);
+      }
+      context.loc = loc;
+      context.text = text;
+      return context;
+    }
+    const state = router.stateOf(dialect);
+    const reparseHere = (inner: string) => reparse(inner, loc);
+    if (typeof text === 'string') return { state, loc, text, reparse: reparseHere };
+    return {
+      state,
+      loc,
+      get text() {
+        return text();
+      },
+      reparse: reparseHere,
+    };
+  }
+
+  function normalizeValue(record: JsonObject, loc: SourceLocation, text: TextSource): Normalized {
+    const dialect = router.route(record);
+    if (dialect === undefined) return { dialect, events: [unexplainedRecord(record, loc, text)] };
+    try {
+      return { dialect, events: dialect.normalize(record, contextFor(dialect, loc, text)) };
+    } catch (error) {
+      // A dialect must not throw, but a third party's might; the stream goes on.
+      const message = `The ${dialect.name} dialect failed on this record: ${String(error)}`;
+      return { dialect, events: [invalidLine('unrecognized-record', message, excerptOf(textOf(text)), loc)] };
+    }
+  }
+
+  function reparse(text: string, loc: SourceLocation): readonly CanonicalEvent[] {
+    if (reparseDepth >= MAX_REPARSE_DEPTH) {
+      return [invalidLine('unrecognized-record', 'Records nested too deeply to read.', excerptOf(text), loc)];
+    }
+    reparseDepth++;
+    try {
+      const tokenizer = createNdjsonTokenizer(
+        maxRecordBytes === undefined ? { objectsOnly: true } : { objectsOnly: true, maxRecordBytes },
+      );
+      const events: CanonicalEvent[] = [];
+      for (const item of [...tokenizer.feed(text), ...tokenizer.end()]) {
+        if ('code' in item) events.push(invalidLine(item.code, item.message, item.excerpt, loc));
+        else events.push(...normalizeValue(item.value as JsonObject, loc, item.text).events);
+      }
+      return events;
+    } finally {
+      reparseDepth--;
+    }
+  }
+
+  function emit(events: readonly CanonicalEvent[]): void {
+    for (const event of events) tracker.track(event, out);
+  }
+
+  function onTokenizerRecord(record: NdjsonRecord): void {
+    const loc = { line: record.line, offset: record.offset };
+    const { dialect, events } = normalizeValue(record.value as JsonObject, loc, record.text);
+    onRecord?.(record, dialect);
+    emit(events);
+  }
+
+  function onTokenizerProblem(problem: NdjsonProblem): void {
+    emit([
+      invalidLine(problem.code, problem.message, problem.excerpt, {
+        line: problem.line,
+        offset: problem.offset,
+      }),
+    ]);
+  }
+
+  const tokenizer = createNdjsonTokenizer({
+    objectsOnly: true,
+    onRecord: onTokenizerRecord,
+    onProblem: onTokenizerProblem,
+    ...(maxRecordBytes === undefined ? {} : { maxRecordBytes }),
+  });
+
+  function drain(): readonly CanonicalEvent[] {
+    const events = out;
+    out = [];
+    return events;
+  }
+
+  return {
+    feed(chunk) {
+      tokenizer.feed(chunk);
+      return drain();
+    },
+    pushRecord(value, loc) {
+      pushedRecords++;
+      const where = loc ?? { line: pushedRecords, offset: 0 };
+      const text = () => stringify(value);
+      if (!isJsonObject(value)) {
+        emit([
+          invalidLine('not-an-object', 'The record is JSON but not an object.', excerptOf(text()), where),
+        ]);
+        return drain();
+      }
+      const { dialect, events } = normalizeValue(value, where, text);
+      onRecord?.({ value, text: text(), line: where.line, offset: where.offset, length: 0 }, dialect);
+      emit(events);
+      return drain();
+    },
+    end() {
+      tokenizer.end();
+      tracker.end(out);
+      ended = true;
+      return drain();
+    },
+    get dialect() {
+      // A stream of shared records only (init, prompt, thinking, text, result) is, once complete, best named by the
+      // dialect that explained them; while it streams, a distinctive record may still come.
+      return router.locked?.name ?? (ended ? router.fallback?.name : undefined);
+    },
+  };
+}

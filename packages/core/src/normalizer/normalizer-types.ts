@@ -1,0 +1,54 @@
+import type { NdjsonRecord } from '@cursor-stream/ndjson';
+import type { Dialect } from '../dialect.ts';
+import type { CanonicalEvent, SourceLocation } from '../events.ts';
+
+/** Options of {@link createNormalizer} and {@link normalizeStream}. */
+export interface NormalizerOptions {
+  /**
+   * `'auto'` detects the dialect per stream, from its first distinctive record; a dialect name forces that dialect
+   * (records only another dialect explains are still normalized by that one).
+   *
+   * @defaultValue `'auto'`
+   */
+  dialect?: string;
+  /**
+   * Dialects to choose from, in order of preference. A third party passes `[...BUILT_IN_DIALECTS, mine]`.
+   *
+   * @defaultValue {@link BUILT_IN_DIALECTS}
+   */
+  dialects?: readonly Dialect[];
+  /** Largest record the tokenizer holds, in bytes; see the tokenizer's option of the same name. */
+  maxRecordBytes?: number;
+  /**
+   * Called for every tokenizer record with the dialect that normalized it (`undefined`: none did), e.g. to run
+   * `dialect.validate` on each record.
+   */
+  onRecord?: (record: NdjsonRecord, dialect: Dialect | undefined) => void;
+}
+
+/** Turns one stream of any dialect into canonical events; see {@link createNormalizer}. */
+export interface Normalizer {
+  /**
+   * Takes the next chunk of input, cut anywhere.
+   *
+   * @returns The events of the records this chunk completed, in input order.
+   */
+  feed(chunk: Uint8Array | string): readonly CanonicalEvent[];
+  /**
+   * Takes one record parsed elsewhere (a WebSocket message's JSON), as if it were the next line of the stream.
+   *
+   * @param value - The parsed record; anything but a JSON object becomes an `invalid-line` (`not-an-object`).
+   * @param loc - Where it came from; by default line = its 1-based ordinal among pushed records, offset 0.
+   */
+  pushRecord(value: unknown, loc?: SourceLocation): readonly CanonicalEvent[];
+  /**
+   * Marks the end of input: a record left open is reported, and a session without a `result` gets its
+   * `incomplete` finish.
+   */
+  end(): readonly CanonicalEvent[];
+  /**
+   * Name of the dialect detected (or forced) so far; `undefined` until the first distinctive record. After `end()`, a
+   * stream with no distinctive record is named by the dialect that explained its records.
+   */
+  readonly dialect: string | undefined;
+}

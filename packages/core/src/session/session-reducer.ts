@@ -1,0 +1,205 @@
+/**
+ * Folds canonical events into session summaries: one per session (a log may hold several back to back), cut where
+ * the normalizer cuts them (see `session-boundary.ts`).
+ */
+
+import type {
+  CanonicalEvent,
+  CanonicalEventType,
+  FinishEvent,
+  ToolCallEvent,
+  ToolName,
+  ToolResultEvent,
+  ToolResultStatus,
+  Usage,
+} from '../events.ts';
+import { isSessionContent, opensNewSession } from './session-boundary.ts';
+
+/** One tool call of a session, its start and completion paired by exact id. */
+export interface ToolCallSummary {
+  toolCallId: string;
+  toolName: ToolName;
+  /** The completion's status, or `pending` while (and if, at the end) none arrived. */
+  status: ToolResultStatus | 'pending';
+  /** Line of the `tool-call`'s record; `null` without a start (or a location). */
+  startLine: number | null;
+  /** Line of the `tool-result`'s record; `null` while pending. */
+  endLine: number | null;
+  durationMs: number | null;
+  /** A completion whose start never came. */
+  orphan: boolean;
+}
+
+/** What a session came to. JSON-ready: absent values are `null`. */
+export interface SessionSummary {
+  sessionId: string | null;
+  /** The dialect the caller named (the normalizer's `dialect`). */
+  dialect: string | null;
+  model: string | null;
+  /** From the session's `finish`: `success`, `error`, or `incomplete` (no finish, or a synthesized one). */
+  status: 'success' | 'error' | 'incomplete';
+  /** The assistant text: every `text-delta` joined. */
+  text: string;
+  /** The text the `result` reported. */
+  resultText: string | null;
+  /** In order of first sight. */
+  toolCalls: ToolCallSummary[];
+  /** Events per canonical type. */
+  counts: Partial<Record<CanonicalEventType, number>>;
+  durationMs: number | null;
+  usage: Usage | null;
+}
+
+/** An incremental reducer; see {@link createSessionReducer}. */
+export interface SessionReducer {
+  /** Takes the next event. */
+  push(event: CanonicalEvent): void;
+  /** Sessions so far, the open one included. */
+  sessions(): SessionSummary[];
+}
+
+/** Options of {@link createSessionReducer} and {@link reduceSessions}. */
+export interface SessionReducerOptions {
+  /** The dialect to report in each summary, e.g. the normalizer's `dialect` once the stream has ended. */
+  dialect?: string | undefined;
+}
+
+interface SessionBuilder {
+  summary: SessionSummary;
+  calls: Map<string, ToolCallSummary>;
+  hasContent: boolean;
+  finished: boolean;
+}
+
+function newBuilder(dialect: string | null): SessionBuilder {
+  const summary: SessionSummary = {
+    sessionId: null,
+    dialect,
+    model: null,
+    status: 'incomplete',
+    text: '',
+    resultText: null,
+    toolCalls: [],
+    counts: {},
+    durationMs: null,
+    usage: null,
+  };
+  return { summary, calls: new Map(), hasContent: false, finished: false };
+}
+
+function callOf(builder: SessionBuilder, toolCallId: string, toolName: ToolName): ToolCallSummary {
+  let call = builder.calls.get(toolCallId);
+  if (call === undefined) {
+    call = {
+      toolCallId,
+      toolName,
+      status: 'pending',
+      startLine: null,
+      endLine: null,
+      durationMs: null,
+      orphan: true,
+    };
+    builder.calls.set(toolCallId, call);
+    builder.summary.toolCalls.push(call);
+  }
+  return call;
+}
+
+function applyToolCall(builder: SessionBuilder, event: ToolCallEvent): void {
+  const call = callOf(builder, event.toolCallId, event.toolName);
+  // The same start twice is one call: the first one counts.
+  if (!call.orphan) return;
+  call.orphan = false;
+  call.startLine = event.loc?.line ?? null;
+  if (event.toolName !== 'unknown') call.toolName = event.toolName;
+}
+
+function applyToolResult(builder: SessionBuilder, event: ToolResultEvent): void {
+  const call = callOf(builder, event.toolCallId, event.toolName);
+  // A repeated completion adds nothing; the first one counts.
+  if (call.status !== 'pending') return;
+  call.status = event.status;
+  call.endLine = event.loc?.line ?? null;
+  call.durationMs = event.durationMs ?? null;
+  if (call.toolName === 'unknown') call.toolName = event.toolName;
+}
+
+function applyFinish(builder: SessionBuilder, event: FinishEvent): void {
+  const { summary } = builder;
+  summary.status = event.finishReason === 'incomplete' ? 'incomplete' : event.isError ? 'error' : 'success';
+  summary.resultText = event.text ?? null;
+  summary.durationMs = event.durationMs ?? null;
+  summary.usage = event.usage ?? null;
+}
+
+/** A copy the caller may keep: the open session's summary goes on changing. */
+function snapshot(summary: SessionSummary): SessionSummary {
+  return {
+    ...summary,
+    toolCalls: summary.toolCalls.map((call) => ({ ...call })),
+    counts: { ...summary.counts },
+    usage: summary.usage === null ? null : { ...summary.usage },
+  };
+}
+
+function apply(builder: SessionBuilder, event: CanonicalEvent): void {
+  const { summary } = builder;
+  summary.counts[event.type] = (summary.counts[event.type] ?? 0) + 1;
+  if (summary.sessionId === null && event.sessionId !== undefined) summary.sessionId = event.sessionId;
+  switch (event.type) {
+    case 'stream-start':
+      summary.model ??= event.model ?? null;
+      break;
+    case 'text-delta':
+      summary.text += event.text;
+      break;
+    case 'tool-call':
+      applyToolCall(builder, event);
+      break;
+    case 'tool-result':
+      applyToolResult(builder, event);
+      break;
+    case 'finish':
+      applyFinish(builder, event);
+      break;
+  }
+}
+
+/**
+ * Creates a session reducer. It pairs tool calls by exact id whatever their order (completions out of order or
+ * interleaved, a completion before its start), keeps a completion without a start (`orphan: true`), counts a
+ * repeated start or completion once, and leaves calls open at the end `pending`, never failed.
+ */
+export function createSessionReducer(options: SessionReducerOptions = {}): SessionReducer {
+  const dialect = options.dialect ?? null;
+  const done: SessionSummary[] = [];
+  let current: SessionBuilder | undefined;
+
+  return {
+    push(event) {
+      if (current === undefined) {
+        current = newBuilder(dialect);
+      } else if (opensNewSession(event, current)) {
+        done.push(current.summary);
+        current = newBuilder(dialect);
+      }
+      if (isSessionContent(event)) current.hasContent = true;
+      if (event.type === 'finish') current.finished = true;
+      apply(current, event);
+    },
+    sessions() {
+      const all = current === undefined ? done : [...done, current.summary];
+      return all.map(snapshot);
+    },
+  };
+}
+
+/** Folds a whole list of events into session summaries; see {@link createSessionReducer}. */
+export function reduceSessions(
+  events: Iterable<CanonicalEvent>,
+  options: SessionReducerOptions = {},
+): SessionSummary[] {
+  const reducer = createSessionReducer(options);
+  for (const event of events) reducer.push(event);
+  return reducer.sessions();
+}

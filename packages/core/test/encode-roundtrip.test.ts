@@ -1,0 +1,58 @@
+import {
+  type Dialect,
+  officialDialect,
+  payloadEnvelopeDialect,
+  pythonWrapperDialect,
+} from '@cursor-stream/core';
+import { fc, test } from '@fast-check/vitest';
+import { describe, expect } from 'vitest';
+import { ARM_RESULTS, canonicalLog, type DialectProfile, WRAPPER_RESULTS } from './canonical-sessions.ts';
+import { cutAt, ndjson, normalizeChunks, withoutLoc } from './support.ts';
+
+const CLI_TOOLS = [
+  ['shell', 'shellToolCall'],
+  ['read', 'readToolCall'],
+  ['web-search', 'webSearchToolCall'],
+  ['todo', 'updateTodosToolCall'],
+  ['semSearch', 'semSearchToolCall'],
+] as const;
+
+const PROFILES: readonly [Dialect, DialectProfile][] = [
+  [officialDialect as Dialect, { tools: CLI_TOOLS, toolResult: ARM_RESULTS, modelCallIds: true }],
+  [
+    pythonWrapperDialect as Dialect,
+    {
+      tools: [
+        ['shell', 'Shell'],
+        ['edit', 'StrReplace'],
+        ['ls', 'LS'],
+        ['semanticSearch', 'SemanticSearch'],
+      ],
+      toolResult: WRAPPER_RESULTS,
+      modelCallIds: false,
+    },
+  ],
+  [
+    payloadEnvelopeDialect as Dialect,
+    { tools: [...CLI_TOOLS, ['write', 'writeFileToolCall']], toolResult: ARM_RESULTS, modelCallIds: true },
+  ],
+];
+
+describe('encoders', () => {
+  for (const [dialect, profile] of PROFILES) {
+    test.prop([canonicalLog(profile), fc.array(fc.nat(), { maxLength: 8 })])(
+      `canonical sessions encoded as ${dialect.name} and fed back in any chunks give the same events`,
+      (events, cuts) => {
+        const records = dialect.encode?.(events) ?? [];
+        const text = ndjson(records);
+        const { events: decoded } = normalizeChunks(
+          cutAt(
+            text,
+            cuts.map((cut) => cut % (text.length + 1)),
+          ),
+        );
+        expect(withoutLoc(decoded)).toEqual(events);
+      },
+    );
+  }
+});

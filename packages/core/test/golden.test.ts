@@ -1,0 +1,50 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CanonicalEvent } from '@cursor-stream/core';
+import { fc, test } from '@fast-check/vitest';
+import { describe, expect } from 'vitest';
+import { CORPUS_DIR, cutAt, normalizeChunks, normalizeText } from './support.ts';
+
+const DIALECT_FOLDERS = ['official', 'python-wrapper', 'payload-envelope'] as const;
+
+const recordings = DIALECT_FOLDERS.flatMap((folder) =>
+  readdirSync(join(CORPUS_DIR, folder))
+    .filter((name) => name.endsWith('.ndjson'))
+    .map((name) => ({ folder, name, path: join(CORPUS_DIR, folder, name) })),
+);
+
+/**
+ * The tokenizer's `invalid-json` message quotes the engine's `JSON.parse` error, whose wording changes between Node
+ * versions; only its stable lead is compared.
+ */
+function stable(events: readonly CanonicalEvent[]): unknown[] {
+  return events.map((event) =>
+    event.type === 'invalid-line' ? { ...event, message: event.message.split(':')[0] } : event,
+  );
+}
+
+describe('golden recordings', () => {
+  test('there is at least one recording per dialect', () => {
+    for (const folder of DIALECT_FOLDERS) expect(recordings.some((r) => r.folder === folder)).toBe(true);
+  });
+
+  for (const { folder, name, path } of recordings) {
+    test(`${folder}/${name} normalizes to the events beside it, detected as ${folder}`, () => {
+      const expected = JSON.parse(
+        readFileSync(path.replace(/\.ndjson$/, '.events.json'), 'utf8'),
+      ) as CanonicalEvent[];
+      const { events, normalizer } = normalizeChunks([readFileSync(path)]);
+      expect(stable(events)).toEqual(stable(expected));
+      expect(normalizer.dialect).toBe(folder);
+    });
+
+    test.prop([fc.array(fc.nat(), { maxLength: 12 })])(
+      `${folder}/${name} cut into any chunks gives the same events`,
+      (cuts) => {
+        const text = readFileSync(path, 'utf8');
+        const whole = normalizeText(text);
+        expect(normalizeChunks(cutAt(text, cuts)).events).toEqual(whole);
+      },
+    );
+  }
+});

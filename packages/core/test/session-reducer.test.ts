@@ -1,0 +1,205 @@
+import {
+  type CanonicalEvent,
+  createSessionReducer,
+  reduceSessions,
+  type ToolCallEvent,
+  type ToolResultEvent,
+} from '@cursor-stream/core';
+import { test } from '@fast-check/vitest';
+import { describe, expect } from 'vitest';
+import { ARM_RESULTS, canonicalLog } from './canonical-sessions.ts';
+import { ndjson, normalizeText } from './support.ts';
+
+function call(id: string, line: number, toolName = 'shell'): ToolCallEvent {
+  return {
+    type: 'tool-call',
+    toolCallId: id,
+    toolName,
+    providerToolName: `${toolName}ToolCall`,
+    input: {},
+    loc: { line, offset: 0 },
+  };
+}
+function result(id: string, line: number, status = 'success', toolName = 'shell'): ToolResultEvent {
+  return {
+    type: 'tool-result',
+    toolCallId: id,
+    toolName,
+    providerToolName: `${toolName}ToolCall`,
+    status,
+    isError: status !== 'success',
+    output: {},
+    durationMs: line * 10,
+    loc: { line, offset: 0 },
+  };
+}
+
+describe('session reducer', () => {
+  test('pairs interleaved and out-of-order completions by id, keeps orphans and leaves open calls pending', () => {
+    const events: CanonicalEvent[] = [
+      { type: 'stream-start', sessionId: 's', model: 'Auto' },
+      call('a', 2),
+      call('b', 3),
+      result('b', 4, 'failure'),
+      result('x', 5, 'rejected', 'mcp'),
+      call('c', 6),
+      result('a', 7),
+    ];
+    const [session] = reduceSessions(events, { dialect: 'official' });
+    expect(session?.toolCalls).toEqual([
+      {
+        toolCallId: 'a',
+        toolName: 'shell',
+        status: 'success',
+        startLine: 2,
+        endLine: 7,
+        durationMs: 70,
+        orphan: false,
+      },
+      {
+        toolCallId: 'b',
+        toolName: 'shell',
+        status: 'failure',
+        startLine: 3,
+        endLine: 4,
+        durationMs: 40,
+        orphan: false,
+      },
+      {
+        toolCallId: 'x',
+        toolName: 'mcp',
+        status: 'rejected',
+        startLine: null,
+        endLine: 5,
+        durationMs: 50,
+        orphan: true,
+      },
+      {
+        toolCallId: 'c',
+        toolName: 'shell',
+        status: 'pending',
+        startLine: 6,
+        endLine: null,
+        durationMs: null,
+        orphan: false,
+      },
+    ]);
+    expect(session).toMatchObject({
+      sessionId: 's',
+      dialect: 'official',
+      model: 'Auto',
+      status: 'incomplete',
+    });
+  });
+
+  test('a completion before its start is paired once the start arrives', () => {
+    const [session] = reduceSessions([result('a', 2), call('a', 3)]);
+    expect(session?.toolCalls).toMatchObject([
+      { toolCallId: 'a', status: 'success', startLine: 3, endLine: 2, orphan: false },
+    ]);
+  });
+
+  test('the same start or completion twice is one call', () => {
+    const [session] = reduceSessions([call('a', 1), call('a', 2), result('a', 3), result('a', 4, 'error')]);
+    expect(session?.toolCalls).toEqual([
+      {
+        toolCallId: 'a',
+        toolName: 'shell',
+        status: 'success',
+        startLine: 1,
+        endLine: 3,
+        durationMs: 30,
+        orphan: false,
+      },
+    ]);
+    expect(session?.counts).toEqual({ 'tool-call': 2, 'tool-result': 2 });
+  });
+
+  test('a normalized log of two sessions gives two summaries with their text, result and usage', () => {
+    const init = (id: string) => ({ type: 'system', subtype: 'init', session_id: id, model: 'Auto' });
+    const say = (text: string) => ({
+      type: 'assistant',
+      message: { role: 'assistant', content: [{ type: 'text', text }] },
+    });
+    const records = [
+      init('one'),
+      say('Hi.'),
+      {
+        type: 'result',
+        subtype: 'success',
+        is_error: false,
+        result: 'Hi.',
+        duration_ms: 5,
+        usage: { inputTokens: 1 },
+      },
+      init('two'),
+      say('Bye'),
+    ];
+    const sessions = reduceSessions(normalizeText(ndjson(records)));
+    expect(
+      sessions.map(({ sessionId, status, text, resultText, durationMs, usage }) => ({
+        sessionId,
+        status,
+        text,
+        resultText,
+        durationMs,
+        usage,
+      })),
+    ).toEqual([
+      {
+        sessionId: 'one',
+        status: 'success',
+        text: 'Hi.',
+        resultText: 'Hi.',
+        durationMs: 5,
+        usage: { inputTokens: 1 },
+      },
+      {
+        sessionId: 'two',
+        status: 'incomplete',
+        text: 'Bye',
+        resultText: null,
+        durationMs: null,
+        usage: null,
+      },
+    ]);
+    expect(JSON.parse(JSON.stringify(sessions))).toEqual(sessions);
+  });
+
+  test('sessions() includes the open session and returns copies', () => {
+    const reducer = createSessionReducer();
+    reducer.push({ type: 'text-delta', text: 'a' });
+    const before = reducer.sessions();
+    reducer.push({ type: 'text-delta', text: 'b' });
+    expect(before[0]?.text).toBe('a');
+    expect(reducer.sessions()[0]?.text).toBe('ab');
+  });
+
+  test.prop([
+    canonicalLog({ tools: [['shell', 'shellToolCall']], toolResult: ARM_RESULTS, modelCallIds: true }),
+  ])(
+    'any log gives one summary per finish, counts that add up, and pending calls exactly as the finish lists them',
+    (events) => {
+      const sessions = reduceSessions(events);
+      const finishes = events.filter((event) => event.type === 'finish');
+      expect(sessions).toHaveLength(finishes.length);
+      const counted = sessions.reduce(
+        (sum, s) => sum + Object.values(s.counts).reduce((a, b) => a + (b ?? 0), 0),
+        0,
+      );
+      expect(counted).toBe(events.length);
+      sessions.forEach((session, index) => {
+        const finish = finishes[index];
+        const pending = session.toolCalls.filter((c) => c.status === 'pending').map((c) => c.toolCallId);
+        expect(finish?.type === 'finish' ? finish.pendingToolCallIds : undefined).toEqual(pending);
+        expect(session.status).toBe(
+          finish?.type === 'finish' && finish.finishReason === 'stop'
+            ? 'success'
+            : finish?.type === 'finish' && finish.finishReason === 'error'
+              ? 'error'
+              : 'incomplete',
+        );
+      });
+    },
+  );
+});

@@ -1,0 +1,68 @@
+import { join } from 'node:path';
+import {
+  type CanonicalEvent,
+  createNormalizer,
+  type Normalizer,
+  type NormalizerOptions,
+} from '@cursor-stream/core';
+
+/** The shared real recordings (read in place, never copied). */
+export const REAL_CORPUS_DIR = join(import.meta.dirname, '../../../../shared/real-corpus');
+
+/** This repository's recordings with their expected events. */
+export const CORPUS_DIR = join(import.meta.dirname, '../../../corpus');
+
+/** Every event of `input` fed to a fresh normalizer in the given chunks, `end()` included. */
+export function normalizeChunks(
+  chunks: readonly (string | Uint8Array)[],
+  options?: NormalizerOptions,
+): { events: CanonicalEvent[]; normalizer: Normalizer } {
+  const normalizer = createNormalizer(options);
+  const events: CanonicalEvent[] = [];
+  for (const chunk of chunks) events.push(...normalizer.feed(chunk));
+  events.push(...normalizer.end());
+  return { events, normalizer };
+}
+
+/** Every event of `input` in one chunk. */
+export function normalizeText(input: string | Uint8Array, options?: NormalizerOptions): CanonicalEvent[] {
+  return normalizeChunks([input], options).events;
+}
+
+/** Records as NDJSON text, one per line. */
+export function ndjson(records: readonly unknown[]): string {
+  return records.map((record) => `${JSON.stringify(record)}\n`).join('');
+}
+
+/** `text` cut at the given positions (sorted, clamped), for chunking properties. */
+export function cutAt(text: string, positions: readonly number[]): string[] {
+  const cuts = [...new Set(positions.map((position) => Math.min(Math.max(position, 0), text.length)))].sort(
+    (a, b) => a - b,
+  );
+  const chunks: string[] = [];
+  let start = 0;
+  for (const cut of cuts) {
+    chunks.push(text.slice(start, cut));
+    start = cut;
+  }
+  chunks.push(text.slice(start));
+  return chunks;
+}
+
+/** Events without `loc`, for comparing what two inputs mean rather than where it stood. */
+export function withoutLoc(events: readonly CanonicalEvent[]): CanonicalEvent[] {
+  return events.map(({ loc: _loc, ...rest }) => rest as CanonicalEvent);
+}
+
+/** The assistant text of some events: every `text-delta` joined. */
+export function assistantText(events: readonly CanonicalEvent[]): string {
+  return events.map((event) => (event.type === 'text-delta' ? event.text : '')).join('');
+}
+
+/** The events of one type. */
+export function ofType<T extends CanonicalEvent['type']>(
+  events: readonly CanonicalEvent[],
+  type: T,
+): Extract<CanonicalEvent, { type: T }>[] {
+  return events.filter((event): event is Extract<CanonicalEvent, { type: T }> => event.type === type);
+}
