@@ -24,45 +24,50 @@ export type AssistantMessageForm =
 export interface AssistantTextState {
   /** Text emitted this turn. */
   turn: string;
-  /** Text emitted from deltas since the last whole message. */
-  segment: string;
+  /**
+   * Offsets in `turn` where a message began: the turn's start, the first delta of each run of deltas, and the text
+   * each whole message added. A whole message that repeats text repeats it from one of these points.
+   */
+  starts: number[];
+  /** Whether the last message was a delta, so that the next delta continues its run. */
+  inDeltaRun: boolean;
   /** Whether this turn had deltas: only then can a whole message repeat text. */
   sawDelta: boolean;
 }
 
 /** Fresh state for one stream. */
 export function createAssistantTextState(): AssistantTextState {
-  return { turn: '', segment: '', sawDelta: false };
+  return { turn: '', starts: [0], inDeltaRun: false, sawDelta: false };
 }
 
 /** Forgets the turn (after a `result` or a new prompt), so the next turn's text is never compared with this one. */
 export function resetAssistantTurn(state: AssistantTextState): void {
   state.turn = '';
-  state.segment = '';
+  state.starts = [0];
+  state.inDeltaRun = false;
   state.sawDelta = false;
 }
 
-function remainderAfter(text: string, prefix: string): string | undefined {
-  return prefix.length > 0 && text.startsWith(prefix) ? text.slice(prefix.length) : undefined;
+/**
+ * Marks that a record other than assistant text arrived (a tool call, thinking, ...): the next delta starts a new
+ * run, so a later copy of that model call's text can be recognised from its first delta on.
+ */
+export function endAssistantDeltaRun(state: AssistantTextState): void {
+  state.inDeltaRun = false;
 }
 
 /**
- * What a whole message adds to the deltas since the last whole message: the rest after them when it extends them,
- * nothing when it repeats their latest part (an earlier model call's deltas may have gone unconsolidated).
+ * The part of a whole message not yet emitted. The repeated part is the longest text emitted since a message start
+ * that the message begins with: the consolidated copy of the deltas just streamed (`model_call_id`), the final copy
+ * of the last model call, or of the whole turn (over a retry too).
  */
-function remainderAfterSegment(text: string, segment: string): string | undefined {
-  const rest = remainderAfter(text, segment);
-  if (rest !== undefined) return rest;
-  return segment.length > 0 && segment.endsWith(text) ? '' : undefined;
-}
-
-function wholeMessageRemainder(state: AssistantTextState, text: string, form: AssistantMessageForm): string {
+function wholeMessageRemainder(state: AssistantTextState, text: string): string {
   if (!state.sawDelta) return text;
-  if (form === 'final') {
-    const afterTurn = remainderAfter(text, state.turn);
-    if (afterTurn !== undefined) return afterTurn;
+  for (const start of state.starts) {
+    const repeated = state.turn.length - start;
+    if (repeated > 0 && text.startsWith(state.turn.slice(start))) return text.slice(repeated);
   }
-  return remainderAfterSegment(text, state.segment) ?? text;
+  return text;
 }
 
 /**
@@ -77,13 +82,15 @@ export function takeNewAssistantText(
   form: AssistantMessageForm,
 ): string {
   if (form === 'delta') {
+    if (!state.inDeltaRun) state.starts.push(state.turn.length);
+    state.inDeltaRun = true;
     state.sawDelta = true;
-    state.segment += text;
     state.turn += text;
     return text;
   }
-  const added = wholeMessageRemainder(state, text, form);
-  state.segment = '';
+  state.inDeltaRun = false;
+  const added = wholeMessageRemainder(state, text);
+  if (added.length > 0) state.starts.push(state.turn.length);
   state.turn += added;
   return added;
 }

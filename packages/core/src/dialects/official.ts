@@ -9,7 +9,12 @@ import type { Detection, Dialect, DialectContext, JsonObject } from '../dialect.
 import type { CanonicalEvent, SourceLocation } from '../events.ts';
 import { asObject, isJsonObject } from '../json-values.ts';
 import { unknownEvent } from '../unknown-event.ts';
-import { type AssistantTextState, createAssistantTextState, resetAssistantTurn } from './assistant-text.ts';
+import {
+  type AssistantTextState,
+  createAssistantTextState,
+  endAssistantDeltaRun,
+  resetAssistantTurn,
+} from './assistant-text.ts';
 import {
   assistantFormOf,
   assistantTextEvents,
@@ -120,6 +125,7 @@ function normalizeOfficial(
   context: DialectContext<OfficialState>,
 ): readonly CanonicalEvent[] {
   const { state, loc } = context;
+  if (record.type !== 'assistant') endAssistantDeltaRun(state.text);
   switch (record.type) {
     case 'thinking':
       return thinkingEvents(record, record.text, loc, record.session_id);

@@ -8,7 +8,12 @@ import type { Detection, Dialect, DialectContext, JsonObject } from '../dialect.
 import type { CanonicalEvent, SourceLocation } from '../events.ts';
 import { asNumber, asObject, asString, isJsonObject } from '../json-values.ts';
 import { unknownEvent } from '../unknown-event.ts';
-import { type AssistantTextState, createAssistantTextState, resetAssistantTurn } from './assistant-text.ts';
+import {
+  type AssistantTextState,
+  createAssistantTextState,
+  endAssistantDeltaRun,
+  resetAssistantTurn,
+} from './assistant-text.ts';
 import {
   assistantFormOf,
   assistantTextEvents,
@@ -183,6 +188,7 @@ function normalizePayloadEnvelope(
 ): readonly CanonicalEvent[] {
   const { loc } = context;
   if (record.type === 'raw' && typeof record.data === 'string') return context.reparse(record.data);
+  if (record.type !== 'assistant') endAssistantDeltaRun(context.state.text);
   if (record.type === 'error' && typeof record.message === 'string') {
     return [located({ type: 'error', message: record.message }, loc, record.session_id)];
   }

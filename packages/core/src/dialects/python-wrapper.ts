@@ -9,7 +9,12 @@ import type { Detection, Dialect, DialectContext, JsonObject } from '../dialect.
 import type { CanonicalEvent, SourceLocation, ToolResultStatus } from '../events.ts';
 import { asNumber, asString, isJsonObject } from '../json-values.ts';
 import { unknownEvent } from '../unknown-event.ts';
-import { type AssistantTextState, createAssistantTextState, resetAssistantTurn } from './assistant-text.ts';
+import {
+  type AssistantTextState,
+  createAssistantTextState,
+  endAssistantDeltaRun,
+  resetAssistantTurn,
+} from './assistant-text.ts';
 import {
   assistantFormOf,
   assistantTextEvents,
@@ -175,6 +180,8 @@ function normalizePythonWrapper(
   record: JsonObject,
   context: DialectContext<PythonWrapperState>,
 ): readonly CanonicalEvent[] {
+  const rawType = typeof record.raw_type === 'string' ? record.raw_type : record.type;
+  if (rawType !== 'assistant') endAssistantDeltaRun(context.state.text);
   if (typeof record.raw_type === 'string') return normalizeAgentEvent(record, context);
   const events = normalizeWrapperShape(record, context.state, context.loc);
   if (events !== undefined) return events;
