@@ -45,5 +45,7 @@ export {
   type SessionSummary,
   type ToolCallSummary,
 } from './session/session-reducer.ts';
+export { DialectEncoderTransformStream } from './streams/dialect-encoder-transform-stream.ts';
+export { NormalizerTransformStream } from './streams/normalizer-transform-stream.ts';
 export { validateCanonicalEvent, validateDialectRecord } from './validation/index.ts';
 export { toSchemaIssues, type ValidatorError } from './validation/schema-issues.ts';

@@ -1,0 +1,49 @@
+/** The process streams and environment a command uses, passed in so that commands never reach for globals. */
+
+import { type CliError, formatCliError } from './cli-error.ts';
+import { createProgress, NO_PROGRESS, type Progress, type ProgressTarget } from './progress-bar.ts';
+
+/** A writable stream as the commands use it. */
+export interface OutputStream extends ProgressTarget {
+  write(text: string): boolean;
+  once(event: 'drain', listener: () => void): unknown;
+}
+
+/** Standard streams and environment of one CLI run. */
+export interface CliIo {
+  readonly stdin: AsyncIterable<Uint8Array | string> & { readonly isTTY?: boolean | undefined };
+  readonly stdout: OutputStream;
+  readonly stderr: OutputStream;
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+/** The real process streams. */
+export function processIo(): CliIo {
+  return { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env };
+}
+
+/**
+ * Writes text, and waits for the stream to drain when its buffer is full, so that a slow reader (a pager, a pipe)
+ * holds the input back instead of the output piling up in memory.
+ */
+export async function writeText(stream: OutputStream, text: string): Promise<void> {
+  if (text === '' || stream.write(text)) return;
+  await new Promise<void>((resolve) => stream.once('drain', resolve));
+}
+
+/** Prints a usage or I/O error as its one stderr line. */
+export function reportError(io: CliIo, error: CliError): void {
+  io.stderr.write(`${formatCliError(error)}\n`);
+}
+
+/**
+ * A progress factory for a command: a bar on stderr when it is a terminal, except when stdout is the same terminal
+ * and the command writes as it reads (the output is the progress then, and a bar would tear it).
+ */
+export function progressFor(
+  io: CliIo,
+  writesWhileReading: boolean,
+): (size: number | undefined, label: string) => Progress {
+  const quiet = writesWhileReading && io.stdout.isTTY === true;
+  return (size, label) => (quiet ? NO_PROGRESS : createProgress(io.stderr, size, label));
+}

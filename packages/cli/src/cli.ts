@@ -1,0 +1,36 @@
+/**
+ * The `cursor-stream` command line: runs one command and turns every way it can end into an exit code. The bin
+ * script calls {@link main}; everything else here is loaded on demand.
+ */
+
+import { CommanderError } from 'commander';
+import { cliError } from './cli-error.ts';
+import { type CliIo, processIo, reportError } from './cli-io.ts';
+import { EXIT_OK, EXIT_USAGE_OR_IO, type ExitCode } from './exit-codes.ts';
+import { createProgram } from './program.ts';
+
+/**
+ * Runs the command line.
+ *
+ * @param argv - The arguments after the program name.
+ * @param io - The streams to use; the process's own by default.
+ * @returns The exit code: 0 success, 1 problems found in the input, 2 usage or I/O error.
+ */
+export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<ExitCode> {
+  if (argv.length === 0) {
+    reportError(io, cliError('usage', 'missing command (see cursor-stream --help)'));
+    return EXIT_USAGE_OR_IO;
+  }
+  let exitCode: ExitCode = EXIT_OK;
+  const program = createProgram(io, (code) => {
+    exitCode = code;
+  });
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+  } catch (error) {
+    // --help and --version end through here too, with exit code 0; every other commander error is a usage error.
+    if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE_OR_IO;
+    throw error;
+  }
+  return exitCode;
+}

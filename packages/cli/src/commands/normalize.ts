@@ -1,0 +1,26 @@
+/** `cursor-stream normalize`: canonical events as NDJSON, one per line, each with its `loc`. */
+
+import { type CliIo, progressFor, reportError, writeText } from '../cli-io.ts';
+import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
+import type { InputOptions } from '../options.ts';
+import { readLog } from '../read-log.ts';
+
+/**
+ * Runs `normalize` on one log.
+ *
+ * @returns 0, 1 when the log had invalid lines, 2 on an I/O error.
+ */
+export async function runNormalize(path: string, options: InputOptions, io: CliIo): Promise<ExitCode> {
+  const result = await readLog(path, {
+    ...options,
+    stdin: io.stdin,
+    progress: progressFor(io, true),
+    // One write per batch: a write per event costs more than the JSON it carries.
+    onEvents: (events) => writeText(io.stdout, events.map((event) => `${JSON.stringify(event)}\n`).join('')),
+  });
+  if (!result.ok) {
+    reportError(io, result.error);
+    return EXIT_USAGE_OR_IO;
+  }
+  return result.value.invalidLines > 0 ? EXIT_PROBLEMS : EXIT_OK;
+}

@@ -1,0 +1,59 @@
+/** `cursor-stream render`: a readable transcript of a log, live with `--follow`. */
+
+import { cliError } from '../cli-error.ts';
+import { type CliIo, progressFor, reportError, writeText } from '../cli-io.ts';
+import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
+import { createPalette, shouldUseColor } from '../format/colors.ts';
+import { hasGzipExtension } from '../input/decompress.ts';
+import type { InputOptions } from '../options.ts';
+import { readLog } from '../read-log.ts';
+import { createTranscript } from '../render/transcript.ts';
+
+/** Options of `render`. */
+export interface RenderOptions extends InputOptions {
+  /** Keep reading as the file grows, until interrupted. */
+  follow: boolean;
+}
+
+/** Aborts on the first SIGINT, so that `--follow` ends like a log that ended; the listener goes with `release`. */
+function interruptSignal(): { signal: AbortSignal; release(): void } {
+  const controller = new AbortController();
+  const onInterrupt = (): void => controller.abort();
+  process.once('SIGINT', onInterrupt);
+  return { signal: controller.signal, release: () => process.removeListener('SIGINT', onInterrupt) };
+}
+
+/**
+ * Runs `render` on one log.
+ *
+ * @returns 0, 1 when the log had invalid lines, 2 on an I/O error.
+ */
+export async function runRender(path: string, options: RenderOptions, io: CliIo): Promise<ExitCode> {
+  if (options.follow && (path === '-' || hasGzipExtension(path))) {
+    reportError(
+      io,
+      cliError('usage', '--follow needs a plain file (standard input and gzip files cannot be tailed)', path),
+    );
+    return EXIT_USAGE_OR_IO;
+  }
+  const transcript = createTranscript(createPalette(shouldUseColor({ isTTY: io.stdout.isTTY, env: io.env })));
+  const interrupt = options.follow ? interruptSignal() : undefined;
+  try {
+    const { follow: _follow, ...inputOptions } = options;
+    const result = await readLog(path, {
+      ...inputOptions,
+      stdin: io.stdin,
+      progress: progressFor(io, true),
+      ...(interrupt === undefined ? {} : { follow: interrupt.signal }),
+      onEvents: (events) => writeText(io.stdout, events.map((event) => transcript.push(event)).join('')),
+    });
+    await writeText(io.stdout, transcript.end());
+    if (!result.ok) {
+      reportError(io, result.error);
+      return EXIT_USAGE_OR_IO;
+    }
+    return result.value.invalidLines > 0 ? EXIT_PROBLEMS : EXIT_OK;
+  } finally {
+    interrupt?.release();
+  }
+}

@@ -1,0 +1,133 @@
+/** `cursor-stream validate`: schema, tokenizer and stream checks over many logs, in parallel, reported in order. */
+
+import type { CliError, Result } from '../cli-error.ts';
+import { type CliIo, progressFor, reportError, writeText } from '../cli-io.ts';
+import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
+import { createPalette, shouldUseColor } from '../format/colors.ts';
+import { plural } from '../format/text.ts';
+import {
+  fileReportLines,
+  totalsLine,
+  unreadableFileJson,
+  type ValidateFileJson,
+  type ValidateJson,
+} from '../format/validate-report.ts';
+import { expandLogPaths, type LogEntry } from '../input/walk-logs.ts';
+import type { Progress } from '../progress-bar.ts';
+import type { FileReport } from '../validate/findings.ts';
+import { type ValidateLogOptions, validateLog } from '../validate/validate-log.ts';
+import type { ValidateTask } from '../validate/worker-protocol.ts';
+
+/** Options of `validate`. */
+export interface ValidateOptions extends ValidateLogOptions {
+  json: boolean;
+  /** Files validated at once, each on its own worker thread. */
+  jobs: number;
+}
+
+function exitCodeOf(files: readonly ValidateFileJson[]): ExitCode {
+  if (files.some((file) => 'error' in file)) return EXIT_USAGE_OR_IO;
+  return files.some((file) => file.problems.length > 0) ? EXIT_PROBLEMS : EXIT_OK;
+}
+
+/** Collects results as they finish and prints them in argument order, each as soon as all before it are done. */
+function createOrderedPrinter(entries: readonly LogEntry[], options: ValidateOptions, io: CliIo) {
+  const palette = createPalette(shouldUseColor({ isTTY: io.stdout.isTTY, env: io.env }));
+  const files: (ValidateFileJson | undefined)[] = entries.map(() => undefined);
+  const errors: (CliError | undefined)[] = entries.map(() => undefined);
+  let printed = 0;
+  function flush(): void {
+    for (let file = files[printed]; file !== undefined; file = files[printed]) {
+      const error = errors[printed];
+      if (error !== undefined) reportError(io, error);
+      else if (!options.json) io.stdout.write(`${fileReportLines(file, palette).join('\n')}\n`);
+      printed += 1;
+    }
+  }
+  return {
+    files,
+    palette,
+    onResult(index: number, result: Result<FileReport>): void {
+      const path = entries[index]?.path ?? '-';
+      files[index] = result.ok ? result.value : unreadableFileJson(path, result.error);
+      if (!result.ok) errors[index] = result.error;
+      flush();
+    },
+  };
+}
+
+function sharedProgress(progress: Progress): () => Progress {
+  return () => ({ advance: (bytes) => progress.advance(bytes), done() {} });
+}
+
+async function validateLocally(
+  tasks: readonly ValidateTask[],
+  options: ValidateOptions,
+  io: CliIo,
+  progress: Progress,
+  onResult: (index: number, result: Result<FileReport>) => void,
+): Promise<void> {
+  for (const task of tasks) {
+    onResult(
+      task.index,
+      await validateLog(task.path, options, { stdin: io.stdin, progress: sharedProgress(progress) }),
+    );
+  }
+}
+
+async function validateTasks(
+  tasks: readonly ValidateTask[],
+  options: ValidateOptions,
+  io: CliIo,
+  progress: Progress,
+  onResult: (index: number, result: Result<FileReport>) => void,
+): Promise<void> {
+  // Standard input can only be read here, and one file does not pay for starting a worker.
+  const inWorkers = options.jobs > 1 && tasks.length > 1 ? tasks.filter((task) => task.path !== '-') : [];
+  const inWorkerSet = new Set(inWorkers);
+  const local = tasks.filter((task) => !inWorkerSet.has(task));
+  const pool = inWorkers.length === 0 ? undefined : await import('../validate/worker-pool.ts');
+  const logOptions: ValidateLogOptions = {
+    dialect: options.dialect,
+    strict: options.strict,
+    ...(options.maxRecordBytes === undefined ? {} : { maxRecordBytes: options.maxRecordBytes }),
+  };
+  await Promise.all([
+    validateLocally(local, options, io, progress, onResult),
+    pool?.validateInWorkers(inWorkers, { jobs: options.jobs, options: logOptions, progress, onResult }),
+  ]);
+}
+
+/**
+ * Runs `validate` on files and directories.
+ *
+ * @returns 0 when no file has a problem, 1 when one has, 2 when a file could not be read.
+ */
+export async function runValidate(
+  paths: readonly string[],
+  options: ValidateOptions,
+  io: CliIo,
+): Promise<ExitCode> {
+  const entries = await expandLogPaths(paths);
+  const printer = createOrderedPrinter(entries, options, io);
+  const tasks: ValidateTask[] = [];
+  entries.forEach((entry, index) => {
+    if ('error' in entry) printer.onResult(index, { ok: false, error: entry.error });
+    else tasks.push({ index, path: entry.path });
+  });
+  const total = entries.reduce((sum, entry) => sum + ('size' in entry ? (entry.size ?? 0) : 0), 0);
+  const progress = progressFor(io, !options.json)(total, plural(tasks.length, 'file'));
+  try {
+    await validateTasks(tasks, options, io, progress, printer.onResult);
+  } finally {
+    progress.done();
+  }
+  const files = printer.files.filter((file) => file !== undefined);
+  if (options.json) {
+    const document: ValidateJson = { ok: exitCodeOf(files) === EXIT_OK, files };
+    await writeText(io.stdout, `${JSON.stringify(document, null, 2)}\n`);
+  } else if (files.length > 1) {
+    await writeText(io.stdout, `${totalsLine(files, printer.palette)}\n`);
+  }
+  return exitCodeOf(files);
+}

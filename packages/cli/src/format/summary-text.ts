@@ -1,0 +1,132 @@
+/** The text form of `summary`: a compact table per session that a person reads at a glance. */
+
+import type { Palette } from './colors.ts';
+import type { SummaryJson, SummarySessionJson, SummaryToolCallJson } from './summary-json.ts';
+import { type Cell, formatTable } from './table.ts';
+import { escapeControls, foldToOneLine, formatBytes, formatDuration, plural, truncate } from './text.ts';
+
+/** Longest assistant text shown, in characters; the JSON form has it whole. */
+const TEXT_PREVIEW_LENGTH = 100;
+/** Invalid lines listed by number before the rest is only counted. */
+const INVALID_LINES_LISTED = 10;
+
+function statusStyle(status: string, palette: Palette): (text: string) => string {
+  if (status === 'success') return palette.green;
+  if (status === 'pending' || status === 'incomplete') return palette.yellow;
+  return palette.red;
+}
+
+function usageText(usage: SummarySessionJson['usage']): string | null {
+  if (usage === null) return null;
+  const parts = [
+    usage.inputTokens === undefined ? null : `${usage.inputTokens.toLocaleString('en-US')} in`,
+    usage.outputTokens === undefined ? null : `${usage.outputTokens.toLocaleString('en-US')} out`,
+    usage.cacheReadTokens === undefined
+      ? null
+      : `${usage.cacheReadTokens.toLocaleString('en-US')} cache read`,
+    usage.cacheWriteTokens === undefined
+      ? null
+      : `${usage.cacheWriteTokens.toLocaleString('en-US')} cache write`,
+  ].filter((part) => part !== null);
+  return parts.length === 0 ? null : `tokens ${parts.join(', ')}`;
+}
+
+function lineSpan(call: SummaryToolCallJson): string {
+  if (call.startLine === null && call.endLine === null) return '-';
+  if (call.startLine === null) return `?-${call.endLine}`;
+  if (call.endLine === null) return `${call.startLine}-?`;
+  return call.startLine === call.endLine ? String(call.startLine) : `${call.startLine}-${call.endLine}`;
+}
+
+function toolRows(calls: readonly SummaryToolCallJson[], palette: Palette): Cell[][] {
+  const header: Cell[] = ['#', 'tool', 'status', 'lines', 'duration', 'id'].map((text) => ({
+    text,
+    style: palette.dim,
+  }));
+  const rows = calls.map((call, index): Cell[] => [
+    { text: String(index + 1) },
+    { text: escapeControls(call.toolName) },
+    { text: call.status, style: statusStyle(call.status, palette) },
+    { text: lineSpan(call) },
+    { text: call.durationMs === null ? '-' : formatDuration(call.durationMs) },
+    { text: escapeControls(call.toolCallId) },
+  ]);
+  return [header, ...rows];
+}
+
+function countsText(counts: SummarySessionJson['counts']): string {
+  const entries = Object.entries(counts).filter(([, count]) => (count ?? 0) > 0);
+  return entries.length === 0 ? 'none' : entries.map(([type, count]) => `${type} ${count}`).join(', ');
+}
+
+function statusLine(session: SummarySessionJson, palette: Palette): string {
+  const parts = [statusStyle(session.status, palette)(session.status)];
+  if (session.durationMs !== null) parts.push(`in ${formatDuration(session.durationMs)}`);
+  const usage = usageText(session.usage);
+  if (usage !== null) parts.push(usage);
+  return parts.join(' · ');
+}
+
+function textLines(session: SummarySessionJson, palette: Palette): Cell[][] {
+  const rows: Cell[][] = [
+    [
+      { text: 'text' },
+      { text: session.text === '' ? '(none)' : truncate(foldToOneLine(session.text), TEXT_PREVIEW_LENGTH) },
+    ],
+  ];
+  if (session.resultText !== null && session.resultText !== session.text) {
+    rows.push([
+      { text: 'result' },
+      {
+        text: `differs from the text: ${truncate(foldToOneLine(session.resultText), TEXT_PREVIEW_LENGTH)}`,
+        style: palette.yellow,
+      },
+    ]);
+  }
+  return rows;
+}
+
+/** The lines of one session's block. */
+export function sessionLines(session: SummarySessionJson, palette: Palette): string[] {
+  const model = [session.model, session.dialect === null ? null : `(${session.dialect})`].filter(
+    (part) => part !== null,
+  );
+  const fields: Cell[][] = [
+    [{ text: 'model' }, { text: model.length === 0 ? '-' : escapeControls(model.join(' ')) }],
+    [{ text: 'status' }, { text: statusLine(session, palette) }],
+    ...textLines(session, palette),
+    [{ text: 'events' }, { text: countsText(session.counts) }],
+    [
+      { text: 'tools' },
+      { text: session.toolCalls.length === 0 ? 'none' : plural(session.toolCalls.length, 'call') },
+    ],
+  ];
+  const title = `${palette.bold('session')} ${escapeControls(session.sessionId ?? '(no id)')}`;
+  const tools =
+    session.toolCalls.length === 0 ? [] : formatTable(toolRows(session.toolCalls, palette), '    ');
+  return [
+    title,
+    ...formatTable(
+      fields.map((row) => row.map((cell, i) => (i === 0 ? { ...cell, style: palette.dim } : cell))),
+      '  ',
+    ),
+    ...tools,
+  ];
+}
+
+function invalidLinesText(summary: SummaryJson): string {
+  const { invalidLines } = summary;
+  if (invalidLines.length === 0) return 'no invalid lines';
+  const listed = invalidLines.slice(0, INVALID_LINES_LISTED).map(({ line, code }) => `${line} (${code})`);
+  const more = invalidLines.length - listed.length;
+  return `${plural(invalidLines.length, 'invalid line')}: ${listed.join(', ')}${more > 0 ? `, and ${more} more` : ''}`;
+}
+
+/** The whole text form of `summary`, one string per output line. */
+export function formatSummaryText(summary: SummaryJson, palette: Palette): string[] {
+  const blocks = summary.sessions.map((session) => sessionLines(session, palette));
+  const input = `${palette.bold('input')} ${plural(summary.lines, 'line')}, ${formatBytes(summary.bytes)}, ${plural(summary.sessions.length, 'session')}, `;
+  const invalid = invalidLinesText(summary);
+  const inputLine = input + (summary.invalidLines.length === 0 ? invalid : palette.red(invalid));
+  return [...blocks.flatMap((block) => [...block, '']), inputLine];
+}

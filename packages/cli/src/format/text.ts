@@ -1,0 +1,65 @@
+/** Small text helpers shared by the text formats: one-line escaping, truncation, human numbers. */
+
+// C0 controls, DEL and C1 controls, plus the Unicode line and paragraph separators: anything that would break a
+// one-line message or move the terminal cursor.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+
+const NAMED_ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+function escapeControl(char: string): string {
+  return NAMED_ESCAPES[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+}
+
+/** Escapes control characters (`\n`, `\t`, `\u001b`, ...) so that a value prints on one line and cannot move the cursor. */
+export function escapeControls(text: string): string {
+  return text.replace(CONTROL_CHARACTERS, escapeControl);
+}
+
+/** Like {@link escapeControls}, but keeps line feeds and tabs: for multi-line text such as assistant messages. */
+export function escapeControlsKeepingLines(text: string): string {
+  return text
+    .replaceAll('\r\n', '\n')
+    .replace(CONTROL_CHARACTERS, (char) => (char === '\n' || char === '\t' ? char : escapeControl(char)));
+}
+
+/** Collapses every run of whitespace (line breaks included) to one space: a paragraph folded to one line. */
+export function foldToOneLine(text: string): string {
+  return escapeControls(text.replace(/\s+/g, ' ').trim());
+}
+
+/** Cuts text to at most `max` characters (code points), ending with `…` when cut. */
+export function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const points = Array.from(text);
+  if (points.length <= max) return text;
+  return `${points.slice(0, Math.max(0, max - 1)).join('')}…`;
+}
+
+/** A duration for a person: `850 ms`, `5.2 s`, `3 min 04 s`, `1 h 02 min`. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ${String(seconds % 60).padStart(2, '0')} s`;
+  const minutes = Math.round(seconds / 60);
+  return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} min`;
+}
+
+const BYTE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB'] as const;
+
+/** A byte count for a person, in decimal units: `512 B`, `2.3 KB`, `200.1 MB`. */
+export function formatBytes(bytes: number): string {
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < BYTE_UNITS.length - 1) {
+    value /= 1000;
+    unit += 1;
+  }
+  return unit === 0 ? `${bytes} B` : `${value.toFixed(1)} ${BYTE_UNITS[unit]}`;
+}
+
+/** `1 line`, `2 lines`: a count with its noun, pluralized with `s` unless a plural is given. */
+export function plural(count: number, noun: string, nounPlural = `${noun}s`): string {
+  return `${count.toLocaleString('en-US')} ${count === 1 ? noun : nounPlural}`;
+}

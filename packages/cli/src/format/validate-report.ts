@@ -1,0 +1,95 @@
+/** The outputs of `validate`: one line per finding and a summary per file, or the `--json` document. */
+
+import { type CliError, displayPath } from '../cli-error.ts';
+import type { FileReport, Finding } from '../validate/findings.ts';
+import type { Palette } from './colors.ts';
+import { escapeControls, plural } from './text.ts';
+
+/** One file in `validate --json`: its report, or the I/O error that stopped it. */
+export type ValidateFileJson =
+  | FileReport
+  | (Omit<FileReport, 'dialect'> & { dialect: null; error: { code: string; message: string } });
+
+/** The whole `validate --json` document. */
+export interface ValidateJson {
+  /** True when no file had a problem and every file could be read. */
+  ok: boolean;
+  files: ValidateFileJson[];
+}
+
+/** A file's entry in the JSON document when it could not be read. */
+export function unreadableFileJson(path: string, error: CliError): ValidateFileJson {
+  return {
+    path,
+    dialect: null,
+    lines: 0,
+    events: 0,
+    problems: [],
+    warnings: [],
+    error: { code: error.code, message: error.message },
+  };
+}
+
+/** A finding as one line: `FILE:LINE: code: message (at /pointer)`, with `warning: ` before the code for warnings. */
+export function findingLine(
+  path: string,
+  finding: Finding,
+  severity: 'problem' | 'warning',
+  palette: Palette,
+): string {
+  const where = `${displayPath(path)}:${finding.line}:`;
+  const code =
+    severity === 'warning' ? palette.yellow(`warning: ${finding.code}`) : palette.red(finding.code);
+  const pointer =
+    finding.pointer === undefined || finding.pointer === '' ? '' : ` (at ${escapeControls(finding.pointer)})`;
+  return `${palette.bold(where)} ${code}: ${escapeControls(finding.message)}${pointer}`;
+}
+
+function warningCounts(warnings: readonly Finding[]): string {
+  const counts = new Map<string, number>();
+  for (const warning of warnings) counts.set(warning.code, (counts.get(warning.code) ?? 0) + 1);
+  return [...counts].map(([code, count]) => `${code} ${count}`).join(', ');
+}
+
+/** The summary line of one file, after its findings. */
+export function fileSummaryLine(report: FileReport, palette: Palette): string {
+  const facts = [
+    report.dialect ?? 'no dialect detected',
+    plural(report.lines, 'line'),
+    plural(report.events, 'event'),
+  ];
+  const problems =
+    report.problems.length === 0
+      ? palette.green('no problems')
+      : palette.red(plural(report.problems.length, 'problem'));
+  const warnings =
+    report.warnings.length === 0
+      ? ''
+      : `, ${palette.yellow(plural(report.warnings.length, 'warning'))} (${warningCounts(report.warnings)})`;
+  return `${palette.bold(`${displayPath(report.path)}:`)} ${facts.join(', ')}: ${problems}${warnings}`;
+}
+
+/** All the lines of one file's text report: its problems and warnings in input order, then its summary. */
+export function fileReportLines(report: FileReport, palette: Palette): string[] {
+  const findings = [
+    ...report.problems.map((finding) => ({ finding, severity: 'problem' as const })),
+    ...report.warnings.map((finding) => ({ finding, severity: 'warning' as const })),
+  ].sort((a, b) => a.finding.line - b.finding.line || a.finding.offset - b.finding.offset);
+  return [
+    ...findings.map(({ finding, severity }) => findingLine(report.path, finding, severity, palette)),
+    fileSummaryLine(report, palette),
+  ];
+}
+
+/** The closing line when several files were validated. */
+export function totalsLine(files: readonly ValidateFileJson[], palette: Palette): string {
+  const problems = files.reduce((sum, file) => sum + file.problems.length, 0);
+  const warnings = files.reduce((sum, file) => sum + file.warnings.length, 0);
+  const unreadable = files.filter((file) => 'error' in file).length;
+  const parts = [
+    problems === 0 ? palette.green('no problems') : palette.red(plural(problems, 'problem')),
+    warnings === 0 ? '' : palette.yellow(plural(warnings, 'warning')),
+    unreadable === 0 ? '' : palette.red(`${plural(unreadable, 'file')} not read`),
+  ].filter((part) => part !== '');
+  return `${plural(files.length, 'file')}: ${parts.join(', ')}`;
+}

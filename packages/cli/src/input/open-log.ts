@@ -1,0 +1,94 @@
+/** Opening a log: a file or standard input, read in chunks so that memory never depends on the file's size. */
+
+import { fstatSync } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
+import { cliError, ioError, type Result } from '../cli-error.ts';
+import { READ_CHUNK_BYTES } from './chunk-size.ts';
+import { followFile } from './follow-file.ts';
+
+/** An opened log, not yet read. */
+export interface LogSource {
+  /** The path as given; `-` is standard input. */
+  readonly path: string;
+  /** Bytes on disk (compressed bytes for a gzip file), when the input is a regular file. */
+  readonly size: number | undefined;
+  /** The raw bytes, in order. */
+  readonly chunks: AsyncIterable<Uint8Array>;
+  /** Releases the file; safe to call more than once, and after the chunks ran out. */
+  close(): Promise<void>;
+}
+
+/** How to open a log. */
+export interface OpenLogOptions {
+  /** Standard input, read when the path is `-`. */
+  readonly stdin: AsyncIterable<Uint8Array | string>;
+  /** Keep reading as the file grows, until this signal aborts (`render --follow`). */
+  readonly follow?: AbortSignal;
+}
+
+async function* bytesOf(source: AsyncIterable<Uint8Array | string>): AsyncGenerator<Uint8Array> {
+  for await (const chunk of source) yield typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+}
+
+function stdinSize(): number | undefined {
+  try {
+    const stats = fstatSync(0);
+    return stats.isFile() ? stats.size : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function fileSource(
+  path: string,
+  handle: FileHandle,
+  size: number,
+  follow: AbortSignal | undefined,
+): LogSource {
+  if (follow !== undefined) {
+    return { path, size, chunks: followFile(handle, follow), close: () => handle.close() };
+  }
+  const stream = handle.createReadStream({ highWaterMark: READ_CHUNK_BYTES });
+  return {
+    path,
+    size,
+    chunks: stream,
+    close: async () => {
+      stream.destroy();
+    },
+  };
+}
+
+/**
+ * Opens a log for reading. Fails, as a value, when the file is missing, unreadable or a directory.
+ *
+ * @param path - A file path, or `-` for standard input.
+ */
+export async function openLog(path: string, options: OpenLogOptions): Promise<Result<LogSource>> {
+  if (path === '-') {
+    const source: LogSource = {
+      path,
+      size: stdinSize(),
+      chunks: bytesOf(options.stdin),
+      close: async () => {},
+    };
+    return { ok: true, value: source };
+  }
+  let handle: FileHandle;
+  try {
+    handle = await open(path, 'r');
+  } catch (error) {
+    return { ok: false, error: ioError(path, error) };
+  }
+  try {
+    const stats = await handle.stat();
+    if (stats.isDirectory()) {
+      await handle.close();
+      return { ok: false, error: cliError('is-a-directory', 'is a directory, not a log file', path) };
+    }
+    return { ok: true, value: fileSource(path, handle, stats.size, options.follow) };
+  } catch (error) {
+    await handle.close();
+    return { ok: false, error: ioError(path, error) };
+  }
+}

@@ -1,0 +1,63 @@
+/** Option values shared by the commands, and the parsers that check them. */
+
+import type { BuiltInDialectName } from '@cursor-stream/core';
+
+/**
+ * The values of `--dialect`. Listed here rather than read from the core so that `--help` does not load it; a test
+ * checks the list against the core's built-in dialects.
+ */
+export const DIALECT_CHOICES = [
+  'auto',
+  'official',
+  'python-wrapper',
+  'payload-envelope',
+] as const satisfies readonly ('auto' | BuiltInDialectName)[];
+
+/** A value of `--dialect`. */
+export type DialectChoice = (typeof DIALECT_CHOICES)[number];
+
+/** Options every command that reads a log accepts. */
+export interface InputOptions {
+  /** `auto` (detect per stream) or a dialect name. */
+  dialect: DialectChoice;
+  /** The largest record held in memory; larger ones are reported as `oversize` and skipped. */
+  maxRecordBytes?: number;
+}
+
+/** Why an option value was refused: one phrase, e.g. `must be a positive integer`. */
+export interface OptionValueError {
+  readonly code: 'bad-option-value';
+  readonly message: string;
+}
+
+/** Reads a positive integer option value such as `--jobs 4` or `--max-record-bytes 1048576`. */
+export function parsePositiveInteger(text: string): number | OptionValueError {
+  const trimmed = text.trim();
+  const value = /^\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value <= 0) {
+    return { code: 'bad-option-value', message: 'must be a positive integer' };
+  }
+  return value;
+}
+
+/** Reads a byte size such as `1048576`, `512k`, `64m` or `1g` (binary units). */
+export function parseByteSize(text: string): number | OptionValueError {
+  const match = /^(\d+)\s*([kmg]i?b?)?$/i.exec(text.trim());
+  const unit = match?.[2]?.[0]?.toLowerCase();
+  const scale = unit === 'k' ? 1024 : unit === 'm' ? 1024 ** 2 : unit === 'g' ? 1024 ** 3 : 1;
+  const value = match?.[1] === undefined ? Number.NaN : Number(match[1]) * scale;
+  if (!Number.isSafeInteger(value) || value <= 0) {
+    return {
+      code: 'bad-option-value',
+      message: 'must be a positive number of bytes (e.g. 1048576, 512k, 64m)',
+    };
+  }
+  return value;
+}
+
+/** Whether a parsed option value is an {@link OptionValueError}. */
+export function isOptionValueError(value: unknown): value is OptionValueError {
+  return (
+    typeof value === 'object' && value !== null && (value as { code?: unknown }).code === 'bad-option-value'
+  );
+}

@@ -1,0 +1,204 @@
+/**
+ * The command line: commands, arguments, options and help, declared with commander. Each command's code is loaded
+ * only when that command runs, so that `--help`, `--version` and a command on a small log start fast.
+ */
+
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import type { CliIo } from './cli-io.ts';
+import type { ExitCode } from './exit-codes.ts';
+import {
+  DIALECT_CHOICES,
+  type DialectChoice,
+  isOptionValueError,
+  type OptionValueError,
+  parseByteSize,
+  parsePositiveInteger,
+} from './options.ts';
+
+/** The options commander collects for every reading command. */
+interface ReadingFlags {
+  dialect: DialectChoice;
+  maxRecordBytes?: number;
+}
+
+const INPUT_HELP = `
+Input:
+  FILE is a log file, or - for standard input (the default when FILE is optional).
+  Files ending in .gz, and input that starts like gzip, are decompressed on the fly.
+  Memory stays bounded by the largest record, whatever the size of the log.`;
+
+const EXIT_HELP = `
+Exit codes:
+  0  success
+  1  the input had invalid lines (lines that are not records of any dialect)
+  2  usage error, or I/O error (missing file, a directory, unreadable, not text)`;
+
+const VALIDATE_EXIT_HELP = `
+Exit codes:
+  0  no problems (warnings do not count)
+  1  problems: invalid lines, schema violations; with --strict also unknown fields,
+     unknown event types and stream anomalies
+  2  usage error, or I/O error (missing file, unreadable, not text, empty directory)`;
+
+function packageVersion(): string {
+  // src/ and dist/ both sit one level below the package root.
+  const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return manifest.version;
+}
+
+/** Adapts an options.ts parser to commander, which reports a thrown InvalidArgumentError as a usage error. */
+function optionParser(parse: (text: string) => number | OptionValueError): (text: string) => number {
+  return (text) => {
+    const value = parse(text);
+    if (isOptionValueError(value)) throw new InvalidArgumentError(value.message);
+    return value;
+  };
+}
+
+function addReadingOptions(command: Command): Command {
+  return command
+    .addOption(
+      new Option('--dialect <name>', 'the format of the log, or auto to detect it per stream')
+        .choices(DIALECT_CHOICES)
+        .default('auto'),
+    )
+    .addOption(
+      new Option(
+        '--max-record-bytes <n>',
+        'largest record to hold; larger ones are reported as oversize (e.g. 64m)',
+      ).argParser(optionParser(parseByteSize)),
+    );
+}
+
+function readingOptions(flags: ReadingFlags): { dialect: DialectChoice; maxRecordBytes?: number } {
+  return flags.maxRecordBytes === undefined
+    ? { dialect: flags.dialect }
+    : { dialect: flags.dialect, maxRecordBytes: flags.maxRecordBytes };
+}
+
+/** What a command's action needs: the streams, and where to leave its exit code. */
+interface CommandContext {
+  readonly io: CliIo;
+  readonly done: (code: ExitCode) => void;
+}
+
+function addNormalize(program: Command, { io, done }: CommandContext): void {
+  addReadingOptions(program.command('normalize').summary('print canonical events as NDJSON'))
+    .description(
+      'Print the canonical events of a log as NDJSON, one per line, each with its loc (line and byte offset).',
+    )
+    .argument('[FILE]', 'log file, or - for standard input', '-')
+    .addHelpText('after', `${INPUT_HELP}\n${EXIT_HELP}`)
+    .action(async (file: string, flags: ReadingFlags) => {
+      const { runNormalize } = await import('./commands/normalize.ts');
+      done(await runNormalize(file, readingOptions(flags), io));
+    });
+}
+
+function addValidate(program: Command, { io, done }: CommandContext): void {
+  addReadingOptions(
+    program.command('validate').summary('check logs against the schemas and the stream rules'),
+  )
+    .description(
+      "Check every line of each log against its dialect's JSON Schema and the tokenizer's rules, and each stream for anomalies (a tool result without its call, calls still pending, no result, text differing from the result). Directories are searched for *.ndjson, *.jsonl, *.log and their .gz.",
+    )
+    .argument('<FILE...>', 'log files or directories, or - for standard input')
+    .option('--strict', 'also report unknown fields, unknown event types and stream anomalies as problems')
+    .option(
+      '--json',
+      'print one JSON document: { ok, files: [{ path, dialect, lines, events, problems, warnings }] }',
+    )
+    .addOption(
+      new Option('--jobs <n>', 'files validated at once, each on a worker thread')
+        .argParser(optionParser(parsePositiveInteger))
+        .default(availableParallelism(), 'the number of CPUs'),
+    )
+    .addHelpText('after', `${INPUT_HELP}\n${VALIDATE_EXIT_HELP}`)
+    .action(async (files: string[], flags: ReadingFlags & { strict?: true; json?: true; jobs: number }) => {
+      const { runValidate } = await import('./commands/validate.ts');
+      const options = {
+        ...readingOptions(flags),
+        strict: flags.strict === true,
+        json: flags.json === true,
+        jobs: flags.jobs,
+      };
+      done(await runValidate(files, options, io));
+    });
+}
+
+function addSummary(program: Command, { io, done }: CommandContext): void {
+  addReadingOptions(program.command('summary').summary('summarize the sessions of a log'))
+    .description(
+      'Summarize each session of a log: status, model, assistant text, tool calls, event counts, duration and usage.',
+    )
+    .argument('[FILE]', 'log file, or - for standard input', '-')
+    .option('--json', 'print { sessions, invalidLines, lines, bytes } as JSON')
+    .addHelpText('after', `${INPUT_HELP}\n${EXIT_HELP}`)
+    .action(async (file: string, flags: ReadingFlags & { json?: true }) => {
+      const { runSummary } = await import('./commands/summary.ts');
+      done(await runSummary(file, { ...readingOptions(flags), json: flags.json === true }, io));
+    });
+}
+
+function addRender(program: Command, { io, done }: CommandContext): void {
+  addReadingOptions(program.command('render').summary('print a readable transcript of a log'))
+    .description(
+      'Print a readable transcript: the prompt, reasoning folded to one line, assistant text, each tool call with its arguments, outcome and duration, and the final status. Colored on a terminal (NO_COLOR turns it off, FORCE_COLOR on).',
+    )
+    .argument('[FILE]', 'log file, or - for standard input', '-')
+    .option('-f, --follow', 'keep reading as the file grows, until interrupted (Ctrl-C)')
+    .addHelpText('after', `${INPUT_HELP}\n${EXIT_HELP}`)
+    .action(async (file: string, flags: ReadingFlags & { follow?: true }) => {
+      const { runRender } = await import('./commands/render.ts');
+      done(await runRender(file, { ...readingOptions(flags), follow: flags.follow === true }, io));
+    });
+}
+
+/**
+ * The commands, in the order `--help` lists them. Each declares its arguments and options here and loads its code
+ * (`commands/<name>.ts`) only when it runs; a new command is one more such function.
+ */
+const COMMANDS = [addNormalize, addValidate, addSummary, addRender] as const;
+
+/**
+ * Makes one `cursor-stream` command line.
+ *
+ * @param io - The streams the commands read and write.
+ * @param done - Receives the exit code of the command that ran.
+ */
+export function createProgram(io: CliIo, done: (code: ExitCode) => void): Command {
+  const program = new Command('cursor-stream')
+    .description(
+      "Read the NDJSON stream of Cursor's headless agent (cursor-agent --output-format stream-json) as canonical events.",
+    )
+    .version(packageVersion(), '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .helpCommand('help [command]', 'show help for a command')
+    // Settings above are inherited by the commands added below: usage errors throw instead of exiting 1.
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      outputError: (text, write) => write(`${oneLineUsageError(text)}\n`),
+    })
+    .addHelpText('after', `${INPUT_HELP}\n${EXIT_HELP}`);
+  for (const add of COMMANDS) add(program, { io, done });
+  return program;
+}
+
+/**
+ * Commander's error text on one line: `error: unknown option '--x'\n(Did you mean --y?)` becomes
+ * `cursor-stream: unknown option '--x' (did you mean --y?)`.
+ */
+export function oneLineUsageError(text: string): string {
+  const message = text
+    .trim()
+    .replace(/^error:\s*/, '')
+    .replace(/\s*\n\s*\(Did you mean/, ' (did you mean')
+    .replace(/\s*\n\s*/g, ' ');
+  return `cursor-stream: ${message}`;
+}

@@ -1,0 +1,144 @@
+/**
+ * The one read loop every command shares: open a log, decompress it if needed, refuse binary input, count its lines
+ * and bytes, and run its chunks through the core normalizer, handing each batch of canonical events to the command.
+ * Memory stays bounded by the largest record: chunks are fed as they are read and never kept.
+ */
+
+import {
+  type CanonicalEvent,
+  createNormalizer,
+  type Dialect,
+  type NormalizerOptions,
+} from '@cursor-stream/core';
+import type { NdjsonRecord } from '@cursor-stream/ndjson';
+import { type CliError, cliError, ioError, type Result } from './cli-error.ts';
+import { decompressedChunks } from './input/decompress.ts';
+import { createLineCounter } from './input/line-counter.ts';
+import { type LogSource, openLog } from './input/open-log.ts';
+import { firstNulByte } from './input/text-sniff.ts';
+import type { InputOptions } from './options.ts';
+import { NO_PROGRESS, type Progress } from './progress-bar.ts';
+
+/** How to read a log, and who receives what it holds. */
+export interface ReadLogOptions extends InputOptions {
+  /** Standard input, read for the path `-`. */
+  readonly stdin: AsyncIterable<Uint8Array | string> & { readonly isTTY?: boolean | undefined };
+  /** Tail the file until this signal aborts. */
+  readonly follow?: AbortSignal;
+  /** Makes the progress display for an input of `size` bytes (unknown for a pipe). */
+  readonly progress?: (size: number | undefined, label: string) => Progress;
+  /** Receives each batch of canonical events, in input order. Awaited, so a slow consumer slows the reading. */
+  onEvents(events: readonly CanonicalEvent[]): void | Promise<void>;
+  /** Receives each record with the dialect that normalized it (`undefined`: none did). */
+  onRecord?: (record: NdjsonRecord, dialect: Dialect | undefined) => void;
+}
+
+/** What reading a log found, besides its events. */
+export interface LogStats {
+  /** Physical lines of the (decompressed) input. */
+  lines: number;
+  /** Bytes of the (decompressed) input. */
+  bytes: number;
+  /** Canonical events produced. */
+  events: number;
+  /** `invalid-line` events among them. */
+  invalidLines: number;
+  /** The dialect that read the stream: the one forced, or the one detected; `null` when none was. */
+  dialect: string | null;
+}
+
+function normalizerOptions(options: ReadLogOptions): NormalizerOptions {
+  const result: NormalizerOptions = { dialect: options.dialect };
+  if (options.maxRecordBytes !== undefined) result.maxRecordBytes = options.maxRecordBytes;
+  if (options.onRecord !== undefined) result.onRecord = options.onRecord;
+  return result;
+}
+
+async function* measured(chunks: AsyncIterable<Uint8Array>, progress: Progress): AsyncGenerator<Uint8Array> {
+  for await (const chunk of chunks) {
+    progress.advance(chunk.length);
+    yield chunk;
+  }
+}
+
+/** The next chunk (`null` at the end); a read or gzip failure becomes an I/O error about the log. */
+async function nextChunk(
+  chunks: AsyncGenerator<Uint8Array>,
+  path: string,
+): Promise<Result<Uint8Array | null>> {
+  try {
+    const next = await chunks.next();
+    return { ok: true, value: next.done ? null : next.value };
+  } catch (error) {
+    return { ok: false, error: ioError(path, error) };
+  }
+}
+
+function notText(path: string, nulOffset: number): CliError {
+  return cliError('not-text', `not a text log (NUL byte at offset ${nulOffset})`, path);
+}
+
+/** Hands batches of events on, counting them and the invalid lines among them. */
+function createDelivery(onEvents: ReadLogOptions['onEvents']) {
+  const counts = { events: 0, invalidLines: 0 };
+  async function deliver(batch: readonly CanonicalEvent[]): Promise<void> {
+    if (batch.length === 0) return;
+    counts.events += batch.length;
+    for (const event of batch) if (event.type === 'invalid-line') counts.invalidLines += 1;
+    await onEvents(batch);
+  }
+  return { counts, deliver };
+}
+
+async function readSource(source: LogSource, options: ReadLogOptions): Promise<Result<LogStats>> {
+  const normalizer = createNormalizer(normalizerOptions(options));
+  const counter = createLineCounter();
+  const progress = options.progress?.(source.size, source.path) ?? NO_PROGRESS;
+  const { counts, deliver } = createDelivery(options.onEvents);
+  const chunks = decompressedChunks(source.path, measured(source.chunks, progress));
+  try {
+    for (;;) {
+      const next = await nextChunk(chunks, source.path);
+      if (!next.ok) return next;
+      const chunk = next.value;
+      if (chunk === null) break;
+      const nul = counter.bytes === 0 ? firstNulByte(chunk) : -1;
+      if (nul !== -1) return { ok: false, error: notText(source.path, nul) };
+      counter.add(chunk);
+      await deliver(normalizer.feed(chunk));
+    }
+  } finally {
+    progress.done();
+    await chunks.return(undefined);
+  }
+  await deliver(normalizer.end());
+  const dialect = normalizer.dialect ?? null;
+  return { ok: true, value: { lines: counter.lines, bytes: counter.bytes, ...counts, dialect } };
+}
+
+/**
+ * Reads one log through the normalizer. I/O failures (missing, unreadable, a directory, not text, bad gzip) come
+ * back as a {@link CliError}; bad lines inside the log are `invalid-line` events, counted in the stats.
+ *
+ * @param path - A file path, or `-` for standard input.
+ */
+export async function readLog(path: string, options: ReadLogOptions): Promise<Result<LogStats>> {
+  if (path === '-' && options.stdin.isTTY === true) {
+    return {
+      ok: false,
+      error: cliError('usage', 'no input: give a FILE, or pipe a log into standard input'),
+    };
+  }
+  const opened = await openLog(
+    path,
+    options.follow === undefined
+      ? { stdin: options.stdin }
+      : { stdin: options.stdin, follow: options.follow },
+  );
+  if (!opened.ok) return opened;
+  try {
+    return await readSource(opened.value, options);
+  } finally {
+    await opened.value.close();
+  }
+}

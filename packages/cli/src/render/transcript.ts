@@ -1,0 +1,146 @@
+/**
+ * The `render` transcript: canonical events in, readable text out, incrementally, so that `--follow` shows a live
+ * session as it happens. Assistant text streams as it arrives; reasoning is held until it ends and then folded to
+ * one line.
+ */
+
+import type { CanonicalEvent, FinishEvent, ToolCallEvent, ToolResultEvent } from '@cursor-stream/core';
+import type { Palette } from '../format/colors.ts';
+import {
+  escapeControls,
+  escapeControlsKeepingLines,
+  foldToOneLine,
+  formatDuration,
+  plural,
+  truncate,
+} from '../format/text.ts';
+import { toolArgumentDetails, toolHeadline, toolOutcomeDetails } from './tool-lines.ts';
+
+/** Longest folded reasoning line, in characters. */
+const REASONING_PREVIEW_LENGTH = 160;
+
+/** Turns canonical events into transcript text, a piece at a time. */
+export interface Transcript {
+  /** The text an event adds (possibly empty). */
+  push(event: CanonicalEvent): string;
+  /** What is still held (reasoning not yet ended, an unfinished text line) at the end of input. */
+  end(): string;
+}
+
+/** Creates a {@link Transcript} styled with `palette`. */
+export function createTranscript(palette: Palette): Transcript {
+  let reasoning: string[] = [];
+  // Assistant text may stop mid-line; the next block starts on a line of its own.
+  let atLineStart = true;
+  // Tool calls by id, so that a result names the call it completes even when calls interleave.
+  const calls = new Map<string, ToolCallEvent>();
+
+  function block(lines: readonly string[]): string {
+    const lead = atLineStart ? '' : '\n';
+    atLineStart = true;
+    return `${flushReasoning()}${lead}${lines.map((line) => `${line}\n`).join('')}`;
+  }
+
+  function flushReasoning(): string {
+    if (reasoning.length === 0) return '';
+    const folded = truncate(foldToOneLine(reasoning.join('')), REASONING_PREVIEW_LENGTH);
+    reasoning = [];
+    const lead = atLineStart ? '' : '\n';
+    atLineStart = true;
+    return folded === '' ? '' : `${lead}${palette.dim(`(thinking) ${folded}`)}\n`;
+  }
+
+  function text(piece: string): string {
+    if (piece === '') return '';
+    const held = flushReasoning();
+    atLineStart = piece.endsWith('\n');
+    return held + escapeControlsKeepingLines(piece);
+  }
+
+  function toolCall(event: ToolCallEvent): string {
+    calls.set(event.toolCallId, event);
+    const headline = toolHeadline(event.input);
+    const details = toolArgumentDetails(event.input);
+    const title = `${palette.cyan('●')} ${palette.bold(escapeControls(event.toolName))}${headline === '' ? '' : ` ${headline}`}`;
+    return block(details === '' ? [title] : [title, palette.dim(`    ${details}`)]);
+  }
+
+  function toolResult(event: ToolResultEvent): string {
+    const call = calls.get(event.toolCallId);
+    calls.delete(event.toolCallId);
+    const mark = event.isError ? palette.red('✗') : palette.green('✓');
+    const headline = call === undefined ? '' : toolHeadline(call.input);
+    const subject = `${escapeControls(event.toolName)}${headline === '' ? '' : ` ${headline}`}`;
+    const facts = [
+      event.isError ? palette.red(event.status) : event.status,
+      toolOutcomeDetails(event.output, event.isError),
+      event.durationMs === undefined ? '' : formatDuration(event.durationMs),
+      call === undefined ? palette.yellow('no matching call') : '',
+    ].filter((fact) => fact !== '');
+    return block([`  ${mark} ${palette.dim(truncate(subject, 60))} ${facts.join(' · ')}`]);
+  }
+
+  function finish(event: FinishEvent): string {
+    const parts: string[] = [];
+    if (event.finishReason === 'stop' && !event.isError) parts.push(palette.green('✓ done'));
+    else if (event.finishReason === 'incomplete')
+      parts.push(palette.yellow('… incomplete: the log ends without a result'));
+    else parts.push(palette.red('✗ failed'));
+    if (event.durationMs !== undefined) parts.push(formatDuration(event.durationMs));
+    const usage = event.usage;
+    if (usage?.inputTokens !== undefined || usage?.outputTokens !== undefined) {
+      parts.push(`tokens ${usage.inputTokens ?? 0} in, ${usage.outputTokens ?? 0} out`);
+    }
+    if (event.pendingToolCallIds.length > 0) {
+      parts.push(palette.yellow(`${plural(event.pendingToolCallIds.length, 'tool call')} never completed`));
+    }
+    return block([parts.join(' · ')]);
+  }
+
+  function push(event: CanonicalEvent): string {
+    switch (event.type) {
+      case 'stream-start': {
+        const facts = [event.sessionId, event.model, event.cwd].filter((fact) => fact !== undefined);
+        return block([palette.dim(`── session ${escapeControls(facts.join(' · '))}`)]);
+      }
+      case 'user-message':
+        return block(
+          escapeControlsKeepingLines(event.text)
+            .split('\n')
+            .map((line) => palette.bold(palette.blue(`> ${line}`))),
+        );
+      case 'reasoning-delta':
+        reasoning.push(event.text);
+        return '';
+      case 'reasoning-end':
+        return flushReasoning();
+      case 'text-delta':
+        return text(event.text);
+      case 'tool-call':
+        return toolCall(event);
+      case 'tool-result':
+        return toolResult(event);
+      case 'finish':
+        return finish(event);
+      case 'error':
+        return block([palette.red(`✗ error: ${foldToOneLine(event.message)}`)]);
+      case 'unknown': {
+        const type = event.rawSubtype === undefined ? event.rawType : `${event.rawType}/${event.rawSubtype}`;
+        return block([palette.dim(`· ${escapeControls(type)}`)]);
+      }
+      case 'invalid-line': {
+        const where = event.loc === undefined ? '' : `line ${event.loc.line}: `;
+        return block([palette.yellow(`! ${where}${event.code}: ${foldToOneLine(event.message)}`)]);
+      }
+    }
+  }
+
+  function end(): string {
+    const held = flushReasoning();
+    if (atLineStart) return held;
+    atLineStart = true;
+    return `${held}\n`;
+  }
+
+  return { push, end };
+}

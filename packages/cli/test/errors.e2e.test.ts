@@ -1,0 +1,114 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { RECORDING, runCli } from './run-cli.ts';
+
+let scratch = '';
+
+beforeAll(async () => {
+  scratch = await mkdtemp(join(tmpdir(), 'cursor-stream-errors-'));
+});
+
+afterAll(async () => {
+  await rm(scratch, { recursive: true, force: true });
+});
+
+describe('I/O errors exit 2 with one line on stderr naming the file', () => {
+  test.each(['normalize', 'summary', 'render', 'validate'])('%s on a missing file', async (command) => {
+    const run = await runCli([command, 'missing.ndjson']);
+    expect(run).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: 'cursor-stream: missing.ndjson: no such file\n',
+    });
+  });
+
+  test('a directory where a file is needed', async () => {
+    const run = await runCli(['summary', 'corpus/official']);
+    expect(run).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: 'cursor-stream: corpus/official: is a directory, not a log file\n',
+    });
+  });
+
+  test('a binary file', async () => {
+    const path = join(scratch, 'program.ndjson');
+    await writeFile(path, Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00, 0x00, 0x00]));
+    const run = await runCli(['normalize', path]);
+    expect(run).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: `cursor-stream: ${path}: not a text log (NUL byte at offset 7)\n`,
+    });
+  });
+
+  test('binary data on standard input', async () => {
+    const run = await runCli(['summary'], { input: Buffer.from('{"a":1}\u0000\n') });
+    expect(run).toMatchObject({
+      code: 2,
+      stderr: 'cursor-stream: <stdin>: not a text log (NUL byte at offset 7)\n',
+    });
+  });
+
+  test('a .gz file that is not gzip', async () => {
+    const path = join(scratch, 'fake.ndjson.gz');
+    await writeFile(path, '{"type":"user"}\n');
+    const run = await runCli(['summary', path]);
+    expect(run).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: `cursor-stream: ${path}: not valid gzip data\n`,
+    });
+  });
+
+  test('an unreadable file', async () => {
+    const path = join(scratch, 'locked.ndjson');
+    await writeFile(path, '{}\n', { mode: 0o000 });
+    const run = await runCli(['summary', path]);
+    // Root reads any file, so the check only means something for other users.
+    const expected = process.getuid?.() === 0 ? 1 : 2;
+    expect(run.code).toBe(expected);
+  });
+});
+
+describe('usage errors exit 2 with one line on stderr', () => {
+  test.each([
+    [['summary', '--nope', RECORDING], "cursor-stream: unknown option '--nope'\n"],
+    [['bogus'], "cursor-stream: unknown command 'bogus'\n"],
+    [
+      ['validate', '--jobs', '0', RECORDING],
+      "cursor-stream: option '--jobs <n>' argument '0' is invalid. must be a positive integer\n",
+    ],
+    [
+      ['render', '--dialect', 'other', RECORDING],
+      expect.stringMatching(
+        /^cursor-stream: option '--dialect <name>' argument 'other' is invalid\. Allowed choices are auto, official, python-wrapper, payload-envelope\.\n$/,
+      ),
+    ],
+    [
+      ['render', '--follow', '-'],
+      'cursor-stream: <stdin>: --follow needs a plain file (standard input and gzip files cannot be tailed)\n',
+    ],
+    [[], 'cursor-stream: missing command (see cursor-stream --help)\n'],
+  ])('%j', async (argv, stderr) => {
+    const run = await runCli(argv);
+    expect(run).toMatchObject({ code: 2, stdout: '', stderr });
+  });
+});
+
+describe('help and version', () => {
+  test('--version prints the version and exits 0', async () => {
+    expect(await runCli(['--version'])).toMatchObject({ code: 0, stdout: '0.1.0\n', stderr: '' });
+  });
+
+  test.each(['normalize', 'validate', 'summary', 'render'])(
+    '%s --help exits 0 with the usage on stdout',
+    async (command) => {
+      const run = await runCli([command, '--help']);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(new RegExp(`^Usage: cursor-stream ${command} `));
+    },
+  );
+});

@@ -1,0 +1,94 @@
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createLineCounter } from '../src/input/line-counter.ts';
+import { firstNulByte, startsLikeGzip } from '../src/input/text-sniff.ts';
+import { expandLogPaths, isLogFileName } from '../src/input/walk-logs.ts';
+
+const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
+
+describe('createLineCounter', () => {
+  test('counts a last line without a line feed as a line', () => {
+    const counter = createLineCounter();
+    counter.add(bytes('{"a":1}\n{"b"'));
+    counter.add(bytes(':2}'));
+    expect([counter.lines, counter.bytes]).toEqual([2, 15]);
+  });
+
+  test('counts blank lines and a trailing line feed ends the last line', () => {
+    const counter = createLineCounter();
+    counter.add(bytes('a\n\n'));
+    counter.add(bytes('b\n'));
+    expect(counter.lines).toBe(3);
+  });
+
+  test('an empty input has no lines', () => {
+    const counter = createLineCounter();
+    counter.add(new Uint8Array(0));
+    expect([counter.lines, counter.bytes]).toEqual([0, 0]);
+  });
+});
+
+describe('text sniffing', () => {
+  test('the gzip magic number is recognised', () => {
+    expect([startsLikeGzip(Uint8Array.of(0x1f, 0x8b, 8)), startsLikeGzip(bytes('{"type"'))]).toEqual([
+      true,
+      false,
+    ]);
+  });
+
+  test('a NUL byte is found where it is, and JSON text has none', () => {
+    expect([firstNulByte(Uint8Array.of(0x7b, 0x00)), firstNulByte(bytes('{"a":"\\u0000"}'))]).toEqual([
+      1, -1,
+    ]);
+  });
+});
+
+describe('expandLogPaths', () => {
+  let root = '';
+
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'cursor-stream-walk-'));
+    await mkdir(join(root, 'logs/nested'), { recursive: true });
+    await mkdir(join(root, 'empty'));
+    await writeFile(join(root, 'logs/b.ndjson'), '{}\n');
+    await writeFile(join(root, 'logs/a.jsonl.gz'), '');
+    await writeFile(join(root, 'logs/notes.txt'), 'not a log');
+    await writeFile(join(root, 'logs/nested/run.log'), '{}\n');
+    await symlink(join(root, 'logs'), join(root, 'logs/nested/loop.log'));
+  });
+
+  afterAll(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  test('log names are .ndjson, .jsonl and .log, plain or gzipped', () => {
+    expect(
+      ['a.ndjson', 'a.jsonl', 'a.log', 'a.LOG.gz', 'a.json', 'a.gz', 'a.ndjson.bak'].map(isLogFileName),
+    ).toEqual([true, true, true, true, false, false, false]);
+  });
+
+  test('a directory becomes its logs in name order, depth first, without following a link back up', async () => {
+    const entries = await expandLogPaths([join(root, 'logs')]);
+    expect(entries.map((entry) => entry.path.slice(root.length + 1))).toEqual([
+      'logs/a.jsonl.gz',
+      'logs/b.ndjson',
+      'logs/nested/run.log',
+    ]);
+  });
+
+  test('files, missing paths and - are kept in argument order', async () => {
+    const entries = await expandLogPaths(['-', join(root, 'missing.ndjson'), join(root, 'logs/notes.txt')]);
+    expect(entries.map((entry) => [entry.path.replace(root, 'ROOT'), 'error' in entry])).toEqual([
+      ['-', false],
+      ['ROOT/missing.ndjson', false],
+      ['ROOT/logs/notes.txt', false],
+    ]);
+  });
+
+  test('a directory without logs is an error naming it', async () => {
+    const [entry] = await expandLogPaths([join(root, 'empty')]);
+    expect(entry !== undefined && 'error' in entry ? entry.error.code : undefined).toBe('no-logs-found');
+  });
+});

@@ -1,0 +1,125 @@
+import type { SessionSummary } from '@cursor-stream/core';
+import { describe, expect, test } from 'vitest';
+import { createPalette } from '../src/format/colors.ts';
+import { type SummaryJson, sessionJson } from '../src/format/summary-json.ts';
+import { formatSummaryText } from '../src/format/summary-text.ts';
+import { displayWidth, formatTable } from '../src/format/table.ts';
+
+const plain = createPalette(false);
+
+function session(overrides: Partial<SessionSummary> = {}): SessionSummary {
+  return {
+    sessionId: 'c6b62c6f',
+    dialect: 'official',
+    model: 'Claude 4 Sonnet',
+    status: 'success',
+    text: 'I read it.',
+    resultText: 'I read it.',
+    toolCalls: [
+      {
+        toolCallId: 'call_1\nfc_1',
+        toolName: 'read',
+        status: 'success',
+        startLine: 5,
+        endLine: 6,
+        durationMs: 12,
+        orphan: false,
+      },
+    ],
+    counts: { 'stream-start': 1, 'text-delta': 2, 'tool-call': 1, 'tool-result': 1, finish: 1 },
+    durationMs: 5234,
+    usage: { inputTokens: 1200, outputTokens: 30 },
+    ...overrides,
+  };
+}
+
+describe('sessionJson', () => {
+  test('has exactly the documented keys, in order, and drops the reducer-only orphan flag', () => {
+    const json = sessionJson(session(), null);
+    expect(Object.keys(json)).toEqual([
+      'sessionId',
+      'dialect',
+      'model',
+      'status',
+      'text',
+      'resultText',
+      'toolCalls',
+      'counts',
+      'durationMs',
+      'usage',
+    ]);
+    expect(Object.keys(json.toolCalls[0] ?? {})).toEqual([
+      'toolCallId',
+      'toolName',
+      'status',
+      'startLine',
+      'endLine',
+      'durationMs',
+    ]);
+  });
+
+  test("a session without a dialect takes the stream's", () => {
+    expect(sessionJson(session({ dialect: null }), 'python-wrapper').dialect).toBe('python-wrapper');
+  });
+});
+
+describe('formatSummaryText', () => {
+  const summary = (
+    sessions: SessionSummary[],
+    invalidLines: SummaryJson['invalidLines'] = [],
+  ): SummaryJson => ({
+    sessions: sessions.map((s) => sessionJson(s, null)),
+    invalidLines,
+    lines: 10,
+    bytes: 2341,
+  });
+
+  test('shows a session as a block of fields with a tool table', () => {
+    expect(formatSummaryText(summary([session()]), plain)).toEqual([
+      'session c6b62c6f',
+      '  model   Claude 4 Sonnet (official)',
+      '  status  success · in 5.2 s · tokens 1,200 in, 30 out',
+      '  text    I read it.',
+      '  events  stream-start 1, text-delta 2, tool-call 1, tool-result 1, finish 1',
+      '  tools   1 call',
+      '    #  tool  status   lines  duration  id',
+      '    1  read  success  5-6    12 ms     call_1\\nfc_1',
+      '',
+      'input 10 lines, 2.3 KB, 1 session, no invalid lines',
+    ]);
+  });
+
+  test('points out a result text that differs from the assistant text', () => {
+    const lines = formatSummaryText(summary([session({ resultText: 'Something else.' })]), plain);
+    expect(lines).toContain('  result  differs from the text: Something else.');
+  });
+
+  test('lists invalid lines by number and code', () => {
+    const lines = formatSummaryText(
+      summary(
+        [session({ status: 'incomplete', toolCalls: [] })],
+        [{ line: 3, offset: 400, code: 'truncated' }],
+      ),
+      plain,
+    );
+    expect(lines.at(-1)).toBe('input 10 lines, 2.3 KB, 1 session, 1 invalid line: 3 (truncated)');
+    expect(lines).toContain('  tools   none');
+  });
+
+  test('colors the status on a terminal', () => {
+    const lines = formatSummaryText(summary([session({ status: 'error' })]), createPalette(true));
+    expect(lines.find((line) => line.includes('status'))).toContain('\u001b[31merror\u001b[39m');
+  });
+});
+
+describe('formatTable', () => {
+  test('aligns columns by display width, so CJK text does not skew them', () => {
+    expect(
+      formatTable([
+        [{ text: '閱讀' }, { text: 'x' }],
+        [{ text: 'ab' }, { text: 'y' }],
+      ]),
+    ).toEqual(['閱讀  x', 'ab    y']);
+    expect(displayWidth('閱讀a')).toBe(5);
+  });
+});

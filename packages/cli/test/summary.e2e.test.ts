@@ -1,0 +1,143 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { REAL_CORPUS, RECORDING, REPO_ROOT, runCli } from './run-cli.ts';
+
+let scratch = '';
+let recording = Buffer.alloc(0);
+
+beforeAll(async () => {
+  scratch = await mkdtemp(join(tmpdir(), 'cursor-stream-summary-'));
+  recording = await readFile(join(REPO_ROOT, RECORDING));
+});
+
+afterAll(async () => {
+  await rm(scratch, { recursive: true, force: true });
+});
+
+describe('summary --json on the bundled recording', () => {
+  test('prints exactly the documented document and exits 0', async () => {
+    const run = await runCli(['summary', '--json', RECORDING]);
+    expect([run.code, run.stderr]).toEqual([0, '']);
+    expect(JSON.parse(run.stdout)).toEqual({
+      sessions: [
+        {
+          sessionId: 'c6b62c6f-7ead-4fd6-9922-e952131177ff',
+          dialect: 'official',
+          model: 'Claude 4 Sonnet',
+          status: 'success',
+          text: '我會閱讀 README.md 檔案並建立摘要',
+          resultText: '我會閱讀 README.md 檔案並建立摘要',
+          toolCalls: [
+            {
+              toolCallId: 'toolu_vrtx_01NnjaR886UcE8whekg2MGJd',
+              toolName: 'read',
+              status: 'success',
+              startLine: 5,
+              endLine: 6,
+              durationMs: null,
+            },
+            {
+              toolCallId: 'toolu_vrtx_01Q3VHVnWFSKygaRPT7WDxrv',
+              toolName: 'write',
+              status: 'success',
+              startLine: 8,
+              endLine: 9,
+              durationMs: null,
+            },
+          ],
+          counts: {
+            'stream-start': 1,
+            'user-message': 1,
+            'text-delta': 3,
+            'tool-call': 2,
+            'tool-result': 2,
+            finish: 1,
+          },
+          durationMs: 5234,
+          usage: null,
+        },
+      ],
+      invalidLines: [],
+      lines: 10,
+      bytes: recording.length,
+    });
+  });
+
+  test('reads the same from standard input, named - or not named at all', async () => {
+    const fromFile = await runCli(['summary', '--json', RECORDING]);
+    const fromDash = await runCli(['summary', '--json', '-'], { input: recording });
+    const fromDefault = await runCli(['summary', '--json'], { input: recording });
+    expect([fromDash.code, fromDefault.code]).toEqual([0, 0]);
+    expect(fromDash.stdout).toBe(fromFile.stdout);
+    expect(fromDefault.stdout).toBe(fromFile.stdout);
+  });
+
+  test('decompresses a .gz file, and gzip piped into standard input, to the same summary', async () => {
+    const gzipped = join(scratch, 'recording.ndjson.gz');
+    await writeFile(gzipped, gzipSync(recording));
+    const plain = await runCli(['summary', '--json', RECORDING]);
+    const fromGzipFile = await runCli(['summary', '--json', gzipped]);
+    const fromGzipPipe = await runCli(['summary', '--json'], { input: gzipSync(recording) });
+    expect([fromGzipFile.code, fromGzipFile.stderr]).toEqual([0, '']);
+    expect(fromGzipFile.stdout).toBe(plain.stdout);
+    expect(fromGzipPipe.stdout).toBe(plain.stdout);
+  });
+});
+
+describe('summary as a table', () => {
+  test('shows the session, its tool calls and the input at a glance', async () => {
+    const run = await runCli(['summary', RECORDING]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toContain('\u001b[');
+    expect(run.stdout.split('\n')).toEqual(
+      expect.arrayContaining([
+        'session c6b62c6f-7ead-4fd6-9922-e952131177ff',
+        '  model   Claude 4 Sonnet (official)',
+        '    1  read   success  5-6    -         toolu_vrtx_01NnjaR886UcE8whekg2MGJd',
+        'input 10 lines, 2.3 KB, 1 session, no invalid lines',
+      ]),
+    );
+  });
+});
+
+describe('summary of a truncated log', () => {
+  test('reports the cut record as an invalid line, the session as incomplete, and exits 1', async () => {
+    const truncated = join(scratch, 'truncated.ndjson');
+    await writeFile(truncated, recording.subarray(0, recording.length - 40));
+    const run = await runCli(['summary', '--json', truncated]);
+    expect(run.code).toBe(1);
+    const summary = JSON.parse(run.stdout);
+    expect(summary.invalidLines).toEqual([
+      { line: 10, offset: recording.lastIndexOf('{"type":"result"'), code: 'truncated' },
+    ]);
+    expect(summary.sessions[0].status).toBe('incomplete');
+    expect(summary.lines).toBe(10);
+  });
+});
+
+describe('summary of every real recorded stream', async () => {
+  const names = (await readdir(REAL_CORPUS)).filter((name) => name.endsWith('.ndjson')).sort();
+
+  test('the real corpus is present', () => {
+    expect(names.length).toBeGreaterThan(10);
+  });
+
+  test.concurrent.each(names)(
+    '%s: no invalid lines, its physical lines and bytes counted, exit 0',
+    async (name) => {
+      const path = join(REAL_CORPUS, name);
+      const bytes = await readFile(path);
+      const run = await runCli(['summary', '--json', path]);
+      expect([run.code, run.stderr]).toEqual([0, '']);
+      const summary = JSON.parse(run.stdout);
+      const lineFeeds = bytes.toString('latin1').split('\n').length - 1;
+      expect(summary.invalidLines).toEqual([]);
+      expect(summary.bytes).toBe(bytes.length);
+      expect(summary.lines).toBe(bytes.at(-1) === 0x0a ? lineFeeds : lineFeeds + 1);
+      expect(summary.sessions.length).toBeGreaterThan(0);
+    },
+  );
+});

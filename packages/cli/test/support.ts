@@ -1,0 +1,40 @@
+import type { CliIo, OutputStream } from '../src/cli-io.ts';
+
+/** An output stream that keeps what is written. */
+export interface CapturedStream extends OutputStream {
+  readonly text: string;
+}
+
+/** A writable stand-in for stdout or stderr that records every write. */
+export function captureStream(isTTY = false): CapturedStream {
+  const parts: string[] = [];
+  return {
+    isTTY,
+    write(text: string) {
+      parts.push(text);
+      return true;
+    },
+    once: () => undefined,
+    get text() {
+      return parts.join('');
+    },
+  };
+}
+
+/** CLI streams for an in-process run: captured stdout and stderr, stdin from the given chunks. */
+export function fakeIo(stdin: readonly (string | Uint8Array)[] = [], env: Record<string, string> = {}) {
+  const stdout = captureStream();
+  const stderr = captureStream();
+  const io: CliIo = {
+    stdin: {
+      isTTY: false,
+      async *[Symbol.asyncIterator]() {
+        yield* stdin;
+      },
+    },
+    stdout,
+    stderr,
+    env,
+  };
+  return { io, stdout, stderr };
+}

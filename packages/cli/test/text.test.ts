@@ -1,0 +1,79 @@
+import { describe, expect, test } from 'vitest';
+import {
+  escapeControls,
+  escapeControlsKeepingLines,
+  foldToOneLine,
+  formatBytes,
+  formatDuration,
+  plural,
+  truncate,
+} from '../src/format/text.ts';
+
+describe('escapeControls', () => {
+  test('a call id holding a line feed prints on one line with the feed escaped', () => {
+    expect(escapeControls('call_abc\nfc_123')).toBe('call_abc\\nfc_123');
+  });
+
+  test('terminal escape sequences cannot reach the terminal', () => {
+    expect(escapeControls('\u001b[31mred\u0007')).toBe('\\u001b[31mred\\u0007');
+  });
+
+  test('line and paragraph separators are escaped too', () => {
+    expect(escapeControls('a\u2028b\u2029c')).toBe('a\\u2028b\\u2029c');
+  });
+
+  test('multi-line text keeps its line feeds and tabs but loses carriage returns before them', () => {
+    expect(escapeControlsKeepingLines('one\r\ntwo\tthree\u001b')).toBe('one\ntwo\tthree\\u001b');
+  });
+});
+
+describe('foldToOneLine', () => {
+  test('a paragraph with line breaks becomes one line with single spaces', () => {
+    expect(foldToOneLine('  **Planning**\n\nI will\trun it  ')).toBe('**Planning** I will run it');
+  });
+});
+
+describe('truncate', () => {
+  test('text within the limit is unchanged', () => {
+    expect(truncate('short', 5)).toBe('short');
+  });
+
+  test('longer text is cut to the limit with an ellipsis', () => {
+    expect(truncate('abcdefgh', 5)).toBe('abcd…');
+  });
+
+  test('an emoji is never cut in half', () => {
+    expect(truncate('😀😀😀😀', 3)).toBe('😀😀…');
+  });
+});
+
+describe('formatDuration', () => {
+  test.each([
+    [850, '850 ms'],
+    [5234, '5.2 s'],
+    [184_000, '3 min 04 s'],
+    [3_720_000, '1 h 02 min'],
+  ])('%d ms reads as %s', (ms, text) => {
+    expect(formatDuration(ms)).toBe(text);
+  });
+});
+
+describe('formatBytes', () => {
+  test.each([
+    [512, '512 B'],
+    [2341, '2.3 KB'],
+    [200_121_128, '200.1 MB'],
+  ])('%d bytes reads as %s', (bytes, text) => {
+    expect(formatBytes(bytes)).toBe(text);
+  });
+});
+
+describe('plural', () => {
+  test('one takes the singular and other counts the plural, with thousands separated', () => {
+    expect([plural(1, 'line'), plural(0, 'line'), plural(12_345, 'event')]).toEqual([
+      '1 line',
+      '0 lines',
+      '12,345 events',
+    ]);
+  });
+});

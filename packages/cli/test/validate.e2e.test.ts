@@ -1,0 +1,126 @@
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { REAL_CORPUS, RECORDING, REPO_ROOT, runCli } from './run-cli.ts';
+
+let scratch = '';
+let realStreams: string[] = [];
+
+const SCHEMA_BREAKING_LOG = [
+  '{"type":"system","subtype":"init","session_id":"s","model":"Auto"}',
+  '{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"hi"}]},"session_id":"s","extra_field":1}',
+  '{"type":"result","subtype":"success","is_error":false,"result":"hi","session_id":"s","duration_ms":"fast"}',
+  '',
+].join('\n');
+
+beforeAll(async () => {
+  scratch = await mkdtemp(join(tmpdir(), 'cursor-stream-validate-'));
+  realStreams = (await readdir(REAL_CORPUS))
+    .filter((name) => name.endsWith('.ndjson'))
+    .sort()
+    .map((name) => join(REAL_CORPUS, name));
+  await writeFile(join(scratch, 'schema.ndjson'), SCHEMA_BREAKING_LOG);
+});
+
+afterAll(async () => {
+  await rm(scratch, { recursive: true, force: true });
+});
+
+describe('validate on the real corpus', () => {
+  test('finds no problem in any real stream, lists the files in argument order, and exits 0', async () => {
+    const run = await runCli(['validate', '--json', ...realStreams]);
+    expect([run.code, run.stderr]).toEqual([0, '']);
+    const report = JSON.parse(run.stdout);
+    expect(report.ok).toBe(true);
+    expect(report.files.map((file: { path: string }) => file.path)).toEqual(realStreams);
+    expect(report.files.flatMap((file: { problems: unknown[] }) => file.problems)).toEqual([]);
+  });
+
+  test('reports the same, in the same order, whatever the number of worker threads', async () => {
+    const reversed = [...realStreams].reverse();
+    const one = await runCli(['validate', '--json', '--jobs', '1', ...reversed]);
+    const three = await runCli(['validate', '--json', '--jobs', '3', ...reversed]);
+    expect(three.stdout).toBe(one.stdout);
+    expect(JSON.parse(three.stdout).files.map((file: { path: string }) => file.path)).toEqual(reversed);
+  });
+
+  test('stream anomalies and unknown event types are warnings that keep exit 0, and --strict makes them problems', async () => {
+    const reconnect = realStreams.find((path) => path.endsWith('cursor-turn-resume-reconnect.ndjson')) ?? '';
+    const lenient = await runCli(['validate', '--json', reconnect]);
+    const strict = await runCli(['validate', '--json', '--strict', reconnect]);
+    const [lenientFile] = JSON.parse(lenient.stdout).files;
+    const [strictFile] = JSON.parse(strict.stdout).files;
+    expect(lenient.code).toBe(0);
+    expect(lenientFile.warnings.map((warning: { code: string }) => warning.code)).toEqual(
+      Array(4).fill('unknown-event'),
+    );
+    expect(strict.code).toBe(1);
+    expect(strictFile.problems.map((problem: { line: number }) => problem.line)).toEqual([5, 7, 8, 9]);
+    expect(strictFile.warnings).toEqual([]);
+  });
+});
+
+describe('validate reports problems', () => {
+  test('schema violations as FILE:LINE: code: message (at /pointer), then a summary, and exits 1', async () => {
+    const path = join(scratch, 'schema.ndjson');
+    const run = await runCli(['validate', '--dialect', 'official', path]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe(
+      [
+        `${path}:3: schema-violation: must be integer (at /duration_ms)`,
+        `${path}: official, 3 lines, 3 events: 1 problem`,
+        '',
+      ].join('\n'),
+    );
+  });
+
+  test('with --strict, unknown fields too', async () => {
+    const run = await runCli(['validate', '--strict', '--json', join(scratch, 'schema.ndjson')]);
+    const [file] = JSON.parse(run.stdout).files;
+    expect(file.problems).toEqual([
+      { line: 2, offset: 67, code: 'unknown-field', message: expect.any(String), pointer: '/extra_field' },
+      { line: 3, offset: 192, code: 'schema-violation', message: 'must be integer', pointer: '/duration_ms' },
+    ]);
+  });
+
+  test('a truncated log as a truncated record at its line', async () => {
+    const recording = await readFile(join(REPO_ROOT, RECORDING));
+    const path = join(scratch, 'truncated.ndjson');
+    await writeFile(path, recording.subarray(0, recording.length - 40));
+    const run = await runCli(['validate', path]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(new RegExp(`^${path}:10: truncated: .+$`, 'm'));
+  });
+});
+
+describe('validate on a directory', () => {
+  test('walks it for .ndjson, .jsonl, .log and their .gz, in name order, skipping everything else', async () => {
+    const folder = join(scratch, 'logs');
+    await mkdir(join(folder, 'nested'), { recursive: true });
+    const recording = await readFile(join(REPO_ROOT, RECORDING));
+    await copyFile(join(REPO_ROOT, RECORDING), join(folder, 'b.ndjson'));
+    await writeFile(join(folder, 'a.jsonl.gz'), gzipSync(recording));
+    await writeFile(join(folder, 'notes.txt'), 'not a log\n');
+    await copyFile(join(REPO_ROOT, RECORDING), join(folder, 'nested/run.log'));
+    const run = await runCli(['validate', '--json', folder]);
+    expect(run.code).toBe(0);
+    const files = JSON.parse(run.stdout).files;
+    expect(files.map((file: { path: string }) => file.path)).toEqual(
+      ['a.jsonl.gz', 'b.ndjson', 'nested/run.log'].map((name) => join(folder, name)),
+    );
+    expect(files.map((file: { lines: number }) => file.lines)).toEqual([10, 10, 10]);
+  });
+
+  test('a file that cannot be read makes exit 2, names itself on stderr, and the others are still validated', async () => {
+    const missing = join(scratch, 'missing.ndjson');
+    const run = await runCli(['validate', RECORDING, missing, RECORDING]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(`cursor-stream: ${missing}: no such file\n`);
+    expect(run.stdout.split('\n').filter((line) => line.startsWith(`${RECORDING}: official`))).toHaveLength(
+      2,
+    );
+    expect(run.stdout).toMatch(/^3 files: no problems, 1 file not read$/m);
+  });
+});

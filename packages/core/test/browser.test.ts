@@ -1,0 +1,152 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CanonicalEvent } from '@cursor-stream/core';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { bundleForBrowser } from './browser/bundle-for-browser.ts';
+import { CORPUS_DIR, normalizeText, REAL_CORPUS_DIR } from './support.ts';
+
+/** Debian's Chromium (package `chromium`), which CI installs. */
+const CHROMIUM = '/usr/bin/chromium';
+
+/** Flags for a closed network: no background connections, no sandbox as root, no GPU. */
+const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** What the page may fetch, by URL path. */
+const RECORDINGS: Record<string, string> = {
+  '/recordings/docs-example-zh.ndjson': join(CORPUS_DIR, 'official/docs-example-zh.ndjson'),
+  '/recordings/raw-newline-call-id.ndjson': join(CORPUS_DIR, 'official/raw-newline-call-id.ndjson'),
+  '/recordings/stored-records-and-wrapper-events.ndjson': join(
+    CORPUS_DIR,
+    'payload-envelope/stored-records-and-wrapper-events.ndjson',
+  ),
+  '/recordings/direct-sleep.ndjson': join(
+    REAL_CORPUS_DIR,
+    'reifying__cursor-hack__experiments_direct-sleep.ndjson',
+  ),
+};
+
+/** The page's exports, as `page-entry.ts` defines them. */
+interface PageCheck {
+  normalizeUrl(url: string): Promise<CanonicalEvent[]>;
+  countRecords(url: string): Promise<number>;
+}
+
+const PAGE_ENTRY = join(import.meta.dirname, 'browser/page-entry.ts');
+
+describe('the browser bundle', () => {
+  test('builds without any Node built-in', async () => {
+    const bundle = await bundleForBrowser(PAGE_ENTRY);
+    expect(bundle).toContain('NormalizerTransformStream');
+    expect(bundle).not.toMatch(/from\s*["']node:/);
+  });
+
+  test('fails when a Node built-in sneaks in, naming it', async () => {
+    const entry = join(import.meta.dirname, 'browser/imports-node-builtin.ts');
+    await expect(bundleForBrowser(entry)).rejects.toThrow(
+      /Node built-in "node:fs"[\s\S]*Node built-in "path"/,
+    );
+  });
+});
+
+function serve(files: Record<string, { type: string; body: string | Buffer }>): Promise<Server> {
+  const server = createServer((request, response) => {
+    const file = files[new URL(request.url ?? '/', 'http://127.0.0.1').pathname];
+    if (file === undefined) {
+      response.writeHead(404).end();
+      return;
+    }
+    response.writeHead(200, { 'content-type': file.type }).end(file.body);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+const hasChromium = existsSync(CHROMIUM);
+const skipReason = `skipped: ${CHROMIUM} not found (install Debian's chromium package to run it)`;
+
+if (!hasChromium && process.env.CI) {
+  test('Chromium is installed for the browser check', () => {
+    throw new Error(`${CHROMIUM} not found: CI must install Debian's chromium package before the tests.`);
+  });
+}
+if (!hasChromium) console.warn(`browser check ${skipReason}`);
+
+describe.skipIf(!hasChromium)(`in headless Chromium${hasChromium ? '' : ` (${skipReason})`}`, () => {
+  let server: Server | undefined;
+  let context: BrowserContext | undefined;
+  let profile = '';
+  let origin = '';
+
+  beforeAll(async () => {
+    const files: Record<string, { type: string; body: string | Buffer }> = {
+      '/': {
+        type: 'text/html; charset=utf-8',
+        body: readFileSync(join(import.meta.dirname, 'browser/index.html')),
+      },
+      '/bundle.js': { type: 'text/javascript; charset=utf-8', body: await bundleForBrowser(PAGE_ENTRY) },
+    };
+    for (const [path, file] of Object.entries(RECORDINGS)) {
+      files[path] = { type: 'application/x-ndjson', body: readFileSync(file) };
+    }
+    server = await serve(files);
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    profile = mkdtempSync(join(tmpdir(), 'cursor-stream-chromium-'));
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_FLAGS,
+    });
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    await new Promise((resolve) => server?.close(resolve) ?? resolve(undefined));
+    if (profile !== '') rmSync(profile, { recursive: true, force: true });
+  });
+
+  /** Opens the test page, runs `use` on it and closes it. */
+  async function withPage<T>(use: (page: Page) => Promise<T>): Promise<T> {
+    if (context === undefined) throw new Error('The browser did not start.');
+    const page = await context.newPage();
+    try {
+      await page.goto(`${origin}/`);
+      await page.waitForFunction(() => document.title === 'ready');
+      return await use(page);
+    } finally {
+      await page.close();
+    }
+  }
+
+  for (const path of Object.keys(RECORDINGS)) {
+    test(`${path} fetched and normalized in the page gives the same events as in Node`, async () => {
+      const inBrowser = await withPage((page) =>
+        page.evaluate((url) => (window as unknown as { check: PageCheck }).check.normalizeUrl(url), path),
+      );
+      const inNode = normalizeText(readFileSync(RECORDINGS[path] as string));
+      expect(inBrowser.length).toBeGreaterThan(0);
+      expect(inBrowser).toEqual(inNode);
+    });
+  }
+
+  test('the bare tokenizer finds every record in the page', async () => {
+    const path = '/recordings/docs-example-zh.ndjson';
+    const records = await withPage((page) =>
+      page.evaluate((url) => (window as unknown as { check: PageCheck }).check.countRecords(url), path),
+    );
+    const lines = readFileSync(RECORDINGS[path] as string, 'utf8')
+      .split('\n')
+      .filter((line) => line.trim() !== '');
+    expect(records).toBe(lines.length);
+  });
+});

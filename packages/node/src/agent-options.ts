@@ -1,0 +1,77 @@
+/** Options of {@link runAgent}: the CLI's flags, and how the run is supervised. */
+
+/** How the agent process is found, started and stopped; shared by {@link runAgent} and {@link createChat}. */
+export interface AgentProcessOptions {
+  /**
+   * The executable, or candidates tried in order when one is not found (`ENOENT`). Looked up on the `PATH` of
+   * {@link env} when it has one.
+   *
+   * @defaultValue `['cursor-agent', 'agent']`
+   */
+  binary?: string | readonly string[];
+  /** Working directory of the process (the agent's workspace is {@link RunAgentOptions.workspace}). */
+  cwd?: string;
+  /** Variables set over the parent's environment; `undefined` removes one. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * The API key, passed as `CURSOR_API_KEY` in the child's environment rather than as `--api-key`, so it does not
+   * show in the process list.
+   */
+  apiKey?: string;
+  /** Stops the run after this many milliseconds (outcome `timeout`). No limit by default. */
+  timeoutMs?: number;
+  /** Aborting it stops the run (outcome `cancelled`). */
+  signal?: AbortSignal;
+  /**
+   * After a stop signal, how long the process may take to exit before it is sent `SIGKILL`.
+   *
+   * @defaultValue 2000
+   */
+  killGraceMs?: number;
+  /**
+   * Bytes of stderr kept (the first and the last half), so a chatty process cannot grow memory.
+   *
+   * @defaultValue 65536
+   */
+  maxCaptureBytes?: number;
+}
+
+/** Options of {@link runAgent}. Each CLI flag is passed only when set. */
+export interface RunAgentOptions extends AgentProcessOptions {
+  /** `--workspace <path>`: the directory the agent works in. */
+  workspace?: string;
+  /** `--model <id>`, e.g. `sonnet-4`. */
+  model?: string;
+  /** `--force`: run tools without asking. */
+  force?: boolean;
+  /** `--approve-mcps`: approve every MCP server. */
+  approveMcps?: boolean;
+  /** `--trust`: trust the workspace without the prompt (a headless run cannot answer it). */
+  trust?: boolean;
+  /** `-H <header>`, once per entry, e.g. `X-Team: a`. */
+  headers?: readonly string[];
+  /** `--resume <id>`: continue a chat. See {@link AgentResult.sessionChange} for an id the agent does not know. */
+  resume?: string;
+  /** `--stream-partial-output`: text arrives as deltas (the normalizer removes the repeated forms). */
+  streamPartialOutput?: boolean;
+  /** More arguments, placed after the flags above and before the prompt, for flags not modelled here. */
+  extraArgs?: readonly string[];
+  /** The dialect of the output; see the normalizer's option. @defaultValue `'auto'` */
+  dialect?: string;
+  /**
+   * Once the `result` has arrived, how long the agent may take to exit before it is stopped. cursor-agent sometimes
+   * never exits after its result; a stop in this window does not change the outcome.
+   *
+   * @defaultValue 3000
+   */
+  exitGraceMs?: number;
+}
+
+/** The executables tried when {@link AgentProcessOptions.binary} is not given. */
+export const DEFAULT_BINARIES: readonly string[] = ['cursor-agent', 'agent'];
+
+/** Default of {@link AgentProcessOptions.killGraceMs}. */
+export const DEFAULT_KILL_GRACE_MS = 2000;
+
+/** Default of {@link RunAgentOptions.exitGraceMs}. */
+export const DEFAULT_EXIT_GRACE_MS = 3000;

@@ -1,0 +1,89 @@
+/**
+ * How a run ended, as a value: one code per failure path, chosen from the process's exit and what the stream said.
+ * The canonical `error` event carries only a message, so the code lives here (and in {@link AgentResult.error}).
+ */
+
+import type { ProcessExit } from './agent-process.ts';
+
+/**
+ * Why a run failed:
+ * - `spawn-failed`: no executable could be started (not found on `PATH`, not executable).
+ * - `invalid-prompt`: the prompt cannot be passed safely (a NUL character, a subcommand name); nothing was started.
+ * - `session-busy`: a session's previous message is still running; nothing was started.
+ * - `timeout`: `timeoutMs` elapsed and the run was stopped.
+ * - `cancelled`: `cancel()`, the `AbortSignal`, or the consumer leaving the loop early stopped the run.
+ * - `signal`: the process was killed by a signal the run did not send.
+ * - `agent-error`: the agent reported an error (a `result` with `is_error`).
+ * - `exit-nonzero`: the process exited with a non-zero code (the reason is usually on stderr).
+ * - `no-result`: the process exited with 0 but the stream ended without a `result`.
+ */
+export type AgentRunErrorCode =
+  | 'spawn-failed'
+  | 'invalid-prompt'
+  | 'session-busy'
+  | 'timeout'
+  | 'cancelled'
+  | 'signal'
+  | 'agent-error'
+  | 'exit-nonzero'
+  | 'no-result';
+
+/** A failed run: its code and a sentence for a person. */
+export interface AgentRunError {
+  code: AgentRunErrorCode;
+  message: string;
+}
+
+/** What the stream told about its end, for {@link classifyRun}. */
+export interface StreamEnd {
+  /** A `finish` from a `result` arrived (not a synthesized `incomplete` one). */
+  sawResult: boolean;
+  /** The message of the agent's reported error, when its `result` was an error. */
+  agentError: string | undefined;
+  /** Non-JSON stdout lines (excerpts), e.g. `Press any key to sign in...`. */
+  stdoutNoise: readonly string[];
+}
+
+/** Longest reason quoted in an error message; the whole text stays in the result's `stderr`. */
+const REASON_LENGTH = 300;
+
+/** The first line worth quoting from stderr, else from the non-JSON stdout. */
+export function reasonOf(stderr: string, stdoutNoise: readonly string[]): string | undefined {
+  const lines = [...stderr.split('\n'), ...stdoutNoise];
+  const line = lines.map((candidate) => candidate.trim()).find((candidate) => candidate.length > 0);
+  return line === undefined ? undefined : line.slice(0, REASON_LENGTH);
+}
+
+function withReason(message: string, reason: string | undefined): string {
+  return reason === undefined ? `${message}.` : `${message}: ${reason}`;
+}
+
+function spawnFailure(exit: ProcessExit): AgentRunError {
+  const tried = exit.spawnFailures.map(
+    (failure) => `${failure.binary} (${failure.errno ?? failure.message})`,
+  );
+  return { code: 'spawn-failed', message: `Could not start the agent: tried ${tried.join(', ')}.` };
+}
+
+/** The failure of a run, or `null` for a success. The supervisor's own stops come first: they explain the rest. */
+export function classifyRun(exit: ProcessExit, stream: StreamEnd): AgentRunError | null {
+  const reason = reasonOf(exit.stderr.text, stream.stdoutNoise);
+  const name = exit.binary ?? 'the agent';
+  if (exit.stopReason === 'timeout')
+    return { code: 'timeout', message: withReason(`${name} timed out`, reason) };
+  if (exit.stopReason === 'cancelled')
+    return { code: 'cancelled', message: `The run of ${name} was cancelled.` };
+  if (exit.binary === undefined) return spawnFailure(exit);
+  if (stream.agentError !== undefined) return { code: 'agent-error', message: stream.agentError };
+  // A stop after the result is the supervisor ending a process that would not exit; the result stands.
+  if (exit.stopReason === 'after-result' && stream.sawResult) return null;
+  if (exit.signal !== null)
+    return { code: 'signal', message: withReason(`${name} was killed by ${exit.signal}`, reason) };
+  if (exit.exitCode !== 0) {
+    return { code: 'exit-nonzero', message: withReason(`${name} exited with code ${exit.exitCode}`, reason) };
+  }
+  if (!stream.sawResult) {
+    return { code: 'no-result', message: withReason(`${name} exited without a result`, reason) };
+  }
+  return null;
+}

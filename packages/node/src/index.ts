@@ -1,0 +1,16 @@
+export { agentArgs } from './agent-argv.ts';
+export {
+  type AgentProcessOptions,
+  DEFAULT_BINARIES,
+  DEFAULT_EXIT_GRACE_MS,
+  DEFAULT_KILL_GRACE_MS,
+  type RunAgentOptions,
+} from './agent-options.ts';
+export type { AgentRunError, AgentRunErrorCode } from './agent-outcome.ts';
+export type { AgentResult } from './agent-result.ts';
+export { type AgentSession, createSession, type SendOptions, type SessionOptions } from './agent-session.ts';
+export { DEFAULT_CAPTURE_BYTES } from './bounded-capture.ts';
+export { type CreateChatResult, createChat } from './create-chat.ts';
+export { createNormalizerTransform } from './normalizer-transform.ts';
+export { type AgentRun, runAgent } from './run-agent.ts';
+export type { SessionChange } from './run-events.ts';

@@ -1,0 +1,171 @@
+/**
+ * `runAgent`: cursor-agent as an async iterable of canonical events. Every failure path ends the same way, with an
+ * `error` event then the one `finish`, and a coded {@link AgentRunError} in the result; the process is always reaped.
+ */
+
+import type { CanonicalEvent } from '@cursor-stream/core';
+import { agentArgs, promptProblem } from './agent-argv.ts';
+import { DEFAULT_EXIT_GRACE_MS, type RunAgentOptions } from './agent-options.ts';
+import { type AgentRunError, classifyRun } from './agent-outcome.ts';
+import { type AgentProcess, type ProcessExit, startAgentProcess } from './agent-process.ts';
+import { type AgentResult, buildResult } from './agent-result.ts';
+import { createEventQueue } from './event-queue.ts';
+import { createRunEvents } from './run-events.ts';
+
+/** Events held for a consumer that is not reading before stdout is paused (the agent then waits on its pipe). */
+const HIGH_WATER_MARK = 1024;
+
+/**
+ * A running agent: iterate it (once) for its events, or {@link AgentRun.collect} them.
+ *
+ * Leaving a `for await` loop early (`break`, `return`, a throw) cancels the run, and the loop's exit waits until the
+ * process has been reaped.
+ */
+export interface AgentRun extends AsyncIterable<CanonicalEvent> {
+  /** The process id once started (`undefined` before, or when nothing could start). */
+  readonly pid: number | undefined;
+  /** The arguments passed to the executable. */
+  readonly args: readonly string[];
+  /**
+   * Stops the run (outcome `cancelled`): sends `signal`, then `SIGKILL` after `killGraceMs`. A run that already
+   * ended keeps its outcome.
+   *
+   * @param signal - @defaultValue `'SIGTERM'`
+   */
+  cancel(signal?: NodeJS.Signals): void;
+  /** Reads the remaining events (unless a loop is already reading them) and resolves once the process is reaped. */
+  collect(): Promise<AgentResult>;
+}
+
+/** Hooks a caller inside the package uses to follow a run it does not iterate (the session helper). */
+export interface RunObserver {
+  onSessionId?(sessionId: string): void;
+  onSettled?(result: AgentResult): void;
+}
+
+const NOTHING_STARTED: ProcessExit = {
+  binary: undefined,
+  spawnFailures: [],
+  exitCode: null,
+  signal: null,
+  stopReason: undefined,
+  stderr: { text: '', totalBytes: 0, truncated: false },
+};
+
+/** A process stand-in for a run refused before anything started. */
+function notStarted(): AgentProcess {
+  return {
+    pid: undefined,
+    stop() {},
+    stopLater() {},
+    pauseOutput() {},
+    resumeOutput() {},
+    exited: Promise.resolve(NOTHING_STARTED),
+  };
+}
+
+/**
+ * Starts a run, or refuses it with `refusal` (nothing is started; the run still ends with `error` then `finish`).
+ * {@link runAgent} is this with no observer.
+ */
+export function startAgentRun(
+  prompt: string,
+  options: RunAgentOptions,
+  observer: RunObserver = {},
+  refusal?: AgentRunError,
+): AgentRun {
+  const problem = promptProblem(prompt);
+  const refused =
+    refusal ?? (problem === undefined ? undefined : { code: 'invalid-prompt', message: problem });
+  const args = agentArgs(prompt, options);
+  let proc: AgentProcess | undefined;
+  const events = createRunEvents({
+    dialect: options.dialect,
+    resume: options.resume,
+    hooks: {
+      onSessionId: (sessionId) => observer.onSessionId?.(sessionId),
+      onResult: () => proc?.stopLater('after-result', options.exitGraceMs ?? DEFAULT_EXIT_GRACE_MS),
+    },
+  });
+  const queue = createEventQueue<CanonicalEvent>({
+    highWaterMark: HIGH_WATER_MARK,
+    pause: () => proc?.pauseOutput(),
+    resume: () => proc?.resumeOutput(),
+  });
+  const push = (list: readonly CanonicalEvent[]) => {
+    for (const event of list) queue.push(event);
+  };
+  proc =
+    refused === undefined
+      ? startAgentProcess({ args, options, onStdout: (chunk) => push(events.feed(chunk)) })
+      : notStarted();
+  const running = proc;
+
+  const settled = (async (): Promise<AgentResult> => {
+    const exit = await running.exited;
+    const { stream, events: last } = events.end();
+    push(last);
+    const error = refused ?? classifyRun(exit, stream);
+    push(events.close(error));
+    queue.close();
+    const result = buildResult({
+      events: events.all,
+      error,
+      exit,
+      stdoutNoise: events.stdoutNoise,
+      sessionId: events.sessionId,
+      sessionChange: events.sessionChange,
+    });
+    observer.onSettled?.(result);
+    return result;
+  })();
+
+  let iterated = false;
+  const run: AgentRun = {
+    get pid() {
+      return running.pid;
+    },
+    args,
+    cancel(signal) {
+      running.stop('cancelled', signal);
+    },
+    async collect() {
+      if (!iterated) for await (const _event of run);
+      return settled;
+    },
+    [Symbol.asyncIterator]() {
+      if (iterated)
+        throw new TypeError('An agent run can be iterated only once; collect() gives all its events.');
+      iterated = true;
+      return {
+        next: () => queue.next(),
+        async return() {
+          running.stop('cancelled');
+          await settled;
+          return { value: undefined, done: true };
+        },
+      };
+    },
+  };
+  return run;
+}
+
+/**
+ * Runs `cursor-agent --print --output-format stream-json` on `prompt` and yields its canonical events.
+ *
+ * Every run ends with exactly one `finish`, as its last event. A failed run has `isError: true` on it and an `error`
+ * event right before it (unless the agent reported the error itself), and `collect()` gives the code:
+ * `spawn-failed`, `invalid-prompt`, `timeout`, `cancelled`, `signal`, `agent-error`, `exit-nonzero` or `no-result`
+ * (see {@link AgentRunErrorCode}). Stderr and non-JSON stdout are kept (bounded) in the result, and the first line
+ * of them is quoted in the error's message.
+ *
+ * @example
+ * ```ts
+ * const run = runAgent('Summarize README.md', { workspace: '.', trust: true, timeoutMs: 120_000 });
+ * for await (const event of run) if (event.type === 'text-delta') process.stdout.write(event.text);
+ * const { success, error } = await run.collect();
+ * ```
+ */
+export function runAgent(prompt: string, options: RunAgentOptions = {}): AgentRun {
+  return startAgentRun(prompt, options);
+}

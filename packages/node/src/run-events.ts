@@ -1,0 +1,141 @@
+/**
+ * The events of one run: the normalizer's, with the session's `finish` held back until the process is gone, so the
+ * run's own `error` (exit code, signal, timeout, ...) can come before it and the `finish` is always the last event.
+ */
+
+import { type CanonicalEvent, createNormalizer, type FinishEvent } from '@cursor-stream/core';
+import type { AgentRunError, StreamEnd } from './agent-outcome.ts';
+
+/** Non-JSON stdout lines kept for the result; each is an excerpt of at most 120 characters. */
+const MAX_NOISE_LINES = 64;
+
+/** The agent named a different session than the one it was asked to resume. */
+export interface SessionChange {
+  /** The id passed as `--resume`. */
+  requested: string;
+  /** The id the agent reported. */
+  actual: string;
+}
+
+/** What {@link createRunEvents} reports as the stream goes. */
+export interface RunEventHooks {
+  /** The first session id the stream names. */
+  onSessionId?(sessionId: string): void;
+  /** A `result` arrived (its `finish` is held). */
+  onResult?(): void;
+}
+
+/** The events of one run; see {@link createRunEvents}. */
+export interface RunEvents {
+  /** Feeds stdout; returns the events to hand out now. */
+  feed(chunk: Uint8Array): CanonicalEvent[];
+  /** Ends the stream; returns what it told about its end, and the events still to hand out before the final ones. */
+  end(): { stream: StreamEnd; events: CanonicalEvent[] };
+  /** The final events: the run's `error` (unless the agent reported it) and the one `finish`. */
+  close(error: AgentRunError | null): CanonicalEvent[];
+  /** Every event handed out, in order. */
+  readonly all: readonly CanonicalEvent[];
+  readonly sessionId: string | undefined;
+  readonly sessionChange: SessionChange | null;
+  readonly stdoutNoise: readonly string[];
+}
+
+/** Options of {@link createRunEvents}. */
+export interface RunEventOptions {
+  dialect?: string | undefined;
+  /** The session asked for with `--resume`. */
+  resume?: string | undefined;
+  hooks?: RunEventHooks;
+}
+
+/** Whether an event belongs to a session's content; noise and errors around a finished session do not. */
+function isContent(event: CanonicalEvent): boolean {
+  return event.type !== 'unknown' && event.type !== 'invalid-line' && event.type !== 'error';
+}
+
+/** Creates the event recorder of one run. */
+export function createRunEvents(options: RunEventOptions = {}): RunEvents {
+  const normalizer = createNormalizer(options.dialect === undefined ? {} : { dialect: options.dialect });
+  const all: CanonicalEvent[] = [];
+  const stdoutNoise: string[] = [];
+  let held: FinishEvent | undefined;
+  let sawResult = false;
+  let agentError: string | undefined;
+  let lastError: string | undefined;
+  let sessionId: string | undefined;
+  let sessionChange: SessionChange | null = null;
+
+  function observe(event: CanonicalEvent): void {
+    if (sessionId === undefined && event.sessionId !== undefined) {
+      sessionId = event.sessionId;
+      if (options.resume !== undefined && sessionId !== options.resume) {
+        sessionChange = { requested: options.resume, actual: sessionId };
+      }
+      options.hooks?.onSessionId?.(sessionId);
+    }
+    if (event.type === 'error') lastError = event.message;
+    if (event.type === 'invalid-line' && stdoutNoise.length < MAX_NOISE_LINES)
+      stdoutNoise.push(event.excerpt);
+  }
+
+  function onFinish(finish: FinishEvent): void {
+    if (finish.finishReason === 'incomplete') return;
+    sawResult = true;
+    if (finish.isError) agentError = lastError ?? finish.text ?? 'The agent reported an error.';
+    options.hooks?.onResult?.();
+  }
+
+  /** Hands out `events`, holding the latest `finish` until content of another session or the end. */
+  function route(events: readonly CanonicalEvent[]): CanonicalEvent[] {
+    const out: CanonicalEvent[] = [];
+    for (const event of events) {
+      observe(event);
+      if (held !== undefined && isContent(event)) {
+        out.push(held);
+        held = undefined;
+      }
+      if (event.type === 'finish') {
+        held = event;
+        onFinish(event);
+      } else {
+        out.push(event);
+      }
+    }
+    all.push(...out);
+    return out;
+  }
+
+  return {
+    feed: (chunk) => route(normalizer.feed(chunk)),
+    end() {
+      const events = route(normalizer.end());
+      return { stream: { sawResult, agentError, stdoutNoise }, events };
+    },
+    close(error) {
+      const out: CanonicalEvent[] = [];
+      const located = sessionId === undefined ? {} : { sessionId };
+      if (error !== null && error.code !== 'agent-error')
+        out.push({ type: 'error', message: error.message, ...located });
+      const finish: FinishEvent = held ?? {
+        type: 'finish',
+        finishReason: 'incomplete',
+        isError: false,
+        pendingToolCallIds: [],
+        ...located,
+      };
+      held = undefined;
+      // The finish speaks for the run: a failed process is an error even when the stream looked fine.
+      out.push(error === null ? finish : { ...finish, isError: true });
+      all.push(...out);
+      return out;
+    },
+    all,
+    get sessionId() {
+      return sessionId;
+    },
+    get sessionChange() {
+      return sessionChange;
+    },
+    stdoutNoise,
+  };
+}

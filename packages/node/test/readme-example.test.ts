@@ -1,0 +1,49 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { DOCS_EXAMPLE, installFakeAgent, scratchDir } from './support.ts';
+
+const EXAMPLE = join(import.meta.dirname, '../examples/embed.ts');
+const README = join(import.meta.dirname, '../../../README.md');
+const TSX_CLI = createRequire(import.meta.url).resolve('tsx/cli');
+
+const bin = scratchDir();
+afterAll(() => bin.remove());
+
+/** Runs the example as the README says, with the fake agent as the only cursor-agent on the PATH. */
+function runExample(vars: Record<string, string>, prompt: string) {
+  installFakeAgent(bin.dir);
+  const args = [TSX_CLI, '--conditions=@cursor-stream/source', EXAMPLE, prompt];
+  const env = { ...process.env, PATH: `${bin.dir}:${process.env.PATH ?? ''}`, ...vars };
+  return spawnSync(process.execPath, args, { env, encoding: 'utf8', timeout: 60_000 });
+}
+
+describe('the README embedding example', () => {
+  test('is the example file, word for word, in ten lines', () => {
+    const readme = readFileSync(README, 'utf8');
+    const section = readme.slice(readme.indexOf('## Embedding'));
+    const block = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
+    const example = readFileSync(EXAMPLE, 'utf8');
+    expect(block).toBe(example);
+    expect(example.trimEnd().split('\n')).toHaveLength(10);
+  });
+
+  test('prints the assistant text and the duration of a successful run', () => {
+    const { stdout, status } = runExample({ FAKE_AGENT_REPLAY: DOCS_EXAMPLE }, 'Summarize README.md');
+    expect(stdout).toContain('我會閱讀 README.md 檔案');
+    expect(stdout).toContain('[read]');
+    expect(stdout).toContain('done in 5234 ms');
+    expect(status).toBe(0);
+  });
+
+  test('prints the error code and exits 1 when the agent fails', () => {
+    const { stdout, status } = runExample(
+      { FAKE_AGENT_EXIT: '1', FAKE_AGENT_STDERR: 'Not logged in\n' },
+      'hi',
+    );
+    expect(stdout).toContain('exit-nonzero: cursor-agent exited with code 1: Not logged in');
+    expect(status).toBe(1);
+  });
+});

@@ -1,0 +1,393 @@
+import { getEventListeners } from 'node:events';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CanonicalEvent } from '@cursor-stream/core';
+import { type AgentResult, runAgent } from '@cursor-stream/node';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import {
+  DOCS_EXAMPLE,
+  DOCS_EXAMPLE_SESSION,
+  fakeRun,
+  installFakeAgent,
+  isAlive,
+  normalizeFile,
+  REAL_CORPUS_DIR,
+  readCall,
+  scratchDir,
+  typesOf,
+} from './support.ts';
+
+const scratch = scratchDir();
+let agent = '';
+
+beforeAll(() => {
+  agent = installFakeAgent(scratch.dir);
+});
+afterAll(() => scratch.remove());
+
+/** A failed run's shape: an `error` right before the one `finish`, which is last and marked as an error. */
+function expectFailedEnding(result: AgentResult, code: string): void {
+  expect(result.success).toBe(false);
+  expect(result.error?.code).toBe(code);
+  const events = result.events;
+  expect(events.filter((event) => event.type === 'finish')).toHaveLength(1);
+  expect(events.at(-1)).toMatchObject({ type: 'finish', isError: true });
+  expect(events.at(-2)).toMatchObject({ type: 'error', message: result.error?.message });
+}
+
+describe('runAgent on a replayed recording', () => {
+  test('yields the same events as normalizing the recording in process, and succeeds', async () => {
+    const run = runAgent('Summarize', fakeRun(agent, { FAKE_AGENT_REPLAY: DOCS_EXAMPLE }));
+    const seen: CanonicalEvent[] = [];
+    for await (const event of run) seen.push(event);
+    const result = await run.collect();
+
+    expect(seen).toEqual(normalizeFile(DOCS_EXAMPLE));
+    expect(result.events).toEqual(seen);
+    expect(result).toMatchObject({
+      success: true,
+      error: null,
+      text: '我會閱讀 README.md 檔案並建立摘要',
+      sessionId: DOCS_EXAMPLE_SESSION,
+      requestId: '10e11780-df2f-45dc-a1ff-4540af32e9c0',
+      durationMs: 5234,
+      durationApiMs: 5234,
+      exitCode: 0,
+      signal: null,
+      sessionChange: null,
+    });
+    expect(result.toolCalls.map((call) => [call.toolName, call.status])).toEqual([
+      ['read', 'success'],
+      ['write', 'success'],
+    ]);
+  });
+
+  for (const chunkBytes of ['1', '7', '4096']) {
+    test(`gives the same events when the agent writes ${chunkBytes}-byte chunks`, async () => {
+      // A pause between chunks keeps them apart in the pipe; one-byte chunks are apart enough without it.
+      const delay = chunkBytes === '1' ? '0' : '1';
+      const vars = {
+        FAKE_AGENT_REPLAY: DOCS_EXAMPLE,
+        FAKE_AGENT_CHUNK_BYTES: chunkBytes,
+        FAKE_AGENT_DELAY_MS: delay,
+      };
+      const result = await runAgent('Summarize', fakeRun(agent, vars)).collect();
+      expect(result.events).toEqual(normalizeFile(DOCS_EXAMPLE));
+    });
+  }
+
+  test('collect() reads the events itself when nobody iterates', async () => {
+    const result = await runAgent('Summarize', fakeRun(agent, { FAKE_AGENT_REPLAY: DOCS_EXAMPLE })).collect();
+    expect(result.success).toBe(true);
+    expect(result.events.at(-1)).toMatchObject({ type: 'finish', finishReason: 'stop', isError: false });
+  });
+
+  test('iterating a run twice is refused', async () => {
+    const run = runAgent('Summarize', fakeRun(agent, { FAKE_AGENT_REPLAY: DOCS_EXAMPLE }));
+    run[Symbol.asyncIterator]();
+    expect(() => run[Symbol.asyncIterator]()).toThrow(TypeError);
+    run.cancel();
+    expect((await run.collect()).error?.code).toBe('cancelled');
+  });
+});
+
+describe('runAgent arguments', () => {
+  test('passes every flag as its own argument and the prompt last, after --', async () => {
+    const record = join(scratch.dir, 'flags.json');
+    const prompt = '--force; rm -rf / $(whoami) "quoted"\nsecond line';
+    const options = fakeRun(
+      agent,
+      { FAKE_AGENT_RECORD: record, FAKE_AGENT_REPLAY: DOCS_EXAMPLE },
+      {
+        workspace: '/work space',
+        model: 'sonnet-4',
+        force: true,
+        approveMcps: true,
+        trust: true,
+        headers: ['X-One: 1', 'X-Two: 2'],
+        resume: DOCS_EXAMPLE_SESSION,
+        streamPartialOutput: true,
+        cwd: scratch.dir,
+      },
+    );
+    const run = runAgent(prompt, options);
+    await run.collect();
+    const call = readCall(record);
+
+    expect(call.argv).toEqual(run.args);
+    expect(call.argv).toEqual([
+      '--print',
+      '--output-format',
+      'stream-json',
+      '--stream-partial-output',
+      '--trust',
+      '--force',
+      '--approve-mcps',
+      '--model',
+      'sonnet-4',
+      '--workspace',
+      '/work space',
+      '--resume',
+      DOCS_EXAMPLE_SESSION,
+      '-H',
+      'X-One: 1',
+      '-H',
+      'X-Two: 2',
+      '--',
+      prompt,
+    ]);
+    expect(call.cwd).toBe(scratch.dir);
+  });
+
+  test('passes no optional flag that was not asked for', async () => {
+    const record = join(scratch.dir, 'bare.json');
+    await runAgent('-starts with a dash', fakeRun(agent, { FAKE_AGENT_RECORD: record })).collect();
+    expect(readCall(record).argv).toEqual([
+      '--print',
+      '--output-format',
+      'stream-json',
+      '--',
+      '-starts with a dash',
+    ]);
+  });
+
+  test('passes the API key in the environment, never on the command line', async () => {
+    const record = join(scratch.dir, 'key.json');
+    await runAgent('hi', fakeRun(agent, { FAKE_AGENT_RECORD: record }, { apiKey: 'sk-secret' })).collect();
+    const call = readCall(record);
+    expect(call.apiKey).toBe('sk-secret');
+    expect(call.argv.join(' ')).not.toContain('sk-secret');
+  });
+
+  test('refuses a prompt the CLI would run as a subcommand, without starting anything', async () => {
+    const record = join(scratch.dir, 'never.json');
+    const run = runAgent('update', fakeRun(agent, { FAKE_AGENT_RECORD: record }));
+    const result = await run.collect();
+    expectFailedEnding(result, 'invalid-prompt');
+    expect(run.pid).toBeUndefined();
+    expect(typesOf(result.events)).toEqual(['error', 'finish']);
+  });
+});
+
+describe('runAgent failure paths', () => {
+  test('a non-zero exit ends with exit-nonzero, quoting stderr', async () => {
+    const recording = join(
+      REAL_CORPUS_DIR,
+      'LRM-Teams__coforge__packages_daemon_test_fixtures_cursor-turn-free-plan-error.ndjson',
+    );
+    const reason = 'ActionRequiredError: Named models unavailable Free plans can only use Auto.';
+    const vars = { FAKE_AGENT_REPLAY: recording, FAKE_AGENT_STDERR: `${reason}\n`, FAKE_AGENT_EXIT: '1' };
+    const result = await runAgent('hi', fakeRun(agent, vars)).collect();
+
+    expectFailedEnding(result, 'exit-nonzero');
+    expect(result.error?.message).toContain('exited with code 1');
+    expect(result.error?.message).toContain(reason);
+    expect(result.stderr).toBe(`${reason}\n`);
+    expect(result.exitCode).toBe(1);
+    expect(typesOf(result.events)).toEqual(['stream-start', 'user-message', 'error', 'finish']);
+    expect(result.events.at(-1)).toMatchObject({ finishReason: 'incomplete', sessionId: result.sessionId });
+  });
+
+  test('non-JSON stdout becomes invalid-line events and is quoted when stderr is empty', async () => {
+    const vars = { FAKE_AGENT_NOISE: 'Press any key to sign in...\n', FAKE_AGENT_EXIT: '1' };
+    const result = await runAgent('hi', fakeRun(agent, vars)).collect();
+
+    expectFailedEnding(result, 'exit-nonzero');
+    expect(typesOf(result.events)).toEqual(['invalid-line', 'error', 'finish']);
+    expect(result.stdoutNoise).toEqual(['Press any key to sign in...']);
+    expect(result.error?.message).toContain('Press any key to sign in...');
+  });
+
+  test('stderr is kept bounded, its head and its tail', async () => {
+    const vars = {
+      FAKE_AGENT_STDERR: 'first line\n',
+      FAKE_AGENT_STDERR_BYTES: String(1024 * 1024),
+      FAKE_AGENT_EXIT: '2',
+    };
+    const result = await runAgent('hi', fakeRun(agent, vars, { maxCaptureBytes: 4096 })).collect();
+
+    expect(result.stderrTruncated).toBe(true);
+    expect(result.stderr.startsWith('first line\n')).toBe(true);
+    expect(result.stderr.endsWith('xxxx')).toBe(true);
+    expect(result.stderr.length).toBeLessThan(4096 + 100);
+    expect(result.error?.message).toContain('first line');
+  });
+
+  test('a process killed by a signal it was not sent ends with signal', async () => {
+    const vars = { FAKE_AGENT_REPLAY: DOCS_EXAMPLE, FAKE_AGENT_KILL_SELF: 'SIGKILL' };
+    const result = await runAgent('hi', fakeRun(agent, vars)).collect();
+    // The result arrived before the kill, but a process that dies by a signal did not end cleanly.
+    expectFailedEnding(result, 'signal');
+    expect(result.signal).toBe('SIGKILL');
+    expect(result.error?.message).toContain('SIGKILL');
+  });
+
+  test('exit 0 without a result ends with no-result and an incomplete finish', async () => {
+    const recording = join(
+      REAL_CORPUS_DIR,
+      'LRM-Teams__coforge__packages_daemon_test_fixtures_cursor-turn-free-plan-error.ndjson',
+    );
+    const result = await runAgent('hi', fakeRun(agent, { FAKE_AGENT_REPLAY: recording })).collect();
+    expectFailedEnding(result, 'no-result');
+    expect(result.events.at(-1)).toMatchObject({ finishReason: 'incomplete' });
+  });
+
+  test('an error result ends with agent-error and the agent’s own error event', async () => {
+    const recording = join(scratch.dir, 'error-result.ndjson');
+    const lines = [
+      { type: 'system', subtype: 'init', session_id: 's-1', model: 'Auto' },
+      {
+        type: 'result',
+        subtype: 'error',
+        is_error: true,
+        result: 'You have hit your usage limit',
+        session_id: 's-1',
+      },
+    ];
+    writeFileSync(recording, lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+    const result = await runAgent(
+      'hi',
+      fakeRun(agent, { FAKE_AGENT_REPLAY: recording, FAKE_AGENT_EXIT: '1' }),
+    ).collect();
+
+    expect(result.error).toEqual({ code: 'agent-error', message: 'You have hit your usage limit' });
+    expect(typesOf(result.events)).toEqual(['stream-start', 'error', 'finish']);
+    expect(result.events.at(-1)).toMatchObject({ finishReason: 'error', isError: true });
+  });
+
+  test('a missing executable ends with spawn-failed, naming every candidate tried', async () => {
+    const empty = scratchDir();
+    try {
+      const result = await runAgent('hi', { env: { PATH: empty.dir } }).collect();
+      expectFailedEnding(result, 'spawn-failed');
+      expect(result.error?.message).toContain('cursor-agent (ENOENT)');
+      expect(result.error?.message).toContain('agent (ENOENT)');
+      expect(typesOf(result.events)).toEqual(['error', 'finish']);
+    } finally {
+      empty.remove();
+    }
+  });
+
+  test('falls back to `agent` when `cursor-agent` is not on the PATH', async () => {
+    const bin = scratchDir();
+    try {
+      installFakeAgent(bin.dir, 'agent');
+      const result = await runAgent('hi', {
+        env: { PATH: bin.dir, FAKE_AGENT_REPLAY: DOCS_EXAMPLE },
+      }).collect();
+      expect(result.success).toBe(true);
+      expect(result.sessionId).toBe(DOCS_EXAMPLE_SESSION);
+    } finally {
+      bin.remove();
+    }
+  });
+});
+
+describe('runAgent stops and reaps the process', () => {
+  test('a hung agent is killed after timeoutMs and the run ends with timeout', async () => {
+    const vars = {
+      FAKE_AGENT_REPLAY: DOCS_EXAMPLE,
+      FAKE_AGENT_HANG: 'before',
+      FAKE_AGENT_STDERR: 'waiting\n',
+    };
+    const run = runAgent('hi', fakeRun(agent, vars, { timeoutMs: 300 }));
+    const result = await run.collect();
+
+    expectFailedEnding(result, 'timeout');
+    expect(result.error?.message).toContain('waiting');
+    expect(result.signal).toBe('SIGTERM');
+    expect(isAlive(run.pid ?? -1)).toBe(false);
+  });
+
+  test('an agent that ignores SIGTERM is killed with SIGKILL after killGraceMs', async () => {
+    const vars = { FAKE_AGENT_HANG: 'before', FAKE_AGENT_IGNORE_SIGTERM: '1' };
+    const run = runAgent('hi', fakeRun(agent, vars, { timeoutMs: 200, killGraceMs: 300 }));
+    const result = await run.collect();
+
+    expectFailedEnding(result, 'timeout');
+    expect(result.signal).toBe('SIGKILL');
+    expect(isAlive(run.pid ?? -1)).toBe(false);
+  });
+
+  test('cancel() mid-stream ends the run with cancelled, after the events so far', async () => {
+    const vars = { FAKE_AGENT_REPLAY: DOCS_EXAMPLE, FAKE_AGENT_CHUNK_BYTES: '64', FAKE_AGENT_DELAY_MS: '20' };
+    const run = runAgent('hi', fakeRun(agent, vars));
+    const seen: CanonicalEvent[] = [];
+    for await (const event of run) {
+      seen.push(event);
+      if (event.type === 'user-message') run.cancel();
+    }
+    const result = await run.collect();
+
+    expectFailedEnding(result, 'cancelled');
+    expect(seen).toEqual(result.events);
+    expect(typesOf(seen).slice(0, 2)).toEqual(['stream-start', 'user-message']);
+    expect(result.signal).toBe('SIGTERM');
+    expect(isAlive(run.pid ?? -1)).toBe(false);
+  });
+
+  test('cancel(SIGKILL) kills at once, even an agent that ignores SIGTERM', async () => {
+    const vars = { FAKE_AGENT_HANG: 'before', FAKE_AGENT_IGNORE_SIGTERM: '1', FAKE_AGENT_NOISE: 'started\n' };
+    const run = runAgent('hi', fakeRun(agent, vars, { killGraceMs: 60_000 }));
+    for await (const event of run) if (event.type === 'invalid-line') run.cancel('SIGKILL');
+    const result = await run.collect();
+
+    expectFailedEnding(result, 'cancelled');
+    expect(result.signal).toBe('SIGKILL');
+  });
+
+  test('aborting the AbortSignal cancels the run and leaves no listener on it', async () => {
+    const controller = new AbortController();
+    const vars = { FAKE_AGENT_HANG: 'before', FAKE_AGENT_NOISE: 'started\n' };
+    const run = runAgent('hi', fakeRun(agent, vars, { signal: controller.signal }));
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
+    for await (const event of run) if (event.type === 'invalid-line') controller.abort();
+    const result = await run.collect();
+
+    expectFailedEnding(result, 'cancelled');
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    expect(isAlive(run.pid ?? -1)).toBe(false);
+  });
+
+  test('an already aborted signal starts nothing', async () => {
+    const record = join(scratch.dir, 'aborted.json');
+    const signal = AbortSignal.abort();
+    const run = runAgent('hi', fakeRun(agent, { FAKE_AGENT_RECORD: record }, { signal }));
+    const result = await run.collect();
+
+    expectFailedEnding(result, 'cancelled');
+    expect(run.pid).toBeUndefined();
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+  });
+
+  test('leaving the loop early reaps the child before the loop exits, and leaves no listener behind', async () => {
+    const controller = new AbortController();
+    const before = { exit: process.listenerCount('exit'), sigint: process.listenerCount('SIGINT') };
+    const vars = { FAKE_AGENT_REPLAY: DOCS_EXAMPLE, FAKE_AGENT_HANG: 'after', FAKE_AGENT_CHUNK_BYTES: '200' };
+    const run = runAgent('hi', fakeRun(agent, vars, { signal: controller.signal }));
+    let pid: number | undefined;
+    for await (const event of run) {
+      pid = run.pid;
+      if (event.type === 'tool-call') break;
+    }
+
+    expect(pid).toBeTypeOf('number');
+    expect(isAlive(pid ?? -1)).toBe(false);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    expect(process.listenerCount('exit')).toBe(before.exit);
+    expect(process.listenerCount('SIGINT')).toBe(before.sigint);
+    expect((await run.collect()).error?.code).toBe('cancelled');
+  });
+
+  test('an agent that does not exit after its result is stopped after exitGraceMs and still succeeds', async () => {
+    const vars = { FAKE_AGENT_REPLAY: DOCS_EXAMPLE, FAKE_AGENT_HANG: 'after' };
+    const run = runAgent('hi', fakeRun(agent, vars, { exitGraceMs: 200 }));
+    const result = await run.collect();
+
+    expect(result.success).toBe(true);
+    expect(result.error).toBeNull();
+    expect(result.signal).toBe('SIGTERM');
+    expect(result.events).toEqual(normalizeFile(DOCS_EXAMPLE));
+    expect(isAlive(run.pid ?? -1)).toBe(false);
+  });
+});
