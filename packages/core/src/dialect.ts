@@ -3,7 +3,7 @@
  * through this interface, so a third party adds one by passing it in `dialects`, without touching the core.
  */
 
-import type { CanonicalEvent, SourceLocation } from './events.ts';
+import type { CanonicalEvent, CanonicalEventType, SourceLocation } from './events.ts';
 
 /** A JSON object record, as the tokenizer parsed it. */
 export type JsonObject = Record<string, unknown>;
@@ -65,6 +65,14 @@ export interface Dialect<State = unknown> {
   createState(): State;
   /** Maps one record this dialect explains to canonical events (possibly none). Must not throw. */
   normalize(record: JsonObject, context: DialectContext<State>): readonly CanonicalEvent[];
+  /**
+   * For consumers that want only some event types: exact starts of raw record text (e.g.
+   * `{"type":"thinking","subtype":"delta",`) marking records that give only events outside `wanted` and change no
+   * state other events depend on, so they need not be parsed. Return `undefined` when none can be skipped. Prefixes
+   * are data rather than a function so that the normalizer can intersect them across dialects once: a record is
+   * skipped only when every dialect lists its prefix.
+   */
+  skipPrefixes?(wanted: ReadonlySet<CanonicalEventType>): readonly string[] | undefined;
   /** Writes canonical events back out as records of this dialect, e.g. for a server that speaks it to clients. */
   encode?(events: readonly CanonicalEvent[]): JsonObject[];
 }

@@ -82,7 +82,7 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
     throw new RangeError(`maxRecordBytes must be a positive integer, got ${String(options.maxRecordBytes)}`);
   }
   const objectsOnly = options.objectsOnly ?? false;
-  const { onRecord, onProblem, onSkip } = options;
+  const { onRecord, onProblem, onSkip, skipRecord } = options;
 
   // ignoreBOM keeps a leading BOM in the text, so that its three bytes can be accounted for as a skip.
   let decoder = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -173,6 +173,10 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
       reportOversize(lineNumber, lineStart, end, text);
       return;
     }
+    if (skipRecord?.(text) === true && scanStringState(text, OUTSIDE) === OUTSIDE) {
+      emitSkip('filtered', lineNumber, lineStart, end - lineStart);
+      return;
+    }
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -224,7 +228,8 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
     if (newRecord !== undefined) {
       openRecord = null;
       giveUpOpenRecord(open, lineStart);
-      emitValue(newRecord, text, lineNumber, lineStart, end, terminated);
+      if (skipRecord?.(text) === true) emitSkip('filtered', lineNumber, lineStart, end - lineStart);
+      else emitValue(newRecord, text, lineNumber, lineStart, end, terminated);
       return;
     }
     if (!open.oversize) {

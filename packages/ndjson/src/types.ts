@@ -51,12 +51,13 @@ export interface NdjsonProblem {
 }
 
 /**
- * Input the tokenizer passed over on purpose: a blank line (empty or JSON whitespace only) or the byte order mark at
- * the start. Together with records and problems, skips cover every input byte exactly once.
+ * Input the tokenizer passed over on purpose: a blank line (empty or JSON whitespace only), the byte order mark at
+ * the start, or a record the caller's {@link NdjsonTokenizerOptions.skipRecord} turned down. Together with records
+ * and problems, skips cover every input byte exactly once.
  */
 export interface NdjsonSkip {
   /** What was skipped. */
-  reason: 'blank-line' | 'byte-order-mark';
+  reason: 'blank-line' | 'byte-order-mark' | 'filtered';
   /** 1-based physical line of the skipped bytes. */
   line: number;
   /** Byte offset of the first skipped byte. */
@@ -87,6 +88,13 @@ export interface NdjsonTokenizerOptions {
    * @defaultValue false
    */
   objectsOnly?: boolean;
+  /**
+   * A cheap test on a line's text before it is parsed: return true to pass the record over unparsed (reported to
+   * `onSkip` as `filtered`). Consumers that keep only some record kinds use it to skip `JSON.parse` for the rest,
+   * e.g. `(text) => text.startsWith('{"type":"thinking"')`. Only a line that is whole JSON text is passed over: one
+   * that ends inside a string starts a record continued on the next line, and is read as usual.
+   */
+  skipRecord?: (text: string) => boolean;
   /** Called for each record. Records are returned from `feed`/`end` when this is not given. */
   onRecord?: (record: NdjsonRecord) => void;
   /** Called for each problem. Problems are returned from `feed`/`end` when this is not given. */

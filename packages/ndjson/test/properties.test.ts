@@ -68,6 +68,20 @@ describe('accounting', () => {
     },
   );
 
+  test.prop([documentArbitrary, fc.array(fc.nat(), { maxLength: 10 })])(
+    'skipping records by their text removes exactly the single-line ones it matches, and every byte is still covered',
+    (doc, cuts) => {
+      const bytes = encodeUtf8(renderDocument(doc));
+      const matches = (text: string) => text.includes('"');
+      const filtered = tokenize(cutAt(bytes, cuts), { skipRecord: matches });
+      const all = tokenize([bytes]).items.filter(isRecord);
+      const kept = all.filter((record) => !(matches(record.text) && !record.text.includes('\n')));
+      expect(filtered.items.filter(isRecord)).toEqual(kept);
+      const covered = [...filtered.items, ...filtered.skips].reduce((sum, { length }) => sum + length, 0);
+      expect(covered).toBe(bytes.length);
+    },
+  );
+
   test.prop([documentArbitrary])('items come out in input order with increasing line numbers', (doc) => {
     const { items } = tokenize([encodeUtf8(renderDocument(doc))]);
     for (let i = 1; i < items.length; i++) {

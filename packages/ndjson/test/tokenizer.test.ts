@@ -240,6 +240,30 @@ describe('bounded memory', () => {
   });
 });
 
+describe('skipping records unparsed', () => {
+  const thinking = (text: string) => text.startsWith('{"type":"thinking"');
+
+  test('records the caller turns down are passed over and reported as filtered skips', () => {
+    const { items, skips } = tokenize(['{"type":"thinking","text":"hm"}\n{"type":"assistant"}\r\n'], {
+      skipRecord: thinking,
+    });
+    expect(items).toEqual([
+      { value: { type: 'assistant' }, text: '{"type":"assistant"}', line: 2, offset: 32, length: 22 },
+    ]);
+    expect(skips).toEqual([{ reason: 'filtered', line: 1, offset: 0, length: 32 }]);
+  });
+
+  test('a turned-down line that ends inside a string is still read as a record continued on the next line', () => {
+    const { items, skips } = tokenize(['{"type":"thinking","text":"two\nlines"}\n'], {
+      skipRecord: thinking,
+    });
+    expect(items).toEqual([
+      expect.objectContaining({ value: { type: 'thinking', text: 'two\nlines' }, line: 1, length: 39 }),
+    ]);
+    expect(skips).toEqual([]);
+  });
+});
+
 describe('callbacks and returned arrays', () => {
   test('items taken by a callback are not returned as well', () => {
     const records: NdjsonRecord[] = [];

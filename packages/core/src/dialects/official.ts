@@ -35,6 +35,7 @@ import {
   startTimes,
   toolCallIdOf,
 } from './official-tool-call.ts';
+import { CLI_THINKING_PREFIXES, reasoningSkipPrefixes } from './reasoning-skip-filter.ts';
 import { schemaValidator } from './schema-validation.ts';
 import { toolCallEvent, toolResultEvent } from './tool-events.ts';
 
@@ -125,7 +126,7 @@ function normalizeOfficial(
   context: DialectContext<OfficialState>,
 ): readonly CanonicalEvent[] {
   const { state, loc } = context;
-  if (record.type !== 'assistant') endAssistantDeltaRun(state.text);
+  if (record.type !== 'assistant' && record.type !== 'thinking') endAssistantDeltaRun(state.text);
   switch (record.type) {
     case 'thinking':
       return thinkingEvents(record, record.text, loc, record.session_id);
@@ -165,5 +166,6 @@ export const officialDialect: Dialect<OfficialState> = {
   validate: schemaValidator('official'),
   createState: () => ({ text: createAssistantTextState(), calls: new Map() }),
   normalize: normalizeOfficial,
+  skipPrefixes: reasoningSkipPrefixes(CLI_THINKING_PREFIXES),
   encode: encodeOfficial,
 };

@@ -34,6 +34,7 @@ import {
   startTimes,
 } from './official-tool-call.ts';
 import { encodePayloadEnvelope } from './payload-envelope-encoder.ts';
+import { ENVELOPE_THINKING_PREFIXES, reasoningSkipPrefixes } from './reasoning-skip-filter.ts';
 import { schemaValidator } from './schema-validation.ts';
 import { toolCallEvent, toolResultEvent } from './tool-events.ts';
 
@@ -188,7 +189,7 @@ function normalizePayloadEnvelope(
 ): readonly CanonicalEvent[] {
   const { loc } = context;
   if (record.type === 'raw' && typeof record.data === 'string') return context.reparse(record.data);
-  if (record.type !== 'assistant') endAssistantDeltaRun(context.state.text);
+  if (record.type !== 'assistant' && record.type !== 'thinking') endAssistantDeltaRun(context.state.text);
   if (record.type === 'error' && typeof record.message === 'string') {
     return [located({ type: 'error', message: record.message }, loc, record.session_id)];
   }
@@ -211,5 +212,6 @@ export const payloadEnvelopeDialect: Dialect<PayloadEnvelopeState> = {
   validate: schemaValidator('payload-envelope'),
   createState: () => ({ text: createAssistantTextState(), calls: new Map() }),
   normalize: normalizePayloadEnvelope,
+  skipPrefixes: reasoningSkipPrefixes(ENVELOPE_THINKING_PREFIXES),
   encode: encodePayloadEnvelope,
 };

@@ -28,6 +28,7 @@ import {
 } from './cli-records.ts';
 import { durationOfCall, type StartedCalls } from './official-tool-call.ts';
 import { encodePythonWrapper } from './python-wrapper-encoder.ts';
+import { CLI_THINKING_PREFIXES, reasoningSkipPrefixes } from './reasoning-skip-filter.ts';
 import { schemaValidator } from './schema-validation.ts';
 import { toolCallEvent, toolResultEvent } from './tool-events.ts';
 import { toolNameOfLabel } from './tool-names.ts';
@@ -181,7 +182,7 @@ function normalizePythonWrapper(
   context: DialectContext<PythonWrapperState>,
 ): readonly CanonicalEvent[] {
   const rawType = typeof record.raw_type === 'string' ? record.raw_type : record.type;
-  if (rawType !== 'assistant') endAssistantDeltaRun(context.state.text);
+  if (rawType !== 'assistant' && rawType !== 'thinking') endAssistantDeltaRun(context.state.text);
   if (typeof record.raw_type === 'string') return normalizeAgentEvent(record, context);
   const events = normalizeWrapperShape(record, context.state, context.loc);
   if (events !== undefined) return events;
@@ -197,5 +198,6 @@ export const pythonWrapperDialect: Dialect<PythonWrapperState> = {
   validate: schemaValidator('python-wrapper'),
   createState: () => ({ text: createAssistantTextState(), calls: new Map() }),
   normalize: normalizePythonWrapper,
+  skipPrefixes: reasoningSkipPrefixes(CLI_THINKING_PREFIXES),
   encode: encodePythonWrapper,
 };

@@ -16,6 +16,7 @@ import { createSessionTracker } from '../session/session-tracker.ts';
 import { unknownEvent } from '../unknown-event.ts';
 import { createDialectRouter } from './dialect-router.ts';
 import type { Normalizer, NormalizerOptions } from './normalizer-types.ts';
+import { skipFilterFor } from './skip-filter.ts';
 
 /** How deep `reparse` may nest (a wrapper's `raw` holding a stored record holding a `raw` ...). */
 const MAX_REPARSE_DEPTH = 8;
@@ -72,6 +73,8 @@ export function createNormalizerEngine(options: NormalizerEngineOptions): Normal
   const router = createDialectRouter(options.dialects, options.forced);
   const tracker = createSessionTracker();
   const { onRecord, maxRecordBytes } = options;
+  const wanted = options.types === undefined ? undefined : new Set(options.types);
+  const skipRecord = wanted === undefined ? undefined : skipFilterFor(options.dialects, wanted);
   let out: CanonicalEvent[] = [];
   let reparseDepth = 0;
   let ended = false;
@@ -175,12 +178,14 @@ export function createNormalizerEngine(options: NormalizerEngineOptions): Normal
     onRecord: onTokenizerRecord,
     onProblem: onTokenizerProblem,
     ...(maxRecordBytes === undefined ? {} : { maxRecordBytes }),
+    ...(skipRecord === undefined ? {} : { skipRecord }),
   });
 
   function drain(): readonly CanonicalEvent[] {
     const events = out;
     out = [];
-    return events;
+    // Every event went through the session tracker first, so a finish still lists calls whose events are dropped.
+    return wanted === undefined ? events : events.filter((event) => wanted.has(event.type));
   }
 
   return {

@@ -1,6 +1,6 @@
 import type { NdjsonRecord } from '@cursor-stream/ndjson';
 import type { Dialect } from '../dialect.ts';
-import type { CanonicalEvent, SourceLocation } from '../events.ts';
+import type { CanonicalEvent, CanonicalEventType, SourceLocation } from '../events.ts';
 
 /** Options of {@link createNormalizer} and {@link normalizeStream}. */
 export interface NormalizerOptions {
@@ -17,6 +17,14 @@ export interface NormalizerOptions {
    * @defaultValue {@link BUILT_IN_DIALECTS}
    */
   dialects?: readonly Dialect[];
+  /**
+   * Event types to emit; the rest are dropped, and records that can give only those are not even parsed when the
+   * dialects say so (see {@link Dialect.skipPrefixes}): leaving out `reasoning-delta` and `reasoning-end` skips every
+   * `thinking` record, most of a stream's records.
+   *
+   * @defaultValue every type
+   */
+  types?: readonly CanonicalEventType[];
   /** Largest record the tokenizer holds, in bytes; see the tokenizer's option of the same name. */
   maxRecordBytes?: number;
   /**

@@ -1,0 +1,81 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CANONICAL_EVENT_TYPES, type CanonicalEventType, createNormalizer } from '@cursor-stream/core';
+import { fc, test } from '@fast-check/vitest';
+import { describe, expect } from 'vitest';
+import { CORPUS_DIR, normalizeText, REAL_CORPUS_DIR } from './support.ts';
+
+function streams(): string[] {
+  const real = readdirSync(REAL_CORPUS_DIR).filter((name) => name.endsWith('.ndjson'));
+  const ours = ['official', 'python-wrapper', 'payload-envelope'].flatMap((dialect) =>
+    readdirSync(join(CORPUS_DIR, dialect))
+      .filter((name) => name.endsWith('.ndjson'))
+      .map((name) => join(CORPUS_DIR, dialect, name)),
+  );
+  return [...real.map((name) => join(REAL_CORPUS_DIR, name)), ...ours];
+}
+
+const STREAMS = streams();
+const NOT_REASONING = CANONICAL_EVENT_TYPES.filter(
+  (type) => type !== 'reasoning-delta' && type !== 'reasoning-end',
+);
+
+describe('emitting only some event types', () => {
+  test.prop([fc.constantFrom(...STREAMS), fc.subarray([...CANONICAL_EVENT_TYPES])])(
+    'gives exactly the events of the full run that have those types',
+    (file, types) => {
+      const input = readFileSync(file);
+      const wanted = new Set<CanonicalEventType>(types);
+      expect(normalizeText(input, { types })).toEqual(
+        normalizeText(input).filter((event) => wanted.has(event.type)),
+      );
+    },
+  );
+
+  test('thinking records are not even parsed when reasoning events are not wanted', () => {
+    const input = readFileSync(
+      join(REAL_CORPUS_DIR, 'reifying__cursor-hack__experiments_direct-sleep.ndjson'),
+    );
+    const parsedTypes: unknown[] = [];
+    const normalizer = createNormalizer({
+      types: NOT_REASONING,
+      onRecord: (record) => parsedTypes.push((record.value as { type?: unknown }).type),
+    });
+    normalizer.feed(input);
+    normalizer.end();
+    expect(parsedTypes).not.toContain('thinking');
+    expect(parsedTypes.length).toBeGreaterThan(0);
+    expect(parsedTypes.length).toBeLessThan(input.toString('utf8').trim().split('\n').length / 2);
+  });
+
+  test('a dialect without a skip filter keeps every record parsed, and the output is still filtered', () => {
+    const parsed: unknown[] = [];
+    const mine = { ...createDialectLike() };
+    const normalizer = createNormalizer({
+      types: ['user-message'],
+      dialects: [mine],
+      onRecord: (record) => parsed.push(record.value),
+    });
+    const events = [
+      ...normalizer.feed('{"kind":"say","words":"hi"}\n{"kind":"think"}\n'),
+      ...normalizer.end(),
+    ];
+    expect(parsed).toHaveLength(2);
+    expect(events.map((event) => event.type)).toEqual(['user-message']);
+  });
+});
+
+function createDialectLike() {
+  return {
+    name: 'chat',
+    description: 'A tiny dialect with no skip filter.',
+    detect: (record: Record<string, unknown>) =>
+      typeof record.kind === 'string' ? ('distinctive' as const) : ('foreign' as const),
+    validate: () => [],
+    createState: () => undefined,
+    normalize: (record: Record<string, unknown>) =>
+      record.kind === 'say'
+        ? [{ type: 'user-message' as const, text: String(record.words) }]
+        : [{ type: 'reasoning-end' as const }],
+  };
+}
