@@ -1,6 +1,6 @@
 /** Option values shared by the commands, and the parsers that check them. */
 
-import type { BuiltInDialectName } from '@cursor-stream/core';
+import type { BuiltInDialectName } from '@cursor-stream/core/normalize';
 
 /**
  * The values of `--dialect`. Listed here rather than read from the core so that `--help` does not load it; a test

@@ -9,7 +9,7 @@ import {
   createNormalizer,
   type Dialect,
   type NormalizerOptions,
-} from '@cursor-stream/core';
+} from '@cursor-stream/core/normalize';
 import type { NdjsonRecord } from '@cursor-stream/ndjson';
 import { type CliError, cliError, ioError, type Result } from './cli-error.ts';
 import { decompressedChunks } from './input/decompress.ts';

@@ -1,51 +1,8 @@
-export { createNormalizer, normalizeStream } from './create-normalizer.ts';
-export type {
-  Detection,
-  Dialect,
-  DialectContext,
-  JsonObject,
-  SchemaIssue,
-  ValidateOptions,
-} from './dialect.ts';
-export { BUILT_IN_DIALECT_NAMES, type BuiltInDialectName } from './dialect-names.ts';
-export { BUILT_IN_DIALECTS } from './dialects/built-in.ts';
-export { officialDialect } from './dialects/official.ts';
-export { payloadEnvelopeDialect } from './dialects/payload-envelope.ts';
-export { pythonWrapperDialect } from './dialects/python-wrapper.ts';
-export {
-  type AgentErrorEvent,
-  CANONICAL_EVENT_TYPES,
-  type CanonicalEvent,
-  type CanonicalEventBase,
-  type CanonicalEventType,
-  type FinishEvent,
-  type FinishReason,
-  type InvalidLineCode,
-  type InvalidLineEvent,
-  type KnownToolName,
-  type ReasoningDeltaEvent,
-  type ReasoningEndEvent,
-  type SourceLocation,
-  type StreamStartEvent,
-  type TextDeltaEvent,
-  type ToolCallEvent,
-  type ToolName,
-  type ToolResultEvent,
-  type ToolResultStatus,
-  type UnknownEvent,
-  type Usage,
-  type UserMessageEvent,
-} from './events.ts';
-export type { Normalizer, NormalizerOptions } from './normalizer/normalizer-types.ts';
-export {
-  createSessionReducer,
-  reduceSessions,
-  type SessionReducer,
-  type SessionReducerOptions,
-  type SessionSummary,
-  type ToolCallSummary,
-} from './session/session-reducer.ts';
-export { DialectEncoderTransformStream } from './streams/dialect-encoder-transform-stream.ts';
-export { NormalizerTransformStream } from './streams/normalizer-transform-stream.ts';
-export { validateCanonicalEvent, validateDialectRecord } from './validation/index.ts';
-export { toSchemaIssues, type ValidatorError } from './validation/schema-issues.ts';
+/**
+ * `@cursor-stream/core`: canonical events from any dialect of cursor-agent output, with the schema validators loaded.
+ * `@cursor-stream/core/normalize` is the same API without them, for a faster start.
+ */
+
+import './validation/install-generated-validators.ts';
+
+export * from './normalize.ts';

@@ -6,7 +6,7 @@ import {
   reduceSessions,
   type ToolCallSummary,
   type Usage,
-} from '@cursor-stream/core';
+} from '@cursor-stream/core/normalize';
 import type { AgentRunError } from './agent-outcome.ts';
 import type { ProcessExit } from './agent-process.ts';
 import type { SessionChange } from './run-events.ts';

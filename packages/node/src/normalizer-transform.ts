@@ -1,7 +1,7 @@
 /** The normalizer as a Node `Transform`, for `pipeline()`s: bytes or text in, canonical events out (object mode). */
 
 import { Transform } from 'node:stream';
-import { type CanonicalEvent, createNormalizer, type NormalizerOptions } from '@cursor-stream/core';
+import { type CanonicalEvent, createNormalizer, type NormalizerOptions } from '@cursor-stream/core/normalize';
 
 /**
  * Creates a `Transform` whose writable side takes bytes or text (cut anywhere) and whose readable side, in object

@@ -3,7 +3,7 @@
  * `error` event then the one `finish`, and a coded {@link AgentRunError} in the result; the process is always reaped.
  */
 
-import type { CanonicalEvent } from '@cursor-stream/core';
+import type { CanonicalEvent } from '@cursor-stream/core/normalize';
 import { agentArgs, promptProblem } from './agent-argv.ts';
 import { DEFAULT_EXIT_GRACE_MS, type RunAgentOptions } from './agent-options.ts';
 import { type AgentRunError, classifyRun } from './agent-outcome.ts';

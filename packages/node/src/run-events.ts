@@ -3,7 +3,7 @@
  * run's own `error` (exit code, signal, timeout, ...) can come before it and the `finish` is always the last event.
  */
 
-import { type CanonicalEvent, createNormalizer, type FinishEvent } from '@cursor-stream/core';
+import { type CanonicalEvent, createNormalizer, type FinishEvent } from '@cursor-stream/core/normalize';
 import type { AgentRunError, StreamEnd } from './agent-outcome.ts';
 
 /** Non-JSON stdout lines kept for the result; each is an excerpt of at most 120 characters. */

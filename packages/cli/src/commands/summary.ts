@@ -1,6 +1,6 @@
 /** `cursor-stream summary`: the session reducer's view of a log, as a table or as JSON. */
 
-import { type CanonicalEvent, createSessionReducer } from '@cursor-stream/core';
+import { type CanonicalEvent, createSessionReducer } from '@cursor-stream/core/normalize';
 import { type CliIo, progressFor, reportError, writeText } from '../cli-io.ts';
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
 import { createPalette, shouldUseColor } from '../format/colors.ts';

@@ -1,6 +1,6 @@
 /** The `summary --json` document: its shape is part of the CLI's contract (see the README). */
 
-import type { SessionSummary, ToolCallSummary } from '@cursor-stream/core';
+import type { SessionSummary, ToolCallSummary } from '@cursor-stream/core/normalize';
 
 /** One tool call in `summary --json`. */
 export interface SummaryToolCallJson {

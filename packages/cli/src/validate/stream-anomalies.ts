@@ -3,7 +3,7 @@
  * pending at the end, a session with no `result`, and assistant text that differs from `result.result`.
  */
 
-import type { SessionSummary, SourceLocation } from '@cursor-stream/core';
+import type { SessionSummary, SourceLocation } from '@cursor-stream/core/normalize';
 import { escapeControls, plural } from '../format/text.ts';
 import type { Finding } from './findings.ts';
 

@@ -1,33 +1,47 @@
 /**
  * Validation of records and canonical events against the JSON Schemas in `schemas/`, through the standalone
- * validators generated from them at build time (no schema compilation at run time, so no `eval` in browsers).
+ * validators generated from them at build time (no schema compilation at run time, so no `eval` in browsers). The
+ * validators are installed here rather than imported, so that code which never validates need not load them.
  */
 
 import type { JsonObject, SchemaIssue, ValidateOptions } from '../dialect.ts';
 import type { BuiltInDialectName } from '../dialect-names.ts';
-import { validate as validateCanonical } from '../generated/canonical-event.js';
-import { validate as validateOfficial } from '../generated/official.js';
-import { validate as validateOfficialStrict } from '../generated/official-strict.js';
-import { validate as validatePayloadEnvelope } from '../generated/payload-envelope.js';
-import { validate as validatePayloadEnvelopeStrict } from '../generated/payload-envelope-strict.js';
-import { validate as validatePythonWrapper } from '../generated/python-wrapper.js';
-import { validate as validatePythonWrapperStrict } from '../generated/python-wrapper-strict.js';
 import { toSchemaIssues, type ValidatorError } from './schema-issues.ts';
 
 /** A generated validator: returns whether `data` is valid and leaves its errors on `errors`. */
-interface GeneratedValidator {
+export interface GeneratedValidator {
   (data: unknown): boolean;
   errors?: readonly ValidatorError[] | null;
 }
 
-/** Each built-in dialect's schema (`schemas/<name>.schema.json`) as written (open) and its strict variant. */
-const DIALECT_VALIDATORS: Readonly<
-  Record<BuiltInDialectName, { readonly open: GeneratedValidator; readonly strict: GeneratedValidator }>
-> = {
-  official: { open: validateOfficial, strict: validateOfficialStrict },
-  'python-wrapper': { open: validatePythonWrapper, strict: validatePythonWrapperStrict },
-  'payload-envelope': { open: validatePayloadEnvelope, strict: validatePayloadEnvelopeStrict },
-};
+/** The validators of every schema: each built-in dialect's, open and strict, and the canonical events'. */
+export interface SchemaValidators {
+  readonly dialects: Readonly<
+    Record<BuiltInDialectName, { readonly open: GeneratedValidator; readonly strict: GeneratedValidator }>
+  >;
+  readonly canonical: GeneratedValidator;
+}
+
+let installed: SchemaValidators | undefined;
+
+/** Makes `validators` the ones used from now on. */
+export function installSchemaValidators(validators: SchemaValidators): void {
+  installed = validators;
+}
+
+/** Whether the validators are loaded, so that validation works synchronously. */
+export function schemaValidatorsLoaded(): boolean {
+  return installed !== undefined;
+}
+
+function loaded(): SchemaValidators {
+  if (installed === undefined) {
+    throw new TypeError(
+      "schema validators are not loaded: import from '@cursor-stream/core', or await loadSchemaValidators() first",
+    );
+  }
+  return installed;
+}
 
 /**
  * Checks one record against its dialect's schema (`schemas/<dialect>.schema.json`).
@@ -44,7 +58,7 @@ export function validateDialectRecord(
   record: JsonObject,
   options?: ValidateOptions,
 ): SchemaIssue[] {
-  const validators = DIALECT_VALIDATORS[dialect];
+  const validators = loaded().dialects[dialect];
   return check(options?.strict === true ? validators.strict : validators.open, record);
 }
 
@@ -56,7 +70,7 @@ export function validateDialectRecord(
  * @returns The issues, empty when `event` is a valid canonical event.
  */
 export function validateCanonicalEvent(event: unknown): SchemaIssue[] {
-  return check(validateCanonical, event);
+  return check(loaded().canonical, event);
 }
 
 function check(validator: GeneratedValidator, data: unknown): SchemaIssue[] {
