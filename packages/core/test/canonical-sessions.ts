@@ -26,10 +26,10 @@ const ARM_STATUSES = ['success', 'failure', 'error', 'rejected', 'timeout', 'spa
 /** Statuses as result arms, outputs as JSON objects (the CLI's and the envelope's). */
 export const ARM_RESULTS = fc.record({ status: fc.constantFrom(...ARM_STATUSES), output: jsonObject });
 
-/** The Python wrapper's `result{success, output, exit_code}`. */
+/** The Python wrapper's `result{success, output, exit_code}`: the flag is the status, the rest the output. */
 export const WRAPPER_RESULTS = fc
   .record({ success: fc.boolean(), output: fc.string(), exit_code: fc.integer({ min: 0, max: 2 }) })
-  .map((result) => ({ status: result.success ? 'success' : 'failure', output: result }));
+  .map(({ success, ...output }) => ({ status: success ? 'success' : 'failure', output }));
 
 type Step =
   | { kind: 'user'; text: string }

@@ -4,7 +4,12 @@
  * one line.
  */
 
-import type { CanonicalEvent, FinishEvent, ToolCallEvent, ToolResultEvent } from '@cursor-stream/core/normalize';
+import type {
+  CanonicalEvent,
+  FinishEvent,
+  ToolCallEvent,
+  ToolResultEvent,
+} from '@cursor-stream/core/normalize';
 import type { Palette } from '../format/colors.ts';
 import {
   escapeControls,

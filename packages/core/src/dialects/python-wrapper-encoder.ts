@@ -1,5 +1,6 @@
 import type { JsonObject } from '../dialect.ts';
 import type { CanonicalEvent } from '../events.ts';
+import { isJsonObject } from '../json-values.ts';
 import {
   errorMessagesOfFinishes,
   initFields,
@@ -41,7 +42,11 @@ function encodeEvent(event: CanonicalEvent, errorMessage: string | undefined): J
           type: 'tool-call-completed',
           tool_name: event.providerToolName,
           tool_call_id: event.toolCallId,
-          result: event.output,
+          // The wrapper has no result arms: a success flag beside the output (a non-object output under `output`).
+          result: {
+            success: event.status === 'success',
+            ...(isJsonObject(event.output) ? event.output : { output: event.output }),
+          },
         },
         { ...session, duration_ms: event.durationMs },
       );

@@ -72,6 +72,16 @@ function wrapperStatus(result: unknown): ToolResultStatus {
   return result.error === undefined ? 'unknown' : 'failure';
 }
 
+/**
+ * The result without its `success` flag, which became the status: like the official dialect's arm payload, whose
+ * arm name becomes the status.
+ */
+function wrapperOutput(result: unknown): unknown {
+  if (!isJsonObject(result) || typeof result.success !== 'boolean') return result ?? null;
+  const { success: _status, ...output } = result;
+  return output;
+}
+
 function toolEvents(record: JsonObject, calls: StartedCalls, loc: SourceLocation): readonly CanonicalEvent[] {
   const id = asString(record.tool_call_id);
   const sessionId = asString(record.session_id);
@@ -102,7 +112,7 @@ function toolEvents(record: JsonObject, calls: StartedCalls, loc: SourceLocation
     toolName,
     providerToolName,
     status: wrapperStatus(record.result),
-    output: record.result ?? null,
+    output: wrapperOutput(record.result),
     durationMs: durationOfCall(record, undefined, start),
   });
   return [located(event, loc, sessionId)];

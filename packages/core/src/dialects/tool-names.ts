@@ -53,12 +53,14 @@ export function toolNameOfKind(kind: string): ToolName {
 }
 
 /**
- * The canonical name of a tool the Python wrapper (or an OpenAI-style `function`) names: a known name, else the
- * name with a lowercase first letter, like the kinds (`SemanticSearch` → `semanticSearch`).
+ * The canonical name of a tool the Python wrapper (or an OpenAI-style `function`) names: a known name, a tool kind
+ * (a wrapper passing the CLI's `shellToolCall` on), else the name with a lowercase first letter, like the kinds
+ * (`SemanticSearch` → `semanticSearch`).
  */
 export function toolNameOfLabel(label: string): ToolName {
   const known = WRAPPER_NAMES[label];
   if (known !== undefined) return known;
+  if (isToolKind(label)) return toolNameOfKind(label);
   if (label.length === 0) return 'unknown';
   return label.charAt(0).toLowerCase() + label.slice(1);
 }
