@@ -301,7 +301,8 @@ describe('runAgent stops and reaps the process', () => {
 
   test('an agent that ignores SIGTERM is killed with SIGKILL after killGraceMs', async () => {
     const vars = { FAKE_AGENT_HANG: 'before', FAKE_AGENT_IGNORE_SIGTERM: '1' };
-    const run = runAgent('hi', fakeRun(agent, vars, { timeoutMs: 200, killGraceMs: 300 }));
+    // The timeout must leave the fake agent time to start and install its handler, even on a loaded machine.
+    const run = runAgent('hi', fakeRun(agent, vars, { timeoutMs: 2000, killGraceMs: 300 }));
     const result = await run.collect();
 
     expectFailedEnding(result, 'timeout');

@@ -54,9 +54,9 @@ export function resultArmOf(event: ToolResultEvent): JsonObject {
 
 /**
  * Pairs each `error` event with the failed `finish` right after it, for dialects that carry a result's error text
- * inside the `result` record. Returns the message for a finish, and whether an event is such an absorbed error.
+ * inside the `result` record: the message of each such finish, by its index.
  */
-export function errorMessagesOfFinishes(events: readonly CanonicalEvent[]): Map<number, string> {
+function errorMessagesOfFinishes(events: readonly CanonicalEvent[]): Map<number, string> {
   const messages = new Map<number, string>();
   for (let index = 1; index < events.length; index++) {
     const previous = events[index - 1];
@@ -65,4 +65,22 @@ export function errorMessagesOfFinishes(events: readonly CanonicalEvent[]): Map<
       messages.set(index, previous.message);
   }
   return messages;
+}
+
+/**
+ * Writes events as records of a dialect that carries a failed result's error text inside its `result` record:
+ * `encodeEvent` gets, for a failed `finish`, the message of the `error` event right before it, and returns
+ * `undefined` for an event the dialect has no record for.
+ */
+export function encodeEventsWithResultErrors(
+  events: readonly CanonicalEvent[],
+  encodeEvent: (event: CanonicalEvent, resultError: string | undefined) => JsonObject | undefined,
+): JsonObject[] {
+  const messages = errorMessagesOfFinishes(events);
+  const records: JsonObject[] = [];
+  events.forEach((event, index) => {
+    const record = encodeEvent(event, messages.get(index));
+    if (record !== undefined) records.push(record);
+  });
+  return records;
 }

@@ -1,7 +1,7 @@
 import type { JsonObject } from '../dialect.ts';
 import type { CanonicalEvent, ToolCallEvent, ToolResultEvent } from '../events.ts';
 import {
-  errorMessagesOfFinishes,
+  encodeEventsWithResultErrors,
   initFields,
   resultArmOf,
   resultFields,
@@ -76,11 +76,5 @@ function encodeEvent(event: CanonicalEvent, errorMessage: string | undefined): J
  * it), an `error` right before a failed `finish` becomes that result's `errors`, and `invalid-line` has no form.
  */
 export function encodeOfficial(events: readonly CanonicalEvent[]): JsonObject[] {
-  const messages = errorMessagesOfFinishes(events);
-  const records: JsonObject[] = [];
-  events.forEach((event, index) => {
-    const record = encodeEvent(event, messages.get(index));
-    if (record !== undefined) records.push(record);
-  });
-  return records;
+  return encodeEventsWithResultErrors(events, encodeEvent);
 }

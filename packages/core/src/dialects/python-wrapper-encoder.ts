@@ -2,7 +2,7 @@ import type { JsonObject } from '../dialect.ts';
 import type { CanonicalEvent } from '../events.ts';
 import { isJsonObject } from '../json-values.ts';
 import {
-  errorMessagesOfFinishes,
+  encodeEventsWithResultErrors,
   initFields,
   resultFields,
   textMessage,
@@ -64,16 +64,10 @@ function encodeEvent(event: CanonicalEvent, errorMessage: string | undefined): J
 }
 
 /**
- * Writes canonical events as the Python wrapper's records. A tool result's `output` is written as the wrapper's
- * `result{success, output, exit_code}` object it was read from; an `error` right before a failed `finish` becomes
- * that result's `error`; an `incomplete` finish and `invalid-line` have no record form.
+ * Writes canonical events as the Python wrapper's records. A tool result becomes `result{success, ...output}` (the
+ * wrapper has no result arms, so a status other than `success` reads back as `failure`); an `error` right before a
+ * failed `finish` becomes that result's `error`; an `incomplete` finish and `invalid-line` have no record form.
  */
 export function encodePythonWrapper(events: readonly CanonicalEvent[]): JsonObject[] {
-  const messages = errorMessagesOfFinishes(events);
-  const records: JsonObject[] = [];
-  events.forEach((event, index) => {
-    const record = encodeEvent(event, messages.get(index));
-    if (record !== undefined) records.push(record);
-  });
-  return records;
+  return encodeEventsWithResultErrors(events, encodeEvent);
 }
