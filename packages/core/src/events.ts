@@ -147,6 +147,11 @@ export interface FinishEvent extends CanonicalEventBase {
 export interface AgentErrorEvent extends CanonicalEventBase {
   type: 'error';
   message: string;
+  /**
+   * Why, for a program, when whoever raised the error knows (e.g. `timeout`, `exit-nonzero` or `cancelled` from
+   * `runAgent`); absent on errors a log reports in words only.
+   */
+  code?: string;
 }
 
 /**

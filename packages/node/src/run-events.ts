@@ -115,7 +115,7 @@ export function createRunEvents(options: RunEventOptions = {}): RunEvents {
       const out: CanonicalEvent[] = [];
       const located = sessionId === undefined ? {} : { sessionId };
       if (error !== null && error.code !== 'agent-error')
-        out.push({ type: 'error', message: error.message, ...located });
+        out.push({ type: 'error', message: error.message, code: error.code, ...located });
       const finish: FinishEvent = held ?? {
         type: 'finish',
         finishReason: 'incomplete',

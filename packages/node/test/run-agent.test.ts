@@ -32,7 +32,9 @@ function expectFailedEnding(result: AgentResult, code: string): void {
   const events = result.events;
   expect(events.filter((event) => event.type === 'finish')).toHaveLength(1);
   expect(events.at(-1)).toMatchObject({ type: 'finish', isError: true });
-  expect(events.at(-2)).toMatchObject({ type: 'error', message: result.error?.message });
+  // The agent's own error result carries its message in words only; every other outcome names its code.
+  const named = code === 'agent-error' ? {} : { code };
+  expect(events.at(-2)).toMatchObject({ type: 'error', message: result.error?.message, ...named });
 }
 
 describe('runAgent on a replayed recording', () => {
