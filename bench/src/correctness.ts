@@ -6,6 +6,7 @@
  */
 
 import type { Approach } from './approaches/approach.ts';
+import type { EventsExpectation } from './expected-events.ts';
 import type { Chunking } from './inputs.ts';
 import type { RunResult } from './run-once.ts';
 
@@ -17,6 +18,11 @@ export interface CorrectnessCorpus {
   chunking: Chunking;
   expectedRecords: number;
   expectedDigest: string;
+  /**
+   * What each row delivering canonical events must give, by row name (see `expected-events.ts`). A row without an
+   * entry is not judged on this corpus.
+   */
+  expectedEvents?: Readonly<Record<string, EventsExpectation>>;
 }
 
 /**
@@ -34,8 +40,10 @@ export interface Verdict {
   approach: string;
   corpus: string;
   kind: VerdictKind;
+  /** Records delivered, or events for a row that delivers events. */
   records: number;
   expectedRecords: number;
+  unit: 'records' | 'events';
   problems: number;
   stopped?: string;
   /** Whether the row is documented as unable to read raw line breaks inside strings. */
@@ -55,6 +63,7 @@ export async function checkCorrectness(
   for (const corpus of corpora) {
     for (const approach of approaches) {
       if (approach.group === 'overhead') continue;
+      if (approach.delivers === 'events' && corpus.expectedEvents?.[approach.name] === undefined) continue;
       if (approach.readsWholeFile === true && corpus.chunking !== 'file') {
         verdicts.push({ ...base(approach, corpus), kind: 'not-applicable', records: 0, problems: 0 });
         continue;
@@ -65,11 +74,19 @@ export async function checkCorrectness(
   return verdicts;
 }
 
+/** What a row must deliver from a corpus: its records, or the events the normalizer makes of them. */
+function expectationOf(approach: Approach, corpus: CorrectnessCorpus): { count: number; digest: string } {
+  if (approach.delivers !== 'events') return { count: corpus.expectedRecords, digest: corpus.expectedDigest };
+  const events = corpus.expectedEvents?.[approach.name];
+  return { count: events?.events ?? Number.NaN, digest: events?.digest ?? '' };
+}
+
 function base(approach: Approach, corpus: CorrectnessCorpus) {
   return {
     approach: approach.name,
     corpus: corpus.name,
-    expectedRecords: corpus.expectedRecords,
+    expectedRecords: expectationOf(approach, corpus).count,
+    unit: approach.delivers ?? 'records',
     knownLossy: !approach.survivesRawNewlines,
   };
 }
@@ -78,7 +95,7 @@ function base(approach: Approach, corpus: CorrectnessCorpus) {
 export function judge(approach: Approach, corpus: CorrectnessCorpus, result: RunResult): Verdict {
   const verdict: Verdict = {
     ...base(approach, corpus),
-    kind: kindOf(result, corpus),
+    kind: kindOf(result, expectationOf(approach, corpus)),
     records: result.records,
     problems: result.problems,
   };
@@ -86,27 +103,28 @@ export function judge(approach: Approach, corpus: CorrectnessCorpus, result: Run
   return verdict;
 }
 
-function kindOf(result: RunResult, corpus: CorrectnessCorpus): VerdictKind {
+function kindOf(result: RunResult, expected: { count: number; digest: string }): VerdictKind {
   if (result.stopped !== undefined) return 'stopped';
-  if (result.records < corpus.expectedRecords) return 'lost';
-  if (result.records > corpus.expectedRecords || result.digest !== corpus.expectedDigest) return 'corrupted';
+  if (result.records < expected.count) return 'lost';
+  if (result.records > expected.count || result.digest !== expected.digest) return 'corrupted';
   return 'exact';
 }
 
-/** One cell of the report, e.g. `lost 3,128 of 589,776 (9,384 bad lines)`. */
+/** One cell of the report, e.g. `lost 3,128 of 589,776 (9,384 bad lines)`; counts of events say so. */
 export function describeVerdict(verdict: Verdict): string {
   const n = (value: number): string => value.toLocaleString('en-US');
   const missing = verdict.expectedRecords - verdict.records;
+  const of = `of ${n(verdict.expectedRecords)}${verdict.unit === 'events' ? ' events' : ''}`;
   switch (verdict.kind) {
     case 'exact':
       return 'exact';
     case 'not-applicable':
       return 'n/a (reads the whole file)';
     case 'stopped':
-      return `STOPPED after ${n(verdict.records)} of ${n(verdict.expectedRecords)}`;
+      return `STOPPED after ${n(verdict.records)} ${of}`;
     case 'lost':
-      return `lost ${n(missing)} of ${n(verdict.expectedRecords)}${verdict.problems === 0 ? ', SILENTLY' : ` (${n(verdict.problems)} bad lines)`}`;
+      return `lost ${n(missing)} ${of}${verdict.problems === 0 ? ', SILENTLY' : ` (${n(verdict.problems)} bad lines)`}`;
     default:
-      return `CORRUPTED (${n(verdict.records)} records, values differ)`;
+      return `CORRUPTED (${n(verdict.records)} ${verdict.unit}, values differ)`;
   }
 }

@@ -1,5 +1,6 @@
 /**
- * `pnpm bench [FILE] [--raw-newlines-file FILE] [--runs 5] [--only a,b] [--no-correctness] [--json]`
+ * `pnpm bench [FILE] [--raw-newlines-file FILE] [--runs 5] [--only a,b] [--no-correctness] [--json]`, or
+ * `pnpm bench --memory [--json]` for the memory run (`memory-run.ts`).
  *
  * Times every row on FILE (default: the generated 200 MB mixed corpus), each run in a fresh process, and checks
  * every row's output on the clean corpus, the raw-newline variant and a small corpus in 1-7 byte chunks.
@@ -7,7 +8,7 @@
 
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Approach } from './approaches/approach.ts';
 import { APPROACHES, approachNamed } from './approaches/registry.ts';
@@ -18,12 +19,14 @@ import {
   DEFAULT_RAW_NEWLINE_CORPUS,
   ensureDefaultCorpus,
   readSummary,
+  withExpectedEvents,
   writeSplitUtf8Corpus,
 } from './corpora.ts';
 import { type CorrectnessCorpus, checkCorrectness } from './correctness.ts';
 import { describeMachine } from './machine.ts';
+import { formatMemoryReport, runMemory } from './memory-run.ts';
 import { type BenchReport, formatReport, formatReportJson } from './report.ts';
-import { spawnRun } from './spawn-run.ts';
+import { REPOSITORY_ROOT, spawnRun } from './spawn-run.ts';
 import { type Log, measureThroughput } from './throughput.ts';
 
 const log: Log = (line) => process.stderr.write(`${line}\n`);
@@ -38,8 +41,14 @@ async function main(argv: readonly string[]): Promise<void> {
       'raw-newlines-file': { type: 'string' },
       'no-correctness': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
+      memory: { type: 'boolean', default: false },
     },
   });
+  if (values.memory) {
+    const report = await runMemory(log);
+    process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatMemoryReport(report));
+    return;
+  }
   const runs = Number(values.runs);
   if (!Number.isInteger(runs) || runs < 1)
     throw new RangeError(`--runs must be a positive integer, got ${values.runs}`);
@@ -64,7 +73,7 @@ async function main(argv: readonly string[]): Promise<void> {
   const report: BenchReport = {
     machine: describeMachine(),
     corpus: {
-      file,
+      file: displayPath(file),
       bytes,
       records: summary?.records ?? rows.find((row) => row.name === 'ours-callback')?.records ?? Number.NaN,
       ...(summary === undefined
@@ -76,6 +85,12 @@ async function main(argv: readonly string[]): Promise<void> {
     correctness,
   };
   process.stdout.write(values.json ? formatReportJson(report) : formatReport(report));
+}
+
+/** A path inside the repository as the repository names it, so a report holds no machine paths. */
+function displayPath(file: string): string {
+  const inside = relative(REPOSITORY_ROOT, file);
+  return inside.startsWith('..') || isAbsolute(inside) ? file : inside;
 }
 
 async function runCorrectness(
@@ -93,14 +108,20 @@ async function runCorrectness(
       const summary = path === undefined ? undefined : readSummary(path);
       if (path === undefined) continue;
       if (summary === undefined) log(`${path}: no generator summary beside it, so no correctness check`);
-      else corpora.push(correctnessCorpusOf(name, path, 'file', summary));
+      else {
+        const corpus = correctnessCorpusOf(name, path, 'file', summary);
+        corpora.push(await withExpectedEvents(corpus, summary, approaches, corpora[0]));
+      }
     }
-    corpora.push(await writeSplitUtf8Corpus(directory));
+    corpora.push(await writeSplitUtf8Corpus(directory, approaches));
     log(`correctness: ${corpora.map((corpus) => corpus.name).join(', ')}`);
     const verdicts = await checkCorrectness(approaches, corpora, (approach, corpus) =>
       spawnRun(approach.name, corpus.file, corpus.chunking, true),
     );
-    return { corpora: corpora.map(({ file: _file, ...rest }) => rest), verdicts };
+    return {
+      corpora: corpora.map(({ file: _file, expectedEvents: _events, ...rest }) => rest),
+      verdicts,
+    };
   } finally {
     await rm(directory, { recursive: true, force: true });
   }

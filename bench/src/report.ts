@@ -6,6 +6,7 @@ import type { ThroughputRow } from './throughput.ts';
 
 /** The corpus a report measured. */
 export interface CorpusInfo {
+  /** Relative to the repository root when the file is inside it. */
   file: string;
   bytes: number;
   records: number;
@@ -19,7 +20,7 @@ export interface BenchReport {
   corpus: CorpusInfo;
   runs: number;
   rows: ThroughputRow[];
-  correctness: { corpora: Omit<CorrectnessCorpus, 'file'>[]; verdicts: Verdict[] };
+  correctness: { corpora: Omit<CorrectnessCorpus, 'file' | 'expectedEvents'>[]; verdicts: Verdict[] };
 }
 
 const fixed = (value: number, digits: number): string =>
@@ -37,7 +38,7 @@ export function formatReport(report: BenchReport): string {
         : ` (generated: seed ${corpus.generator.seed}, profile ${corpus.generator.profile}, dialect ${corpus.generator.dialect})`),
     `Each run in a fresh process, libraries loaded before the clock; median of ${report.runs} runs; 1 MB = 10^6 B.`,
     '',
-    '| approach | MB/s | records/s | ratio | paired ratio | ms (min-max) | peak RSS MB | records |',
+    '| approach | MB/s | records or events/s | ratio | paired ratio | ms (min-max) | peak RSS MB | records or events |',
     '|---|---:|---:|---:|---:|---|---:|---:|',
     ...report.rows.map(
       (row) =>

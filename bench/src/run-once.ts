@@ -1,6 +1,7 @@
+import type { CanonicalEvent } from '@cursor-stream/core';
 import type { Approach } from './approaches/approach.ts';
 import { type Chunking, inputOf } from './inputs.ts';
-import { createCountingSink, createDigestSink } from './sinks.ts';
+import { createCountingSink, createDigestSink, withoutLoc } from './sinks.ts';
 
 /** What one run of one row gives; the child runner prints it as one JSON line. */
 export interface RunResult {
@@ -25,10 +26,16 @@ export interface RunOptions {
   digest: boolean;
 }
 
+function digestSinkFor(approach: Approach) {
+  return approach.delivers === 'events'
+    ? createDigestSink((value) => withoutLoc(value as CanonicalEvent))
+    : createDigestSink();
+}
+
 /** Loads a row, then times it over the input. */
 export async function runOnce(approach: Approach, options: RunOptions): Promise<RunResult> {
   const parse = await approach.load();
-  const sink = options.digest ? createDigestSink() : createCountingSink();
+  const sink = options.digest ? digestSinkFor(approach) : createCountingSink();
   const input = inputOf(options.file, options.chunking);
   let stopped: string | undefined;
   const started = performance.now();

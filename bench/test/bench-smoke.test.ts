@@ -6,12 +6,16 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CANONICAL_EVENT_TYPES, type CanonicalEvent } from '@cursor-stream/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeCorpus } from '../../corpus/generator/index.ts';
-import { APPROACHES } from '../src/approaches/registry.ts';
-import { correctnessCorpusOf, writeSplitUtf8Corpus } from '../src/corpora.ts';
+import { TYPES_WITHOUT_REASONING } from '../src/approaches/pipeline.ts';
+import { APPROACHES, approachNamed } from '../src/approaches/registry.ts';
+import { correctnessCorpusOf, withExpectedEvents, writeSplitUtf8Corpus } from '../src/corpora.ts';
 import { type CorrectnessCorpus, judge } from '../src/correctness.ts';
+import { inputOf } from '../src/inputs.ts';
 import { describeMachine } from '../src/machine.ts';
+import { renderChart } from '../src/render-chart.ts';
 import { type BenchReport, formatReport, formatReportJson } from '../src/report.ts';
 import { runOnce } from '../src/run-once.ts';
 import { measureThroughput } from '../src/throughput.ts';
@@ -23,16 +27,28 @@ let directory: string;
 let clean: CorrectnessCorpus;
 let rawNewlines: CorrectnessCorpus;
 let splitUtf8: CorrectnessCorpus;
+let cleanSessions = 0;
 
 beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), 'bench-smoke-'));
   const cleanFile = join(directory, 'clean.ndjson');
   const rawFile = join(directory, 'raw-newlines.ndjson');
-  clean = correctnessCorpusOf('clean', cleanFile, 'file', await writeCorpus(cleanFile, CORPUS_OPTIONS));
+  const cleanSummary = await writeCorpus(cleanFile, CORPUS_OPTIONS);
+  cleanSessions = cleanSummary.sessions;
+  clean = await withExpectedEvents(
+    correctnessCorpusOf('clean', cleanFile, 'file', cleanSummary),
+    cleanSummary,
+    APPROACHES,
+  );
   const rawSummary = await writeCorpus(rawFile, { ...CORPUS_OPTIONS, rawNewlines: 1 });
   expect(rawSummary.rawNewlineRecords).toBeGreaterThan(0);
-  rawNewlines = correctnessCorpusOf('raw-newlines', rawFile, 'file', rawSummary);
-  splitUtf8 = await writeSplitUtf8Corpus(directory);
+  rawNewlines = await withExpectedEvents(
+    correctnessCorpusOf('raw-newlines', rawFile, 'file', rawSummary),
+    rawSummary,
+    APPROACHES,
+    clean,
+  );
+  splitUtf8 = await writeSplitUtf8Corpus(directory, APPROACHES);
 });
 afterAll(async () => {
   await rm(directory, { recursive: true, force: true });
@@ -71,6 +87,44 @@ describe.each(PARSING_ROWS.map((approach) => [approach.name, approach] as const)
   },
 );
 
+describe('the rows that deliver canonical events', () => {
+  async function eventsOf(name: string, corpus: CorrectnessCorpus): Promise<CanonicalEvent[]> {
+    const parse = await approachNamed(name).load();
+    const events: CanonicalEvent[] = [];
+    await parse(inputOf(corpus.file, corpus.chunking), {
+      value: (value) => events.push(value as CanonicalEvent),
+      problem: () => {},
+    });
+    return events;
+  }
+
+  it.each(['pipeline', 'pipeline-reducer', 'pipeline-no-reasoning'])(
+    '%s is judged on events, the same on the raw-newline corpus as on the clean one',
+    async (name) => {
+      for (const corpus of [clean, rawNewlines, splitUtf8]) {
+        const verdict = await verdictOn(corpus, name);
+        expect(verdict).toMatchObject({ kind: 'exact', unit: 'events' });
+        expect(verdict.records).toBe(corpus.expectedEvents?.[name]?.events);
+      }
+      expect(rawNewlines.expectedEvents?.[name]).toEqual(clean.expectedEvents?.[name]);
+    },
+  );
+
+  it('asks for every type but reasoning when filtering reasoning out', () => {
+    expect([...TYPES_WITHOUT_REASONING].sort()).toEqual(
+      CANONICAL_EVENT_TYPES.filter((type) => !type.startsWith('reasoning-')).sort(),
+    );
+  });
+
+  it("filtering reasoning out gives the full pipeline's events without the reasoning ones", async () => {
+    const all = await eventsOf('pipeline', clean);
+    const filtered = await eventsOf('pipeline-no-reasoning', clean);
+    expect(all.some((event) => event.type === 'reasoning-delta')).toBe(true);
+    expect(filtered).toEqual(all.filter((event) => !event.type.startsWith('reasoning-')));
+    expect(filtered.filter((event) => event.type === 'finish')).toHaveLength(cleanSessions);
+  });
+});
+
 describe('a timed run in fresh processes', () => {
   it('reports rows with throughput, ratio to the reference loop and peak RSS', async () => {
     const approaches = APPROACHES.filter((a) => a.name === 'ours-callback' || a.name === 'reference-loop');
@@ -95,5 +149,10 @@ describe('a timed run in fresh processes', () => {
       expect.arrayContaining(['name', 'mbPerSec', 'eventsPerSec', 'ratio', 'peakRssMb']),
     );
     expect(formatReport(report)).toContain('| ours-callback: ');
+    const svg = renderChart(report);
+    expect(svg).toMatch(/^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    expect(svg.match(/<rect [^>]*height="22"/g)).toHaveLength(rows.length);
+    expect(svg).toContain('>reference loop</text>');
+    expect(svg.trimEnd().endsWith('</svg>')).toBe(true);
   });
 });

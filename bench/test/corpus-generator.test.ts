@@ -2,10 +2,12 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type CanonicalEvent, createNormalizer } from '@cursor-stream/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildSession,
   createRandom,
+  DIALECT_WRITERS,
   generateCorpus,
   officialRecords,
   PROFILE_NAMES,
@@ -108,6 +110,56 @@ describe('the corpus generator', () => {
       .filter((record) => record.type === 'assistant' && (share === 0 || record.timestamp_ms === undefined))
       .map((record) => record.message?.content[0]?.text ?? '');
     expect(records.at(-1)?.result).toBe(texts.join(''));
+  });
+});
+
+/** The canonical events of a stream (auto-detected), without `loc`, and the dialect detected. */
+function normalized(text: string): { dialect: string | undefined; events: CanonicalEvent[] } {
+  const normalizer = createNormalizer();
+  const events = [...normalizer.feed(text), ...normalizer.end()].map(
+    ({ loc: _loc, ...rest }) => rest as CanonicalEvent,
+  );
+  return { dialect: normalizer.dialect, events };
+}
+
+/**
+ * What the Python wrapper's records cannot carry of an official session: it has no result arms, only
+ * `success: true | false`, so a tool result with any status but `success` reads back as `failure`.
+ */
+function asWrapperReadsIt(event: CanonicalEvent): CanonicalEvent {
+  if (event.type !== 'tool-result' || event.status === 'success') return event;
+  return { ...event, status: 'failure' };
+}
+
+describe('the corpus generator in other dialects', () => {
+  const options = { seed: 4, targetBytes: 400_000, profile: 'parallel-tools' } as const;
+  const official = normalized(textOf(generateCorpus(options)));
+
+  it('knows every built-in dialect', () => {
+    expect([...DIALECT_WRITERS.keys()]).toEqual(['official', 'python-wrapper', 'payload-envelope']);
+  });
+
+  it("writes payload-envelope records that give the official stream's events, apart from loc", () => {
+    const envelope = normalized(textOf(generateCorpus({ ...options, dialect: 'payload-envelope' })));
+    expect(envelope.dialect).toBe('payload-envelope');
+    expect(envelope.events).toEqual(official.events);
+  });
+
+  it('writes python-wrapper records that give the same events, apart from loc and result arms', () => {
+    const wrapper = normalized(textOf(generateCorpus({ ...options, dialect: 'python-wrapper' })));
+    expect(wrapper.dialect).toBe('python-wrapper');
+    const armed = official.events.filter(
+      (event) => event.type === 'tool-result' && !['success', 'failure'].includes(event.status),
+    );
+    // The profile writes error and rejected arms, so the difference is really exercised.
+    expect(armed.length).toBeGreaterThan(0);
+    expect(wrapper.events).toEqual(official.events.map(asWrapperReadsIt));
+  });
+
+  it('writes the same bytes for the same seed in another dialect', () => {
+    const write = () =>
+      textOf(generateCorpus({ ...options, targetBytes: 50_000, dialect: 'python-wrapper' }));
+    expect(write()).toBe(write());
   });
 });
 

@@ -1,17 +1,18 @@
 /**
  * `pnpm corpus:generate -- --size 200MB --out corpus/generated/mixed.ndjson [--profile mixed] [--seed 1]
- * [--raw-newlines 0] [--dialect official]`
+ * [--raw-newlines 0] [--dialect official|python-wrapper|payload-envelope]`
  */
 
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { DIALECT_WRITERS } from './dialect-writers.ts';
 import { writeCorpus } from './generate-corpus.ts';
 import { parseSize } from './parse-size.ts';
 import { isProfileName, PROFILE_NAMES } from './profiles.ts';
 
 const USAGE = `usage: corpus:generate --out FILE [--size 200MB] [--profile ${PROFILE_NAMES.join('|')}]
-                       [--seed 1] [--raw-newlines SHARE] [--dialect official]`;
+                       [--seed 1] [--raw-newlines SHARE] [--dialect ${[...DIALECT_WRITERS.keys()].join('|')}]`;
 
 async function main(argv: readonly string[]): Promise<void> {
   const { values } = parseArgs({

@@ -5,7 +5,14 @@
  * the writer table once the core can normalize and the dialect can encode.
  */
 
-import type { CanonicalEvent, Dialect, JsonObject } from '@cursor-stream/core';
+import {
+  type CanonicalEvent,
+  createNormalizer,
+  type Dialect,
+  type JsonObject,
+  payloadEnvelopeDialect,
+  pythonWrapperDialect,
+} from '@cursor-stream/core';
 import { officialRecords } from './official-records.ts';
 import type { SessionModel } from './session-model.ts';
 
@@ -42,7 +49,23 @@ export function createEncodingWriter(
   };
 }
 
-/** The writers `--dialect` accepts. Encoded dialects join this table when the core provides them. */
-export const DIALECT_WRITERS: ReadonlyMap<string, DialectWriter> = new Map([
-  [officialWriter.dialect, officialWriter],
-]);
+/**
+ * Reads one session's official records into canonical events, as the core does for a stream: a fresh normalizer per
+ * session, forced to the official dialect.
+ */
+export function officialToCanonical(records: readonly JsonObject[]): CanonicalEvent[] {
+  const normalizer = createNormalizer({ dialect: 'official' });
+  const events: CanonicalEvent[] = [];
+  for (const record of records) events.push(...normalizer.pushRecord(record));
+  events.push(...normalizer.end());
+  return events;
+}
+
+/** The writers `--dialect` accepts. */
+export const DIALECT_WRITERS: ReadonlyMap<string, DialectWriter> = new Map(
+  [
+    officialWriter,
+    createEncodingWriter(pythonWrapperDialect as Dialect, officialToCanonical),
+    createEncodingWriter(payloadEnvelopeDialect as Dialect, officialToCanonical),
+  ].map((writer) => [writer.dialect, writer]),
+);

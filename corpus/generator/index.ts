@@ -3,6 +3,7 @@ export {
   createEncodingWriter,
   DIALECT_WRITERS,
   type DialectWriter,
+  officialToCanonical,
   officialWriter,
 } from './dialect-writers.ts';
 export {

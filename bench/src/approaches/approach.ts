@@ -37,6 +37,13 @@ export interface Approach {
   readonly survivesRawNewlines: boolean;
   /** Whether the row reads the file whole, so the chunking of the input does not apply to it. */
   readonly readsWholeFile?: boolean;
+  /**
+   * What the row delivers to its sink: parsed records (the default), or canonical events, judged against the events
+   * the core's normalizer gives for the corpus's records.
+   */
+  readonly delivers?: 'records' | 'events';
+  /** For a row delivering events: the canonical event types it asks for (all when absent). */
+  readonly eventTypes?: readonly string[];
   /** Imports the row's libraries and returns its parse function; runs before the clock starts. */
   load(): Promise<Parse>;
 }

@@ -1,17 +1,18 @@
-/**
- * Every benchmark row, in table order. The full-pipeline rows (tokenizer + normalizer to canonical events, and the
- * same + the session reducer) join here when the core provides them.
- */
+/** Every benchmark row, in table order. */
 
 import type { Approach } from './approach.ts';
 import { bufferIndexOf, readlineLoop, readOnly, referenceLoop, wholeBufferSplit } from './hand-written.ts';
 import { ndjsonParse, split2Parse, streamJsonJsonl, streamparserJson } from './libraries.ts';
 import { oursCallback, oursIterable } from './ours.ts';
+import { pipeline, pipelineReducer, pipelineWithoutReasoning } from './pipeline.ts';
 
 /** The rows, ours first, then the baselines, then fixed costs. */
 export const APPROACHES: readonly Approach[] = [
   oursCallback,
   oursIterable,
+  pipeline,
+  pipelineReducer,
+  pipelineWithoutReasoning,
   referenceLoop,
   bufferIndexOf,
   wholeBufferSplit,

@@ -5,35 +5,20 @@
 
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, Option } from 'commander';
+import { addBench } from './bench-command.ts';
 import type { CliIo } from './cli-io.ts';
-import type { ExitCode } from './exit-codes.ts';
 import {
-  DIALECT_CHOICES,
-  type DialectChoice,
-  isOptionValueError,
-  type OptionValueError,
-  parseByteSize,
-  parsePositiveInteger,
-} from './options.ts';
-
-/** The options commander collects for every reading command. */
-interface ReadingFlags {
-  dialect: DialectChoice;
-  maxRecordBytes?: number;
-}
-
-const INPUT_HELP = `
-Input:
-  FILE is a log file, or - for standard input (the default when FILE is optional).
-  Files ending in .gz, and input that starts like gzip, are decompressed on the fly.
-  Memory stays bounded by the largest record, whatever the size of the log.`;
-
-const EXIT_HELP = `
-Exit codes:
-  0  success
-  1  the input had invalid lines (lines that are not records of any dialect)
-  2  usage error, or I/O error (missing file, a directory, unreadable, not text)`;
+  addReadingOptions,
+  type CommandContext,
+  EXIT_HELP,
+  INPUT_HELP,
+  optionParser,
+  type ReadingFlags,
+  readingOptions,
+} from './command-options.ts';
+import type { ExitCode } from './exit-codes.ts';
+import { parsePositiveInteger } from './options.ts';
 
 const VALIDATE_EXIT_HELP = `
 Exit codes:
@@ -48,42 +33,6 @@ function packageVersion(): string {
     version: string;
   };
   return manifest.version;
-}
-
-/** Adapts an options.ts parser to commander, which reports a thrown InvalidArgumentError as a usage error. */
-function optionParser(parse: (text: string) => number | OptionValueError): (text: string) => number {
-  return (text) => {
-    const value = parse(text);
-    if (isOptionValueError(value)) throw new InvalidArgumentError(value.message);
-    return value;
-  };
-}
-
-function addReadingOptions(command: Command): Command {
-  return command
-    .addOption(
-      new Option('--dialect <name>', 'the format of the log, or auto to detect it per stream')
-        .choices(DIALECT_CHOICES)
-        .default('auto'),
-    )
-    .addOption(
-      new Option(
-        '--max-record-bytes <n>',
-        'largest record to hold; larger ones are reported as oversize (e.g. 64m)',
-      ).argParser(optionParser(parseByteSize)),
-    );
-}
-
-function readingOptions(flags: ReadingFlags): { dialect: DialectChoice; maxRecordBytes?: number } {
-  return flags.maxRecordBytes === undefined
-    ? { dialect: flags.dialect }
-    : { dialect: flags.dialect, maxRecordBytes: flags.maxRecordBytes };
-}
-
-/** What a command's action needs: the streams, and where to leave its exit code. */
-interface CommandContext {
-  readonly io: CliIo;
-  readonly done: (code: ExitCode) => void;
 }
 
 function addNormalize(program: Command, { io, done }: CommandContext): void {
@@ -162,7 +111,7 @@ function addRender(program: Command, { io, done }: CommandContext): void {
  * The commands, in the order `--help` lists them. Each declares its arguments and options here and loads its code
  * (`commands/<name>.ts`) only when it runs; a new command is one more such function.
  */
-const COMMANDS = [addNormalize, addValidate, addSummary, addRender] as const;
+const COMMANDS = [addNormalize, addValidate, addSummary, addRender, addBench] as const;
 
 /**
  * Makes one `cursor-stream` command line.

@@ -1,0 +1,164 @@
+/**
+ * The memory run: a 1 GB generated stream through the built CLI's `normalize` to `/dev/null`, under plain `node` (a
+ * TypeScript loader would add its own ~70 MB), and the child's peak RSS against the target: under 100 MB plus twice
+ * the largest record.
+ */
+
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { DEFAULT_CORPUS, DEFAULT_SEED, ensureCorpus, ensureDefaultCorpus } from './corpora.ts';
+import { REPOSITORY_ROOT } from './spawn-run.ts';
+import type { Log } from './throughput.ts';
+
+/** The stream the memory run reads. */
+export const MEMORY_CORPUS = join(REPOSITORY_ROOT, 'corpus/generated/mixed-1gb.ndjson');
+const MEMORY_CORPUS_BYTES = 1e9;
+const CLI_BIN = join(REPOSITORY_ROOT, 'packages/cli/bin/cursor-stream.js');
+const CLI_BUILT = join(REPOSITORY_ROOT, 'packages/cli/dist/cli.js');
+/** The fixed part of the target, MB (10^6 bytes). */
+const TARGET_BASE_MB = 100;
+/**
+ * Loaded into the child before the CLI: writes the child's own resource usage to file descriptor 3 as it exits,
+ * since Node gives a parent no way to read a child's.
+ */
+const REPORT_USAGE = `data:text/javascript,${encodeURIComponent(
+  "import { writeSync } from 'node:fs'; process.on('exit', () => writeSync(3, JSON.stringify(process.resourceUsage())));",
+)}`;
+
+/** One run of the CLI on one file. */
+export interface MemoryRun {
+  /** What the run shows, e.g. `default` or the node flags it adds. */
+  label: string;
+  file: string;
+  bytes: number;
+  peakRssMb: number;
+  seconds: number;
+  mbPerSec: number;
+  exitCode: number | null;
+}
+
+/** What the memory run measured. */
+export interface MemoryReport {
+  /** The longest record of the 1 GB stream, terminator included, in bytes. */
+  largestRecordBytes: number;
+  /** 100 MB plus twice the largest record, MB (10^6 bytes). */
+  targetMb: number;
+  /** Whether the first run (the 1 GB stream, default settings) stayed under the target. */
+  withinTarget: boolean;
+  runs: MemoryRun[];
+}
+
+/**
+ * The runs: the 1 GB stream as a user runs it; the same with a small young generation, which shows how much of the
+ * peak is the garbage collector's headroom rather than data held; and the 200 MB stream, to show that the peak
+ * does not grow with the input.
+ */
+const RUNS = [
+  { label: 'default', file: 'corpus/generated/mixed-1gb.ndjson', flags: [] },
+  {
+    label: '--max-semi-space-size=4',
+    file: 'corpus/generated/mixed-1gb.ndjson',
+    flags: ['--max-semi-space-size=4'],
+  },
+  { label: 'default, 200 MB stream', file: 'corpus/generated/mixed.ndjson', flags: [] },
+] as const;
+
+/** The longest line of a file (records of a clean corpus are lines), terminator included. */
+export async function largestLineBytes(file: string): Promise<number> {
+  let largest = 0;
+  let current = 0;
+  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+    let start = 0;
+    for (let end = chunk.indexOf(10); end !== -1; end = chunk.indexOf(10, start)) {
+      largest = Math.max(largest, current + end - start + 1);
+      current = 0;
+      start = end + 1;
+    }
+    current += chunk.length - start;
+  }
+  return Math.max(largest, current);
+}
+
+async function normalizeToDevNull(
+  file: string,
+  flags: readonly string[],
+): Promise<{ usage: NodeJS.ResourceUsage; code: number | null; seconds: number }> {
+  const devNull = await open('/dev/null', 'w');
+  try {
+    const started = performance.now();
+    const child = spawn(process.execPath, [...flags, '--import', REPORT_USAGE, CLI_BIN, 'normalize', file], {
+      cwd: REPOSITORY_ROOT,
+      stdio: ['ignore', devNull.fd, 'inherit', 'pipe'],
+    });
+    let report = '';
+    (child.stdio[3] as Readable).setEncoding('utf8').on('data', (text: string) => {
+      report += text;
+    });
+    const [code] = (await once(child, 'close')) as [number | null];
+    const seconds = (performance.now() - started) / 1000;
+    if (!report.startsWith('{'))
+      throw new Error(`the CLI exited ${code} without reporting its resource usage`);
+    return { usage: JSON.parse(report) as NodeJS.ResourceUsage, code, seconds };
+  } finally {
+    await devNull.close();
+  }
+}
+
+async function runOne(run: (typeof RUNS)[number], log: Log): Promise<MemoryRun> {
+  log(`memory run (${run.label}): cursor-stream normalize ${run.file} > /dev/null ...`);
+  const path = join(REPOSITORY_ROOT, run.file);
+  const { usage, code, seconds } = await normalizeToDevNull(path, run.flags);
+  const bytes = statSync(path).size;
+  const peakRssMb = (usage.maxRSS * 1024) / 1e6;
+  return {
+    label: run.label,
+    file: run.file,
+    bytes,
+    peakRssMb,
+    seconds,
+    mbPerSec: bytes / 1e6 / seconds,
+    exitCode: code,
+  };
+}
+
+/**
+ * Runs the memory run, generating its corpora on first use.
+ *
+ * @throws Error when the CLI is not built (`pnpm build`).
+ */
+export async function runMemory(log: Log): Promise<MemoryReport> {
+  if (!existsSync(CLI_BUILT)) throw new Error('the CLI is not built: run `pnpm build` first');
+  await ensureCorpus(
+    MEMORY_CORPUS,
+    { seed: DEFAULT_SEED, targetBytes: MEMORY_CORPUS_BYTES, rawNewlines: 0 },
+    log,
+  );
+  await ensureDefaultCorpus(DEFAULT_CORPUS, 0, log);
+  const largestRecordBytes = await largestLineBytes(MEMORY_CORPUS);
+  const runs: MemoryRun[] = [];
+  for (const run of RUNS) runs.push(await runOne(run, log));
+  const targetMb = TARGET_BASE_MB + (2 * largestRecordBytes) / 1e6;
+  return { largestRecordBytes, targetMb, withinTarget: (runs[0]?.peakRssMb ?? Number.NaN) < targetMb, runs };
+}
+
+/** The memory run as Markdown. */
+export function formatMemoryReport(report: MemoryReport): string {
+  const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
+  return `${[
+    'Memory run: `cursor-stream normalize FILE > /dev/null`, the built CLI under plain node; peak RSS of the process.',
+    `Largest record: ${(report.largestRecordBytes / 1e6).toFixed(3)} MB; target: under ${report.targetMb.toFixed(1)} MB ` +
+      `(100 MB + 2 x largest record): ${report.withinTarget ? 'met' : 'NOT met'}.`,
+    '',
+    '| run | input | peak RSS MB | time s | MB/s | exit code |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...report.runs.map(
+      (run) =>
+        `| ${run.label} | ${run.file} (${mb(run.bytes)} MB) | ${run.peakRssMb.toFixed(1)} | ${run.seconds.toFixed(1)} | ` +
+        `${run.mbPerSec.toFixed(1)} | ${run.exitCode} |`,
+    ),
+  ].join('\n')}\n`;
+}

@@ -1,0 +1,49 @@
+/**
+ * The declaration of `cursor-stream bench`: arguments, options and help. Its code (`commands/bench.ts`, the child
+ * runner and the rows) is loaded only when it runs.
+ */
+
+import { type Command, Option } from 'commander';
+import {
+  addReadingOptions,
+  type CommandContext,
+  EXIT_HELP,
+  optionParser,
+  type ReadingFlags,
+  readingOptions,
+} from './command-options.ts';
+import { parsePositiveInteger } from './options.ts';
+
+const BENCH_HELP = `
+Rows:
+  pipeline          read + tokenize + normalize to canonical events (what normalize does, without output)
+  pipeline-reducer  the same + the session reducer (what summary does, without output)
+  reference-loop    TextDecoder + String#indexOf + JSON.parse per line over the same bytes: the plain loop
+                    people write; every ratio is taken against it
+Each run is a fresh process; the median of --runs runs is reported with MB/s (1 MB = 10^6 B), events/s
+(records/s for the reference loop), the ratio to the reference loop, and peak RSS. Gzipped logs are measured
+on their decompressed bytes.`;
+
+/** Adds `bench` to the program. */
+export function addBench(program: Command, { io, done }: CommandContext): void {
+  addReadingOptions(program.command('bench').summary('measure the pipeline on logs against a plain loop'))
+    .description(
+      'Measure throughput and memory of the pipeline on your own logs: for each file, the median of several runs of read + tokenize + normalize (and + the session reducer), each in a fresh process, against the reference loop on the same file.',
+    )
+    .argument('<FILE...>', 'log files (read several times, so not standard input)')
+    .addOption(
+      new Option('--runs <n>', 'runs per row and file; the median is reported')
+        .argParser(optionParser(parsePositiveInteger))
+        .default(5),
+    )
+    .option(
+      '--json',
+      'print { machine, runs, files: [{ path, bytes, rows: [{ name, mbPerSec, eventsPerSec, ratio, peakRssMb }] }] }',
+    )
+    .addHelpText('after', `${BENCH_HELP}\n${EXIT_HELP}`)
+    .action(async (files: string[], flags: ReadingFlags & { runs: number; json?: true }) => {
+      const { runBench } = await import('./commands/bench.ts');
+      const options = { ...readingOptions(flags), runs: flags.runs, json: flags.json === true };
+      done(await runBench(files, options, io));
+    });
+}

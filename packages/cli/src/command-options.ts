@@ -1,0 +1,73 @@
+/**
+ * What every command declaration shares: the reading options, their parsing into library options, the help texts
+ * on input and exit codes, and the context an action runs in.
+ */
+
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import type { CliIo } from './cli-io.ts';
+import type { ExitCode } from './exit-codes.ts';
+import {
+  DIALECT_CHOICES,
+  type DialectChoice,
+  isOptionValueError,
+  type OptionValueError,
+  parseByteSize,
+} from './options.ts';
+
+/** The options commander collects for every reading command. */
+export interface ReadingFlags {
+  dialect: DialectChoice;
+  maxRecordBytes?: number;
+}
+
+/** Help text on what FILE may be. */
+export const INPUT_HELP = `
+Input:
+  FILE is a log file, or - for standard input (the default when FILE is optional).
+  Files ending in .gz, and input that starts like gzip, are decompressed on the fly.
+  Memory stays bounded by the largest record, whatever the size of the log.`;
+
+/** Help text on the exit codes of the reading commands. */
+export const EXIT_HELP = `
+Exit codes:
+  0  success
+  1  the input had invalid lines (lines that are not records of any dialect)
+  2  usage error, or I/O error (missing file, a directory, unreadable, not text)`;
+
+/** Adapts an options.ts parser to commander, which reports a thrown InvalidArgumentError as a usage error. */
+export function optionParser(parse: (text: string) => number | OptionValueError): (text: string) => number {
+  return (text) => {
+    const value = parse(text);
+    if (isOptionValueError(value)) throw new InvalidArgumentError(value.message);
+    return value;
+  };
+}
+
+/** Adds `--dialect` and `--max-record-bytes` to a command. */
+export function addReadingOptions(command: Command): Command {
+  return command
+    .addOption(
+      new Option('--dialect <name>', 'the format of the log, or auto to detect it per stream')
+        .choices(DIALECT_CHOICES)
+        .default('auto'),
+    )
+    .addOption(
+      new Option(
+        '--max-record-bytes <n>',
+        'largest record to hold; larger ones are reported as oversize (e.g. 64m)',
+      ).argParser(optionParser(parseByteSize)),
+    );
+}
+
+/** The library options that the reading flags stand for. */
+export function readingOptions(flags: ReadingFlags): { dialect: DialectChoice; maxRecordBytes?: number } {
+  return flags.maxRecordBytes === undefined
+    ? { dialect: flags.dialect }
+    : { dialect: flags.dialect, maxRecordBytes: flags.maxRecordBytes };
+}
+
+/** What a command's action needs: the streams, and where to leave its exit code. */
+export interface CommandContext {
+  readonly io: CliIo;
+  readonly done: (code: ExitCode) => void;
+}

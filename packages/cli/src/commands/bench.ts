@@ -1,0 +1,94 @@
+/**
+ * `cursor-stream bench`: the project's throughput measurement on a user's own logs. Every run of every row is a fresh
+ * child process of this CLI (the project's benchmark does the same), rounds interleaved with the row order rotated
+ * each round, so that drift on a shared machine spreads over all rows.
+ */
+
+import {
+  type BenchFileReport,
+  type BenchReport,
+  fileReport,
+  formatBenchJson,
+  formatBenchText,
+} from '../bench/bench-report.ts';
+import { BENCH_ROWS, type BenchRowName, type BenchRun, NO_STDIN } from '../bench/bench-rows.ts';
+import { describeMachine } from '../bench/machine.ts';
+import { spawnBenchRun } from '../bench/spawn-bench-run.ts';
+import type { Result } from '../cli-error.ts';
+import { cliError } from '../cli-error.ts';
+import { type CliIo, reportError, writeText } from '../cli-io.ts';
+import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
+import { openLog } from '../input/open-log.ts';
+import type { InputOptions } from '../options.ts';
+
+/** Options of `bench`. */
+export interface BenchOptions extends InputOptions {
+  /** Runs per row and file; the median is reported. */
+  runs: number;
+  json: boolean;
+}
+
+/** Checks that a log can be opened before any run starts, so a typo fails at once. */
+async function checkReadable(path: string): Promise<Result<void>> {
+  if (path === '-')
+    return { ok: false, error: cliError('usage', 'bench reads each file several times: give files, not -') };
+  const opened = await openLog(path, { stdin: NO_STDIN });
+  if (!opened.ok) return opened;
+  await opened.value.close();
+  return { ok: true, value: undefined };
+}
+
+/** Times every row `runs` times on one log, rounds interleaved. */
+async function measureFile(
+  path: string,
+  options: BenchOptions,
+): Promise<Result<{ report: BenchFileReport; invalidLines: boolean }>> {
+  const runs = new Map<BenchRowName, BenchRun[]>(BENCH_ROWS.map((row) => [row, []]));
+  let invalidLines = false;
+  const taskOptions: InputOptions =
+    options.maxRecordBytes === undefined
+      ? { dialect: options.dialect }
+      : { dialect: options.dialect, maxRecordBytes: options.maxRecordBytes };
+  for (let round = 0; round < options.runs; round++) {
+    const shift = round % BENCH_ROWS.length;
+    for (const row of [...BENCH_ROWS.slice(shift), ...BENCH_ROWS.slice(0, shift)]) {
+      const result = await spawnBenchRun({ row, path, options: taskOptions });
+      if (!result.ok) return result;
+      runs.get(row)?.push(result.value);
+      if (row !== 'reference-loop' && result.value.invalidLines > 0) invalidLines = true;
+    }
+  }
+  return { ok: true, value: { report: fileReport(path, runs), invalidLines } };
+}
+
+/**
+ * Runs `bench` on the given logs.
+ *
+ * @returns 0, 1 when a log had invalid lines, 2 on a usage or I/O error (nothing is measured then).
+ */
+export async function runBench(
+  paths: readonly string[],
+  options: BenchOptions,
+  io: CliIo,
+): Promise<ExitCode> {
+  for (const path of paths) {
+    const readable = await checkReadable(path);
+    if (!readable.ok) {
+      reportError(io, readable.error);
+      return EXIT_USAGE_OR_IO;
+    }
+  }
+  const report: BenchReport = { machine: describeMachine(), runs: options.runs, files: [] };
+  let invalidLines = false;
+  for (const path of paths) {
+    const measured = await measureFile(path, options);
+    if (!measured.ok) {
+      reportError(io, measured.error);
+      return EXIT_USAGE_OR_IO;
+    }
+    report.files.push(measured.value.report);
+    invalidLines ||= measured.value.invalidLines;
+  }
+  await writeText(io.stdout, options.json ? formatBenchJson(report) : formatBenchText(report));
+  return invalidLines ? EXIT_PROBLEMS : EXIT_OK;
+}

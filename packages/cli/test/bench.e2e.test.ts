@@ -1,0 +1,86 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { RECORDING, REPO_ROOT, runCli } from './run-cli.ts';
+
+const ROWS = ['pipeline', 'pipeline-reducer', 'reference-loop'];
+
+interface BenchJson {
+  machine: Record<string, unknown>;
+  runs: number;
+  files: { path: string; bytes: number; rows: Record<string, unknown>[] }[];
+}
+
+let scratch = '';
+let gzipped = '';
+
+beforeAll(async () => {
+  scratch = await mkdtemp(join(tmpdir(), 'cursor-stream-bench-'));
+  gzipped = join(scratch, 'recording.ndjson.gz');
+  await writeFile(gzipped, gzipSync(await readFile(join(REPO_ROOT, RECORDING))));
+});
+
+afterAll(async () => {
+  await rm(scratch, { recursive: true, force: true });
+});
+
+describe('cursor-stream bench', () => {
+  test('--json reports every row of every file with positive numbers', async () => {
+    const run = await runCli(['bench', '--json', '--runs', '1', RECORDING, gzipped]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout) as BenchJson;
+    expect(Object.keys(report.machine)).toEqual(expect.arrayContaining(['cpu', 'cores', 'node', 'os']));
+    expect(report.runs).toBe(1);
+    expect(report.files.map((file) => file.path)).toEqual([RECORDING, gzipped]);
+    const [plain, compressed] = report.files;
+    // A gzipped log is measured on its decompressed bytes.
+    expect(compressed?.bytes).toBe(plain?.bytes);
+    for (const file of report.files) {
+      expect(file.bytes).toBe(2341);
+      expect(file.rows.map((row) => row.name)).toEqual(ROWS);
+      for (const row of file.rows) {
+        expect(Object.keys(row).sort()).toEqual(['eventsPerSec', 'mbPerSec', 'name', 'peakRssMb', 'ratio']);
+        for (const key of ['mbPerSec', 'eventsPerSec', 'ratio', 'peakRssMb'])
+          expect(row[key]).toBeGreaterThan(0);
+      }
+      expect(file.rows.at(-1)?.ratio).toBe(1);
+    }
+  });
+
+  test('prints a table per file by default', async () => {
+    const run = await runCli(['bench', '--runs', '1', RECORDING]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`${RECORDING}: 2,341 bytes`);
+    expect(run.stdout).toMatch(/^ {2}row +MB\/s +events\/s +ratio +peak RSS MB$/m);
+    for (const row of ROWS)
+      expect(run.stdout).toMatch(new RegExp(`^ {2}${row} +[\\d.]+ +[\\d,]+ +[\\d.]+ +\\d+$`, 'm'));
+  });
+
+  test('exits 1 when a log has invalid lines, as the other commands do', async () => {
+    const path = join(scratch, 'bad.ndjson');
+    await writeFile(path, '{"type":"user","message":{"content":[]}}\nnot json\n');
+    const run = await runCli(['bench', '--runs', '1', '--json', path]);
+    expect(run.code).toBe(1);
+    expect((JSON.parse(run.stdout) as BenchJson).files).toHaveLength(1);
+  });
+
+  test.each([
+    [['bench', 'missing.ndjson'], 'cursor-stream: missing.ndjson: no such file\n'],
+    [
+      ['bench', RECORDING, 'corpus/official'],
+      'cursor-stream: corpus/official: is a directory, not a log file\n',
+    ],
+    [['bench', '-'], 'cursor-stream: bench reads each file several times: give files, not -\n'],
+  ])('%j exits 2 with one line on stderr before measuring anything', async (args, stderr) => {
+    expect(await runCli(args)).toMatchObject({ code: 2, stdout: '', stderr });
+  });
+
+  test.each([[['bench']], [['bench', RECORDING, '--runs', '0']]])('%j is a usage error', async (args) => {
+    const run = await runCli(args);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^cursor-stream: [^\n]+\n$/);
+  });
+});
