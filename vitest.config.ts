@@ -8,6 +8,7 @@ export default defineConfig({
   test: {
     include: ['packages/*/test/**/*.test.ts', 'bench/test/**/*.test.ts'],
     setupFiles: ['./tools/fast-check-setup.ts'],
+    globalSetup: ['./tools/bundle-cli-setup.ts'],
     reporters: ['default', new SummaryReporter()],
     testTimeout: 60_000,
   },

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { main } from '../dist/cli.js';
+import { main } from '../bundle/cli.js';
 
 // A reader that stops early (`| head`) closes the pipe: stop quietly rather than die on EPIPE.
 process.stdout.on('error', (error) => {

@@ -1,9 +1,11 @@
+import { fc, test as propTest } from '@fast-check/vitest';
 import { describe, expect, test } from 'vitest';
 import {
   escapeControls,
   escapeControlsKeepingLines,
   foldToOneLine,
   formatBytes,
+  formatCount,
   formatDuration,
   plural,
   truncate,
@@ -76,4 +78,13 @@ describe('plural', () => {
       '12,345 events',
     ]);
   });
+});
+
+describe('formatCount', () => {
+  propTest.prop([fc.integer({ min: -1e15, max: 1e15 })])(
+    'groups thousands exactly as the en-US locale does',
+    (n) => {
+      expect(formatCount(n)).toBe(n.toLocaleString('en-US'));
+    },
+  );
 });

@@ -1,6 +1,7 @@
 /** The report of `cursor-stream bench`: medians per row and file, as a table or as JSON. */
 
 import { formatTable } from '../format/table.ts';
+import { formatCount } from '../format/text.ts';
 import { type BenchRowName, type BenchRun, REFERENCE_ROW } from './bench-rows.ts';
 import type { MachineInfo } from './machine.ts';
 
@@ -63,8 +64,7 @@ export function fileReport(
 
 const fixed = (value: number, digits: number): string =>
   Number.isFinite(value) ? value.toFixed(digits) : '-';
-const grouped = (value: number): string =>
-  Number.isFinite(value) ? Math.round(value).toLocaleString('en-US') : '-';
+const grouped = (value: number): string => (Number.isFinite(value) ? formatCount(value) : '-');
 
 /** The report as text: the machine, then one table per file. */
 export function formatBenchText(report: BenchReport): string {

@@ -3,7 +3,15 @@
 import type { Palette } from './colors.ts';
 import type { SummaryJson, SummarySessionJson, SummaryToolCallJson } from './summary-json.ts';
 import { type Cell, formatTable } from './table.ts';
-import { escapeControls, foldToOneLine, formatBytes, formatDuration, plural, truncate } from './text.ts';
+import {
+  escapeControls,
+  foldToOneLine,
+  formatBytes,
+  formatCount,
+  formatDuration,
+  plural,
+  truncate,
+} from './text.ts';
 
 /** Longest assistant text shown, in characters; the JSON form has it whole. */
 const TEXT_PREVIEW_LENGTH = 100;
@@ -19,14 +27,10 @@ function statusStyle(status: string, palette: Palette): (text: string) => string
 function usageText(usage: SummarySessionJson['usage']): string | null {
   if (usage === null) return null;
   const parts = [
-    usage.inputTokens === undefined ? null : `${usage.inputTokens.toLocaleString('en-US')} in`,
-    usage.outputTokens === undefined ? null : `${usage.outputTokens.toLocaleString('en-US')} out`,
-    usage.cacheReadTokens === undefined
-      ? null
-      : `${usage.cacheReadTokens.toLocaleString('en-US')} cache read`,
-    usage.cacheWriteTokens === undefined
-      ? null
-      : `${usage.cacheWriteTokens.toLocaleString('en-US')} cache write`,
+    usage.inputTokens === undefined ? null : `${formatCount(usage.inputTokens)} in`,
+    usage.outputTokens === undefined ? null : `${formatCount(usage.outputTokens)} out`,
+    usage.cacheReadTokens === undefined ? null : `${formatCount(usage.cacheReadTokens)} cache read`,
+    usage.cacheWriteTokens === undefined ? null : `${formatCount(usage.cacheWriteTokens)} cache write`,
   ].filter((part) => part !== null);
   return parts.length === 0 ? null : `tokens ${parts.join(', ')}`;
 }

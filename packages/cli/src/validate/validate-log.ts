@@ -8,9 +8,10 @@ import {
   createSessionReducer,
   type Dialect,
   type JsonObject,
+  loadSchemaValidators,
   type SchemaIssue,
   type SourceLocation,
-} from '@cursor-stream/core';
+} from '@cursor-stream/core/normalize';
 import type { NdjsonRecord } from '@cursor-stream/ndjson';
 import type { Result } from '../cli-error.ts';
 import type { InputOptions } from '../options.ts';
@@ -88,6 +89,8 @@ export async function validateLog(
   options: ValidateLogOptions,
   context: ValidateLogContext,
 ): Promise<Result<FileReport>> {
+  // The generated validators are most of the code; only validation loads them, once per thread.
+  await loadSchemaValidators();
   const collector = createCollector(options.strict);
   const reducer = createSessionReducer(options.dialect === 'auto' ? {} : { dialect: options.dialect });
   const result = await readLog(path, {
