@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=8
 import { main } from '../bundle/cli.js';
 
 // A reader that stops early (`| head`) closes the pipe: stop quietly rather than die on EPIPE.
