@@ -1,7 +1,15 @@
 /** Helpers the built-in encoders share: canonical fields back to the CLI's snake_case record fields. */
 
 import type { JsonObject } from '../dialect.ts';
-import type { CanonicalEvent, FinishEvent, StreamStartEvent, ToolResultEvent } from '../events.ts';
+import type {
+  CanonicalEvent,
+  FinishEvent,
+  ReasoningDeltaEvent,
+  ReasoningEndEvent,
+  StreamStartEvent,
+  ToolResultEvent,
+  UserMessageEvent,
+} from '../events.ts';
 
 /** Copies the defined entries of `fields` into `record` (JSON has no `undefined`). */
 export function withDefined(record: JsonObject, fields: JsonObject): JsonObject {
@@ -83,4 +91,25 @@ export function encodeEventsWithResultErrors(
     if (record !== undefined) records.push(record);
   });
   return records;
+}
+
+/**
+ * The records every CLI-shaped dialect writes alike: `system/init` (its working directory under `workspaceKey`), the
+ * echoed prompt, and thinking.
+ */
+export function sharedRecordOf(
+  event: StreamStartEvent | UserMessageEvent | ReasoningDeltaEvent | ReasoningEndEvent,
+  workspaceKey: 'cwd' | 'workspace',
+): JsonObject {
+  const session = { session_id: event.sessionId };
+  switch (event.type) {
+    case 'stream-start':
+      return { type: 'system', subtype: 'init', ...initFields(event, workspaceKey) };
+    case 'user-message':
+      return withDefined({ type: 'user', message: textMessage('user', event.text) }, session);
+    case 'reasoning-delta':
+      return withDefined({ type: 'thinking', subtype: 'delta', text: event.text }, session);
+    case 'reasoning-end':
+      return withDefined({ type: 'thinking', subtype: 'completed' }, session);
+  }
 }

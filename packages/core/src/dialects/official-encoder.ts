@@ -2,9 +2,9 @@ import type { JsonObject } from '../dialect.ts';
 import type { CanonicalEvent, ToolCallEvent, ToolResultEvent } from '../events.ts';
 import {
   encodeEventsWithResultErrors,
-  initFields,
   resultArmOf,
   resultFields,
+  sharedRecordOf,
   textMessage,
   withDefined,
 } from './encoder-support.ts';
@@ -41,13 +41,10 @@ function encodeEvent(event: CanonicalEvent, errorMessage: string | undefined): J
   const session = { session_id: event.sessionId };
   switch (event.type) {
     case 'stream-start':
-      return { type: 'system', subtype: 'init', ...initFields(event, 'cwd') };
     case 'user-message':
-      return withDefined({ type: 'user', message: textMessage('user', event.text) }, session);
     case 'reasoning-delta':
-      return withDefined({ type: 'thinking', subtype: 'delta', text: event.text }, session);
     case 'reasoning-end':
-      return withDefined({ type: 'thinking', subtype: 'completed' }, session);
+      return sharedRecordOf(event, 'cwd');
     case 'text-delta':
       // A model call's message carries its id; one without is the final form. Neither is read as a repeat.
       return withDefined(

@@ -3,9 +3,8 @@ import type { CanonicalEvent } from '../events.ts';
 import { isJsonObject } from '../json-values.ts';
 import {
   encodeEventsWithResultErrors,
-  initFields,
   resultFields,
-  textMessage,
+  sharedRecordOf,
   withDefined,
 } from './encoder-support.ts';
 
@@ -13,13 +12,10 @@ function encodeEvent(event: CanonicalEvent, errorMessage: string | undefined): J
   const session = { session_id: event.sessionId };
   switch (event.type) {
     case 'stream-start':
-      return { type: 'system', subtype: 'init', ...initFields(event, 'workspace') };
     case 'user-message':
-      return withDefined({ type: 'user', message: textMessage('user', event.text) }, session);
     case 'reasoning-delta':
-      return withDefined({ type: 'thinking', subtype: 'delta', text: event.text }, session);
     case 'reasoning-end':
-      return withDefined({ type: 'thinking', subtype: 'completed' }, session);
+      return sharedRecordOf(event, 'workspace');
     case 'text-delta':
       // The wrapper's delta form; no complete message follows, so nothing is read as a repeat.
       return withDefined(
