@@ -144,3 +144,20 @@ describe('official assistant text', () => {
     expect(deltas.map((event) => event.text)).toEqual(['Hello!', ' How can I help?']);
   });
 });
+
+describe('malformed records of modelled types', () => {
+  test('a tool call without a string id is an invalid line, an unknown tool_call subtype an unknown event', () => {
+    const records = [
+      { type: 'tool_call', subtype: 'started', call_id: 5, tool_call: { shellToolCall: { args: {} } } },
+      { type: 'tool_call', subtype: 'progress', call_id: 'c1', tool_call: { shellToolCall: { args: {} } } },
+    ];
+    const [malformed, future] = normalizeText(ndjson(records));
+    expect(malformed).toMatchObject({
+      type: 'invalid-line',
+      code: 'schema-violation',
+      message: 'tool_call/started without a string call_id',
+      loc: { line: 1, offset: 0 },
+    });
+    expect(future).toMatchObject({ type: 'unknown', rawType: 'tool_call', rawSubtype: 'progress' });
+  });
+});

@@ -7,7 +7,8 @@
 
 import type { Detection, Dialect, DialectContext, JsonObject } from '../dialect.ts';
 import type { CanonicalEvent, SourceLocation } from '../events.ts';
-import { asObject, isJsonObject } from '../json-values.ts';
+import { asObject, asString, isJsonObject } from '../json-values.ts';
+import { malformedRecord } from '../malformed-record.ts';
 import { unknownEvent } from '../unknown-event.ts';
 import {
   type AssistantTextState,
@@ -84,16 +85,11 @@ function toolCallEvents(
   const kind = toolCall === undefined ? undefined : findToolKind(toolCall);
   const id = toolCallIdOf(record, toolCall, kind);
   const subtype = record.subtype;
-  if (id === undefined || (subtype !== 'started' && subtype !== 'completed')) {
-    return [
-      unknownEvent(
-        record,
-        'tool_call',
-        loc,
-        typeof record.session_id === 'string' ? record.session_id : undefined,
-      ),
-    ];
+  if (subtype !== 'started' && subtype !== 'completed') {
+    return [unknownEvent(record, 'tool_call', loc, asString(record.session_id))];
   }
+  if (id === undefined)
+    return [malformedRecord(`tool_call/${subtype} without a string call_id`, record, loc)];
   if (subtype === 'started') {
     const toolName = kind?.toolName ?? 'unknown';
     const providerToolName = kind?.providerToolName ?? 'unknown';

@@ -7,6 +7,7 @@
 import type { Detection, Dialect, DialectContext, JsonObject } from '../dialect.ts';
 import type { CanonicalEvent, SourceLocation } from '../events.ts';
 import { asNumber, asObject, asString, isJsonObject } from '../json-values.ts';
+import { malformedRecord } from '../malformed-record.ts';
 import { unknownEvent } from '../unknown-event.ts';
 import {
   type AssistantTextState,
@@ -89,8 +90,10 @@ function toolEvents(
   const id = asString(toolCall?.id) ?? asString(toolCall?.toolCallId) ?? asString(payload.call_id);
   const sessionId = sessionIdOf(record, payload);
   const subtype = record.subtype;
-  if (toolCall === undefined || id === undefined || (subtype !== 'started' && subtype !== 'completed')) {
+  if (subtype !== 'started' && subtype !== 'completed')
     return [unknownEvent(record, 'tool_call', loc, sessionId)];
+  if (toolCall === undefined || id === undefined) {
+    return [malformedRecord(`tool_call/${subtype} without a string payload.toolCall.id`, record, loc)];
   }
   const kind = findToolKind(toolCall);
   if (subtype === 'started') {

@@ -8,6 +8,7 @@
 import type { Detection, Dialect, DialectContext, JsonObject } from '../dialect.ts';
 import type { CanonicalEvent, SourceLocation, ToolResultStatus } from '../events.ts';
 import { asNumber, asString, isJsonObject } from '../json-values.ts';
+import { malformedRecord } from '../malformed-record.ts';
 import { unknownEvent } from '../unknown-event.ts';
 import {
   type AssistantTextState,
@@ -85,7 +86,8 @@ function wrapperOutput(result: unknown): unknown {
 function toolEvents(record: JsonObject, calls: StartedCalls, loc: SourceLocation): readonly CanonicalEvent[] {
   const id = asString(record.tool_call_id);
   const sessionId = asString(record.session_id);
-  if (id === undefined) return [unknownEvent(record, String(record.type), loc, sessionId)];
+  if (id === undefined)
+    return [malformedRecord(`${String(record.type)} without a string tool_call_id`, record, loc)];
   const label = asString(record.tool_name);
   const start = calls.get(id);
   const providerToolName = label ?? start?.providerToolName ?? 'unknown';

@@ -1,0 +1,13 @@
+import { excerptOf } from '@cursor-stream/ndjson';
+import type { JsonObject } from './dialect.ts';
+import type { InvalidLineEvent, SourceLocation } from './events.ts';
+
+/**
+ * An `invalid-line` for a record of a modelled type that lacks what gives it meaning, such as a tool call without a
+ * string id: unlike a well-formed record of an unknown type, nothing can be made of it, so it is reported. The
+ * excerpt is the record written back as JSON.
+ */
+export function malformedRecord(reason: string, record: JsonObject, loc: SourceLocation): InvalidLineEvent {
+  const excerpt = excerptOf(JSON.stringify(record));
+  return { type: 'invalid-line', code: 'schema-violation', message: reason, excerpt, loc };
+}
