@@ -20,6 +20,14 @@ export function asNumber(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
+/**
+ * `value` if it is a finite number of zero or more, else `undefined`: durations and token counts, where a negative
+ * number is a producer's bug, not a measurement.
+ */
+export function asCount(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+}
+
 /** `value` if it is a JSON object, else `undefined`. */
 export function asObject(value: unknown): JsonObject | undefined {
   return isJsonObject(value) ? value : undefined;

@@ -13,7 +13,7 @@ import type {
   TextDeltaEvent,
   UserMessageEvent,
 } from '../events.ts';
-import { asNumber, asString, assignDefined, isJsonObject } from '../json-values.ts';
+import { asCount, asString, assignDefined, isJsonObject } from '../json-values.ts';
 import { unknownEvent } from '../unknown-event.ts';
 import {
   type AssistantMessageForm,
@@ -133,8 +133,8 @@ export function finishEvent(
     { type: 'finish', finishReason: isError ? 'error' : 'stop', isError, pendingToolCallIds: [] },
     {
       text: asString(record.result),
-      durationMs: asNumber(record.duration_ms),
-      durationApiMs: asNumber(record.duration_api_ms),
+      durationMs: asCount(record.duration_ms),
+      durationApiMs: asCount(record.duration_api_ms),
       usage: normalizeUsage(record.usage),
       requestId: asString(record.request_id),
       loc,

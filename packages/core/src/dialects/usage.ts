@@ -1,5 +1,5 @@
 import type { Usage } from '../events.ts';
-import { asNumber, isJsonObject } from '../json-values.ts';
+import { asCount, isJsonObject } from '../json-values.ts';
 
 /** Each canonical usage field, with the spellings sources use for it (camelCase, snake_case, Anthropic's). */
 const USAGE_FIELDS: ReadonlyArray<readonly [keyof Usage, readonly string[]]> = [
@@ -16,7 +16,7 @@ export function normalizeUsage(value: unknown): Usage | undefined {
   let found = false;
   for (const [field, spellings] of USAGE_FIELDS) {
     for (const spelling of spellings) {
-      const count = asNumber(value[spelling]);
+      const count = asCount(value[spelling]);
       if (count !== undefined) {
         usage[field] = count;
         found = true;

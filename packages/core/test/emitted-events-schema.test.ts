@@ -1,0 +1,96 @@
+/**
+ * Every event the normalizer emits is a valid canonical event by the closed schema: on every real recording, every
+ * golden recording, and on records shaped like each dialect's but with arbitrary values.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type CanonicalEvent, validateCanonicalEvent } from '@cursor-stream/core';
+import { fc, test } from '@fast-check/vitest';
+import { describe, expect } from 'vitest';
+import { CORPUS_DIR, ndjson, normalizeText, REAL_CORPUS_DIR } from './support.ts';
+
+function invalidEvents(events: readonly CanonicalEvent[]) {
+  return events.flatMap((event) => {
+    const issues = validateCanonicalEvent(event);
+    return issues.length === 0 ? [] : [{ event, issues }];
+  });
+}
+
+function ndjsonFiles(folder: string): string[] {
+  return readdirSync(folder)
+    .filter((name) => name.endsWith('.ndjson'))
+    .map((name) => join(folder, name));
+}
+
+const RECORDINGS = [
+  ...ndjsonFiles(REAL_CORPUS_DIR),
+  ...ndjsonFiles(join(REAL_CORPUS_DIR, 'fragments')),
+  ...['official', 'python-wrapper', 'payload-envelope'].flatMap((dialect) =>
+    ndjsonFiles(join(CORPUS_DIR, dialect)),
+  ),
+];
+
+describe('every emitted event matches the canonical schema', () => {
+  test.each(RECORDINGS.map((file) => [file.split('/').slice(-2).join('/'), file]))('%s', (_name, file) => {
+    expect(invalidEvents(normalizeText(readFileSync(file)))).toEqual([]);
+  });
+
+  const value = fc.oneof(
+    fc.string(),
+    fc.integer(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.object({ maxDepth: 1 }),
+  );
+  const type = fc.constantFrom(
+    'system',
+    'user',
+    'thinking',
+    'assistant',
+    'tool_call',
+    'result',
+    'tool-call-started',
+    'tool-call-completed',
+    'system:init',
+    'raw',
+    'error',
+    'connection',
+  );
+  const subtype = fc.constantFrom(
+    'init',
+    'delta',
+    'completed',
+    'started',
+    'success',
+    'error',
+    'reconnecting',
+  );
+  const record = fc.record(
+    {
+      type,
+      subtype,
+      session_id: value,
+      call_id: value,
+      tool_call_id: value,
+      tool_name: value,
+      text: value,
+      message: value,
+      tool_call: value,
+      payload: value,
+      result: value,
+      is_error: value,
+      duration_ms: value,
+      usage: value,
+      raw_type: value,
+      data: value,
+    },
+    { requiredKeys: ['type'] },
+  );
+
+  test.prop([fc.array(record, { maxLength: 12 })])(
+    'records of every dialect with arbitrary field values give only valid events',
+    (records) => {
+      expect(invalidEvents(normalizeText(ndjson(records)))).toEqual([]);
+    },
+  );
+});
