@@ -63,6 +63,12 @@ export interface Dialect<State = unknown> {
   validate(record: JsonObject, options?: ValidateOptions): readonly SchemaIssue[];
   /** Fresh state for one stream. */
   createState(): State;
+  /**
+   * Dialects with the same key share one state per stream, made by the first one's `createState`: for dialects whose
+   * records wrap each other's (a wrapper passing the CLI's records on), so that tool calls pair and assistant text is
+   * deduplicated across them. By default each dialect has its own state.
+   */
+  readonly stateKey?: unknown;
   /** Maps one record this dialect explains to canonical events (possibly none). Must not throw. */
   normalize(record: JsonObject, context: DialectContext<State>): readonly CanonicalEvent[];
   /**

@@ -18,3 +18,11 @@ export function unknownEvent(
   if (sessionId !== undefined) event.sessionId = sessionId;
   return event;
 }
+
+/**
+ * A record's `type` as text for messages and `rawType`: the string itself, else its JSON. `String()` is not safe on
+ * parsed input: `{"toString": 1}` makes it throw.
+ */
+export function typeNameOf(type: unknown): string {
+  return typeof type === 'string' ? type : (JSON.stringify(type) ?? 'undefined');
+}

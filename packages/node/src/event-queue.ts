@@ -3,12 +3,18 @@
  * backpressure: past a high-water mark the producer is asked to pause, and to resume once the consumer catches up.
  */
 
-/** A single-consumer queue; see {@link createEventQueue}. */
+/** A queue for one consumer, which may call `next()` again before the last call resolved; see {@link createEventQueue}. */
 export interface EventQueue<T> {
   push(item: T): void;
-  /** No more items; a waiting `next()` resolves `done`. */
+  /** No more items; waiting `next()` calls resolve `done`. */
   close(): void;
+  /** The next item, in order: concurrent calls get consecutive items. */
   next(): Promise<IteratorResult<T, undefined>>;
+  /**
+   * Stops pausing the producer (and resumes it if paused): for a caller that waits for the end without reading, so
+   * that a full queue nobody drains cannot stall the producer.
+   */
+  unbound(): void;
   /** Items pushed and not yet taken. */
   readonly size: number;
 }
@@ -28,7 +34,9 @@ export function createEventQueue<T>(flow: QueueFlow): EventQueue<T> {
   let head = 0;
   let closed = false;
   let paused = false;
-  let waiting: ((result: IteratorResult<T, undefined>) => void) | undefined;
+  let bounded = true;
+  // Callers of next() waiting for an item, oldest first.
+  const waiting: ((result: IteratorResult<T, undefined>) => void)[] = [];
 
   function take(): T | undefined {
     const item = items[head];
@@ -43,25 +51,21 @@ export function createEventQueue<T>(flow: QueueFlow): EventQueue<T> {
   return {
     push(item) {
       if (closed) return;
-      if (waiting !== undefined) {
-        const resolve = waiting;
-        waiting = undefined;
+      const resolve = waiting.shift();
+      if (resolve !== undefined) {
         resolve({ value: item, done: false });
         return;
       }
       items.push(item);
-      if (!paused && items.length - head >= flow.highWaterMark) {
+      if (bounded && !paused && items.length - head >= flow.highWaterMark) {
         paused = true;
         flow.pause();
       }
     },
     close() {
       closed = true;
-      if (waiting !== undefined && items.length === head) {
-        const resolve = waiting;
-        waiting = undefined;
-        resolve({ value: undefined, done: true });
-      }
+      // Items are handed to waiters as they come, so anyone still waiting has nothing left to get.
+      for (const resolve of waiting.splice(0)) resolve({ value: undefined, done: true });
     },
     next() {
       if (items.length > head) return Promise.resolve({ value: take() as T, done: false });
@@ -71,8 +75,15 @@ export function createEventQueue<T>(flow: QueueFlow): EventQueue<T> {
       }
       if (closed) return Promise.resolve({ value: undefined, done: true });
       return new Promise((resolve) => {
-        waiting = resolve;
+        waiting.push(resolve);
       });
+    },
+    unbound() {
+      bounded = false;
+      if (paused) {
+        paused = false;
+        flow.resume();
+      }
     },
     get size() {
       return items.length - head;

@@ -33,7 +33,10 @@ export interface AgentRun extends AsyncIterable<CanonicalEvent> {
    * @param signal - @defaultValue `'SIGTERM'`
    */
   cancel(signal?: NodeJS.Signals): void;
-  /** Reads the remaining events (unless a loop is already reading them) and resolves once the process is reaped. */
+  /**
+   * Resolves once the process is reaped, with every event of the run, whether or not a loop read them (one may still
+   * be reading: it loses nothing).
+   */
   collect(): Promise<AgentResult>;
 }
 
@@ -129,8 +132,10 @@ export function startAgentRun(
     cancel(signal) {
       running.stop('cancelled', signal);
     },
-    async collect() {
-      if (!iterated) for await (const _event of run);
+    collect() {
+      // The result holds every event already, so collect need not read the queue; it only must not let a queue
+      // that no loop drains hold the agent back. A loop still reading loses nothing.
+      queue.unbound();
       return settled;
     },
     [Symbol.asyncIterator]() {

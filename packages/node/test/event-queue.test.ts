@@ -25,6 +25,29 @@ describe('createEventQueue', () => {
     expect(calls).toEqual(['pause', 'resume']);
   });
 
+  test('concurrent next() calls get consecutive items, and all end on close', async () => {
+    const queue = createEventQueue<string>(recordedFlow(10).flow);
+    const pending = [queue.next(), queue.next(), queue.next()];
+    queue.push('a');
+    queue.push('b');
+    queue.close();
+    expect(await Promise.all(pending)).toEqual([
+      { value: 'a', done: false },
+      { value: 'b', done: false },
+      { value: undefined, done: true },
+    ]);
+  });
+
+  test('unbound resumes a paused producer and never pauses it again', () => {
+    const { calls, flow } = recordedFlow(2);
+    const queue = createEventQueue<number>(flow);
+    for (const item of [1, 2, 3]) queue.push(item);
+    queue.unbound();
+    for (const item of [4, 5, 6, 7]) queue.push(item);
+    expect(calls).toEqual(['pause', 'resume']);
+    expect(queue.size).toBe(7);
+  });
+
   test('hands an item straight to a waiting reader, and ends a waiting reader on close', async () => {
     const queue = createEventQueue<string>(recordedFlow(10).flow);
     const waiting = queue.next();

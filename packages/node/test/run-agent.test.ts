@@ -37,6 +37,44 @@ function expectFailedEnding(result: AgentResult, code: string): void {
   expect(events.at(-2)).toMatchObject({ type: 'error', message: result.error?.message, ...named });
 }
 
+describe('reading part of a run', () => {
+  /** A stream with more events than the run holds unread before it pauses the agent's output. */
+  function longRecording(): string {
+    const file = join(scratch.dir, 'long.ndjson');
+    const thinking = (i: number) =>
+      JSON.stringify({ type: 'thinking', subtype: 'delta', text: `t${i}`, session_id: 's' });
+    const lines = [
+      JSON.stringify({ type: 'system', subtype: 'init', session_id: 's', model: 'Auto' }),
+      ...Array.from({ length: 3000 }, (_, i) => thinking(i)),
+      JSON.stringify({ type: 'result', subtype: 'success', is_error: false, result: '', session_id: 's' }),
+    ];
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    return file;
+  }
+
+  test('collect() after reading a few events resolves with every event, though the rest were never read', async () => {
+    const run = runAgent('hi', fakeRun(agent, { FAKE_AGENT_REPLAY: longRecording() }));
+    const iterator = run[Symbol.asyncIterator]();
+    expect((await iterator.next()).value).toMatchObject({ type: 'stream-start' });
+    const result = await run.collect();
+    expect(result.success).toBe(true);
+    expect(result.events).toHaveLength(3002);
+    expect(isAlive(run.pid ?? -1)).toBe(false);
+  });
+
+  test('next() called again before the last call resolved gives consecutive events', async () => {
+    const run = runAgent('hi', fakeRun(agent, { FAKE_AGENT_REPLAY: DOCS_EXAMPLE }));
+    const iterator = run[Symbol.asyncIterator]();
+    const firstTwo = await Promise.all([iterator.next(), iterator.next()]);
+    expect(firstTwo.map((step) => (step.value as CanonicalEvent).type)).toEqual([
+      'stream-start',
+      'user-message',
+    ]);
+    const result = await run.collect();
+    expect(result.events.slice(0, 2)).toEqual(firstTwo.map((step) => step.value));
+  });
+});
+
 describe('runAgent on a replayed recording', () => {
   test('yields the same events as normalizing the recording in process, and succeeds', async () => {
     const run = runAgent('Summarize', fakeRun(agent, { FAKE_AGENT_REPLAY: DOCS_EXAMPLE }));

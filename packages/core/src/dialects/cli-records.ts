@@ -18,9 +18,11 @@ import { unknownEvent } from '../unknown-event.ts';
 import {
   type AssistantMessageForm,
   type AssistantTextState,
+  createAssistantTextState,
   resetAssistantTurn,
   takeNewAssistantText,
 } from './assistant-text.ts';
+import type { StartedCalls } from './official-tool-call.ts';
 import { normalizeUsage } from './usage.ts';
 
 /** The shared empty result: most records give one event or none, and none needs no allocation. */
@@ -112,15 +114,21 @@ export function assistantTextEvents(
   return [located(event, loc, sessionId)];
 }
 
+/** The strings of an `errors` array, one per line; `undefined` when it holds none. */
+export function errorsText(errors: unknown): string | undefined {
+  if (!Array.isArray(errors)) return undefined;
+  const messages = errors.filter((item): item is string => typeof item === 'string');
+  return messages.length > 0 ? messages.join('\n') : undefined;
+}
+
 /** The message of a failed result: `error` (the wrapper), `errors[]`, else the `result` text. */
 function errorMessage(record: JsonObject): string {
-  const error = asString(record.error);
-  if (error !== undefined) return error;
-  if (Array.isArray(record.errors)) {
-    const messages = record.errors.filter((item): item is string => typeof item === 'string');
-    if (messages.length > 0) return messages.join('\n');
-  }
-  return asString(record.result) ?? 'The agent reported an error without a message.';
+  return (
+    asString(record.error) ??
+    errorsText(record.errors) ??
+    asString(record.result) ??
+    'The agent reported an error without a message.'
+  );
 }
 
 /** The `finish` of a `result` record (its `pendingToolCallIds` are the normalizer's to fill in). */
@@ -161,4 +169,21 @@ export function resultEvents(
     record.session_id,
   );
   return [error, finish];
+}
+
+/**
+ * Per-stream state of the CLI-shaped dialects: the assistant text seen this turn and the calls started. The three
+ * built-in dialects share one per stream ({@link CLI_STREAM_STATE}), as a wrapper's records may carry the CLI's.
+ */
+export interface CliStreamState {
+  text: AssistantTextState;
+  calls: StartedCalls;
+}
+
+/** The {@link Dialect.stateKey} of the built-in dialects. */
+export const CLI_STREAM_STATE: unique symbol = Symbol('cli stream state');
+
+/** Fresh {@link CliStreamState} for one stream. */
+export function createCliStreamState(): CliStreamState {
+  return { text: createAssistantTextState(), calls: new Map() };
 }

@@ -9,16 +9,14 @@ import type { Detection, Dialect, DialectContext, JsonObject } from '../dialect.
 import type { CanonicalEvent, SourceLocation } from '../events.ts';
 import { asObject, asString, isJsonObject } from '../json-values.ts';
 import { malformedRecord } from '../malformed-record.ts';
-import { unknownEvent } from '../unknown-event.ts';
-import {
-  type AssistantTextState,
-  createAssistantTextState,
-  endAssistantDeltaRun,
-  resetAssistantTurn,
-} from './assistant-text.ts';
+import { typeNameOf, unknownEvent } from '../unknown-event.ts';
+import { endAssistantDeltaRun, resetAssistantTurn } from './assistant-text.ts';
 import {
   assistantFormOf,
   assistantTextEvents,
+  CLI_STREAM_STATE,
+  type CliStreamState,
+  createCliStreamState,
   initEvent,
   located,
   messageText,
@@ -39,12 +37,6 @@ import {
 import { CLI_THINKING_PREFIXES, reasoningSkipPrefixes } from './reasoning-skip-filter.ts';
 import { schemaValidator } from './schema-validation.ts';
 import { toolCallEvent, toolResultEvent } from './tool-events.ts';
-
-/** Per-stream state of the official dialect. */
-export interface OfficialState {
-  text: AssistantTextState;
-  calls: StartedCalls;
-}
 
 /**
  * Whether a record wraps another dialect's shape (the payload envelope's `payload`, the wrapper's serialized
@@ -119,7 +111,7 @@ function toolCallEvents(
 
 function normalizeOfficial(
   record: JsonObject,
-  context: DialectContext<OfficialState>,
+  context: DialectContext<CliStreamState>,
 ): readonly CanonicalEvent[] {
   const { state, loc } = context;
   if (record.type !== 'assistant' && record.type !== 'thinking') endAssistantDeltaRun(state.text);
@@ -141,8 +133,10 @@ function normalizeOfficial(
     case 'tool_call':
       return toolCallEvents(record, state.calls, loc);
     case 'system':
-      if (record.subtype === 'init') return [initEvent(record, loc, record.session_id)];
-      break;
+      if (record.subtype !== 'init') break;
+      // A new session: its text is never a repeat of the last one's, even when no prompt came between.
+      resetAssistantTurn(state.text);
+      return [initEvent(record, loc, record.session_id)];
     case 'user':
       resetAssistantTurn(state.text);
       return [userEvent(messageText(record.message) ?? '', loc, record.session_id)];
@@ -150,17 +144,18 @@ function normalizeOfficial(
       return resultEvents(record, state.text, loc);
   }
   const sessionId = typeof record.session_id === 'string' ? record.session_id : undefined;
-  return [unknownEvent(record, String(record.type), loc, sessionId)];
+  return [unknownEvent(record, typeNameOf(record.type), loc, sessionId)];
 }
 
 /** The official `cursor-agent` stream-json dialect. */
-export const officialDialect: Dialect<OfficialState> = {
+export const officialDialect: Dialect<CliStreamState> = {
   name: 'official',
   description:
     'cursor-agent --print --output-format stream-json, as the CLI writes it (with or without --stream-partial-output).',
   detect: detectOfficial,
   validate: schemaValidator('official'),
-  createState: () => ({ text: createAssistantTextState(), calls: new Map() }),
+  createState: createCliStreamState,
+  stateKey: CLI_STREAM_STATE,
   normalize: normalizeOfficial,
   skipPrefixes: reasoningSkipPrefixes(CLI_THINKING_PREFIXES),
   encode: encodeOfficial,

@@ -8,16 +8,15 @@ import type { Detection, Dialect, DialectContext, JsonObject } from '../dialect.
 import type { CanonicalEvent, SourceLocation } from '../events.ts';
 import { asNumber, asObject, asString, isJsonObject } from '../json-values.ts';
 import { malformedRecord } from '../malformed-record.ts';
-import { unknownEvent } from '../unknown-event.ts';
-import {
-  type AssistantTextState,
-  createAssistantTextState,
-  endAssistantDeltaRun,
-  resetAssistantTurn,
-} from './assistant-text.ts';
+import { typeNameOf, unknownEvent } from '../unknown-event.ts';
+import { endAssistantDeltaRun, resetAssistantTurn } from './assistant-text.ts';
 import {
   assistantFormOf,
   assistantTextEvents,
+  CLI_STREAM_STATE,
+  type CliStreamState,
+  createCliStreamState,
+  errorsText,
   finishEvent,
   initEvent,
   located,
@@ -38,12 +37,6 @@ import { encodePayloadEnvelope } from './payload-envelope-encoder.ts';
 import { ENVELOPE_THINKING_PREFIXES, reasoningSkipPrefixes } from './reasoning-skip-filter.ts';
 import { schemaValidator } from './schema-validation.ts';
 import { toolCallEvent, toolResultEvent } from './tool-events.ts';
-
-/** Per-stream state of the payload-envelope dialect. */
-export interface PayloadEnvelopeState {
-  text: AssistantTextState;
-  calls: StartedCalls;
-}
 
 function detectPayloadEnvelope(record: JsonObject): Detection {
   const type = record.type;
@@ -120,12 +113,7 @@ function toolEvents(
   return [located(event, loc, sessionId)];
 }
 
-function resultEvents(
-  record: JsonObject,
-  payload: JsonObject,
-  state: PayloadEnvelopeState,
-  loc: SourceLocation,
-) {
+function resultEvents(record: JsonObject, payload: JsonObject, state: CliStreamState, loc: SourceLocation) {
   resetAssistantTurn(state.text);
   const exitCode = asNumber(payload.exitCode) ?? asNumber(record.exitCode);
   const isError =
@@ -133,8 +121,7 @@ function resultEvents(
   const finish = finishEvent(payload, isError, loc);
   const sessionId = sessionIdOf(record, payload);
   if (sessionId !== undefined) finish.sessionId = sessionId;
-  const message =
-    asString(payload.error) ?? (Array.isArray(payload.errors) ? payload.errors.join('\n') : undefined);
+  const message = asString(payload.error) ?? errorsText(payload.errors);
   if (!isError || message === undefined) return [finish];
   return [located({ type: 'error', message }, loc, sessionId), finish];
 }
@@ -142,7 +129,7 @@ function resultEvents(
 function payloadEvents(
   record: JsonObject,
   payload: JsonObject,
-  state: PayloadEnvelopeState,
+  state: CliStreamState,
   loc: SourceLocation,
 ): readonly CanonicalEvent[] {
   const sessionId = sessionIdOf(record, payload);
@@ -164,15 +151,16 @@ function payloadEvents(
     case 'tool_call':
       return toolEvents(record, payload, state.calls, loc);
     case 'system':
-      if (record.subtype === 'init') return [initEvent(payload, loc, sessionId)];
-      break;
+      if (record.subtype !== 'init') break;
+      resetAssistantTurn(state.text);
+      return [initEvent(payload, loc, sessionId)];
     case 'user':
       resetAssistantTurn(state.text);
       return [userEvent(asString(payload.prompt) ?? messageText(payload.message) ?? '', loc, sessionId)];
     case 'result':
       return resultEvents(record, payload, state, loc);
   }
-  return [unknownEvent(record, String(record.type), loc, sessionId)];
+  return [unknownEvent(record, typeNameOf(record.type), loc, sessionId)];
 }
 
 /** A stored client record's `raw`, when it is the JSON text of an object. */
@@ -188,7 +176,7 @@ function parsableRaw(record: JsonObject): string | undefined {
 
 function normalizePayloadEnvelope(
   record: JsonObject,
-  context: DialectContext<PayloadEnvelopeState>,
+  context: DialectContext<CliStreamState>,
 ): readonly CanonicalEvent[] {
   const { loc } = context;
   if (record.type === 'raw' && typeof record.data === 'string') return context.reparse(record.data);
@@ -207,13 +195,14 @@ function normalizePayloadEnvelope(
 }
 
 /** The payload envelope of the WebSocket app, its `raw`/`error` wrapper events and the client's stored records. */
-export const payloadEnvelopeDialect: Dialect<PayloadEnvelopeState> = {
+export const payloadEnvelopeDialect: Dialect<CliStreamState> = {
   name: 'payload-envelope',
   description:
     'A WebSocket app that wraps each event as {type, subtype, payload}, plus its raw/error events and stored client records.',
   detect: detectPayloadEnvelope,
   validate: schemaValidator('payload-envelope'),
-  createState: () => ({ text: createAssistantTextState(), calls: new Map() }),
+  createState: createCliStreamState,
+  stateKey: CLI_STREAM_STATE,
   normalize: normalizePayloadEnvelope,
   skipPrefixes: reasoningSkipPrefixes(ENVELOPE_THINKING_PREFIXES),
   encode: encodePayloadEnvelope,

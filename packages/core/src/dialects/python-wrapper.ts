@@ -9,16 +9,14 @@ import type { Detection, Dialect, DialectContext, JsonObject } from '../dialect.
 import type { CanonicalEvent, SourceLocation, ToolResultStatus } from '../events.ts';
 import { asNumber, asString, isJsonObject } from '../json-values.ts';
 import { malformedRecord } from '../malformed-record.ts';
-import { unknownEvent } from '../unknown-event.ts';
-import {
-  type AssistantTextState,
-  createAssistantTextState,
-  endAssistantDeltaRun,
-  resetAssistantTurn,
-} from './assistant-text.ts';
+import { typeNameOf, unknownEvent } from '../unknown-event.ts';
+import { type AssistantTextState, endAssistantDeltaRun, resetAssistantTurn } from './assistant-text.ts';
 import {
   assistantFormOf,
   assistantTextEvents,
+  CLI_STREAM_STATE,
+  type CliStreamState,
+  createCliStreamState,
   initEvent,
   located,
   messageText,
@@ -33,12 +31,6 @@ import { CLI_THINKING_PREFIXES, reasoningSkipPrefixes } from './reasoning-skip-f
 import { schemaValidator } from './schema-validation.ts';
 import { toolCallEvent, toolResultEvent } from './tool-events.ts';
 import { toolNameOfLabel } from './tool-names.ts';
-
-/** Per-stream state of the Python wrapper dialect. */
-export interface PythonWrapperState {
-  text: AssistantTextState;
-  calls: StartedCalls;
-}
 
 const TOOL_CALL_STARTED = 'tool-call-started';
 const TOOL_CALL_COMPLETED = 'tool-call-completed';
@@ -64,13 +56,16 @@ function detectPythonWrapper(record: JsonObject): Detection {
   }
 }
 
-/** Status from the wrapper's `success` flag, else its `exit_code`, else an `error`: it has no result arms. */
+/**
+ * Status from the wrapper's `success` flag, else its `exit_code`, else an `error`: the format has no result arms, so
+ * a completion is a `success` or a `failure`, and one with no sign of failure is a success.
+ */
 function wrapperStatus(result: unknown): ToolResultStatus {
-  if (!isJsonObject(result)) return 'unknown';
+  if (!isJsonObject(result)) return 'success';
   if (typeof result.success === 'boolean') return result.success ? 'success' : 'failure';
   const exitCode = asNumber(result.exit_code);
   if (exitCode !== undefined) return exitCode === 0 ? 'success' : 'failure';
-  return result.error === undefined ? 'unknown' : 'failure';
+  return result.error === undefined ? 'success' : 'failure';
 }
 
 /**
@@ -87,7 +82,7 @@ function toolEvents(record: JsonObject, calls: StartedCalls, loc: SourceLocation
   const id = asString(record.tool_call_id);
   const sessionId = asString(record.session_id);
   if (id === undefined)
-    return [malformedRecord(`${String(record.type)} without a string tool_call_id`, record, loc)];
+    return [malformedRecord(`${typeNameOf(record.type)} without a string tool_call_id`, record, loc)];
   const label = asString(record.tool_name);
   const start = calls.get(id);
   const providerToolName = label ?? start?.providerToolName ?? 'unknown';
@@ -140,7 +135,7 @@ function assistantEvents(record: JsonObject, state: AssistantTextState, loc: Sou
 /** Normalizes a record in the wrapper's own shapes (not an `AgentEvent`); `undefined` for a type it does not know. */
 function normalizeWrapperShape(
   record: JsonObject,
-  state: PythonWrapperState,
+  state: CliStreamState,
   loc: SourceLocation,
 ): readonly CanonicalEvent[] | undefined {
   switch (record.type) {
@@ -152,7 +147,9 @@ function normalizeWrapperShape(
     case TOOL_CALL_COMPLETED:
       return toolEvents(record, state.calls, loc);
     case 'system':
-      return record.subtype === 'init' ? [initEvent(record, loc, record.session_id)] : undefined;
+      if (record.subtype !== 'init') return undefined;
+      resetAssistantTurn(state.text);
+      return [initEvent(record, loc, record.session_id)];
     case 'user':
       resetAssistantTurn(state.text);
       return [userEvent(messageText(record.message) ?? asString(record.text) ?? '', loc, record.session_id)];
@@ -176,7 +173,7 @@ function agentEventRecord(record: JsonObject): JsonObject {
 
 function normalizeAgentEvent(
   record: JsonObject,
-  context: DialectContext<PythonWrapperState>,
+  context: DialectContext<CliStreamState>,
 ): readonly CanonicalEvent[] {
   const inner = agentEventRecord(record);
   // A record the wrapper passed through without knowing it (a CLI `tool_call`) may be another dialect's.
@@ -191,24 +188,25 @@ function normalizeAgentEvent(
 
 function normalizePythonWrapper(
   record: JsonObject,
-  context: DialectContext<PythonWrapperState>,
+  context: DialectContext<CliStreamState>,
 ): readonly CanonicalEvent[] {
   const rawType = typeof record.raw_type === 'string' ? record.raw_type : record.type;
   if (rawType !== 'assistant' && rawType !== 'thinking') endAssistantDeltaRun(context.state.text);
   if (typeof record.raw_type === 'string') return normalizeAgentEvent(record, context);
   const events = normalizeWrapperShape(record, context.state, context.loc);
   if (events !== undefined) return events;
-  return [unknownEvent(record, String(record.type), context.loc, asString(record.session_id))];
+  return [unknownEvent(record, typeNameOf(record.type), context.loc, asString(record.session_id))];
 }
 
 /** The Python wrapper's dialect, including logs of its serialized `AgentEvent` records. */
-export const pythonWrapperDialect: Dialect<PythonWrapperState> = {
+export const pythonWrapperDialect: Dialect<CliStreamState> = {
   name: 'python-wrapper',
   description:
     "The Python cursor_agent_api wrapper's events (tool-call-started/-completed, top-level assistant deltas) and its serialized AgentEvent records.",
   detect: detectPythonWrapper,
   validate: schemaValidator('python-wrapper'),
-  createState: () => ({ text: createAssistantTextState(), calls: new Map() }),
+  createState: createCliStreamState,
+  stateKey: CLI_STREAM_STATE,
   normalize: normalizePythonWrapper,
   skipPrefixes: reasoningSkipPrefixes(CLI_THINKING_PREFIXES),
   encode: encodePythonWrapper,

@@ -40,6 +40,24 @@ const WRAPPER_NAMES: Readonly<Record<string, ToolName>> = {
   TodoWrite: 'todo',
 };
 
+/** Canonical names as written in other case styles (`web_search`, `Web Search`), after lowercasing and hyphenating. */
+const CANONICAL_SPELLINGS: Readonly<Record<string, ToolName>> = Object.fromEntries(
+  [
+    'shell',
+    'read',
+    'write',
+    'edit',
+    'ls',
+    'glob',
+    'grep',
+    'delete',
+    'mcp',
+    'web-search',
+    'web-fetch',
+    'todo',
+  ].map((name) => [name, name]),
+);
+
 /** Whether `key` names a tool kind (`shellToolCall`, `semSearchToolCall`, ...). */
 export function isToolKind(key: string): boolean {
   return key.length > TOOL_CALL_SUFFIX.length && key.endsWith(TOOL_CALL_SUFFIX);
@@ -58,7 +76,7 @@ export function toolNameOfKind(kind: string): ToolName {
  * (`SemanticSearch` → `semanticSearch`).
  */
 export function toolNameOfLabel(label: string): ToolName {
-  const known = WRAPPER_NAMES[label];
+  const known = WRAPPER_NAMES[label] ?? CANONICAL_SPELLINGS[label.toLowerCase().replace(/[_\s]/g, '-')];
   if (known !== undefined) return known;
   if (isToolKind(label)) return toolNameOfKind(label);
   if (label.length === 0) return 'unknown';

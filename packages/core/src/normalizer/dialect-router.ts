@@ -30,7 +30,7 @@ export function createDialectRouter(
   dialects: readonly Dialect[],
   forced: Dialect | undefined,
 ): DialectRouter {
-  const states = new Map<Dialect, unknown>();
+  const states = new Map<unknown, unknown>();
   let locked = forced;
   let fallback: Dialect | undefined;
 
@@ -63,8 +63,9 @@ export function createDialectRouter(
       return chosen;
     },
     stateOf(dialect) {
-      if (!states.has(dialect)) states.set(dialect, dialect.createState());
-      return states.get(dialect);
+      const key = dialect.stateKey ?? dialect;
+      if (!states.has(key)) states.set(key, dialect.createState());
+      return states.get(key);
     },
     get locked() {
       return locked;

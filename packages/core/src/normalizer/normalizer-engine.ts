@@ -54,11 +54,16 @@ function unexplainedRecord(record: JsonObject, loc: SourceLocation, text: TextSo
   return invalidLine('unrecognized-record', message, excerptOf(textOf(text)), loc);
 }
 
+/** Text of a value pushed as a record, for messages: JSON if it has one, else whatever `String` gives, never a throw. */
 function stringify(value: unknown): string {
   try {
     return JSON.stringify(value) ?? String(value);
   } catch {
-    return String(value);
+    try {
+      return String(value);
+    } catch {
+      return Object.prototype.toString.call(value);
+    }
   }
 }
 

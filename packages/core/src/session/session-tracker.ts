@@ -16,10 +16,18 @@ interface OpenSession extends SessionProgress {
   sessionId: string | undefined;
   /** Started and not completed, in start order; a Set keeps duplicates out. */
   pending: Set<string>;
+  /** Completed, so that a start arriving after its completion (or again) does not reopen the call. */
+  completed: Set<string>;
 }
 
 function freshSession(): OpenSession {
-  return { hasContent: false, finished: false, sessionId: undefined, pending: new Set() };
+  return {
+    hasContent: false,
+    finished: false,
+    sessionId: undefined,
+    pending: new Set(),
+    completed: new Set(),
+  };
 }
 
 /** A tracker for one stream. */
@@ -41,10 +49,11 @@ export function createSessionTracker(): SessionTracker {
     if (session.sessionId === undefined && event.sessionId !== undefined) session.sessionId = event.sessionId;
     switch (event.type) {
       case 'tool-call':
-        session.pending.add(event.toolCallId);
+        if (!session.completed.has(event.toolCallId)) session.pending.add(event.toolCallId);
         return event;
       case 'tool-result':
         session.pending.delete(event.toolCallId);
+        session.completed.add(event.toolCallId);
         return event;
       case 'finish':
         session.finished = true;
