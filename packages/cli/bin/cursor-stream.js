@@ -1,10 +1,12 @@
 #!/usr/bin/env -S node --max-semi-space-size=8
 import { main } from '../bundle/cli.js';
 
-// A reader that stops early (`| head`) closes the pipe: stop quietly rather than die on EPIPE.
+// A reader that stops early (`| head`) closes the pipe: stop quietly rather than die on EPIPE. Any other failure to
+// write the output (a full disk) is an I/O error: one line, exit code 2.
 process.stdout.on('error', (error) => {
   if (error.code === 'EPIPE') process.exit(0);
-  throw error;
+  process.stderr.write(`cursor-stream: cannot write the output: ${error.message}\n`);
+  process.exit(2);
 });
 
 process.exitCode = await main(process.argv.slice(2));

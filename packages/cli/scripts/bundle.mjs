@@ -6,6 +6,7 @@
  * Entry points sit side by side in `bundle/`, so that code resolving files relative to itself (`../package.json`,
  * the validate worker, the bench child) finds them as it does in `src/`.
  */
+import { rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -13,6 +14,8 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 
 /** Writes the bundle; resolves when done. */
 export async function bundleCli() {
+  // Chunk names carry content hashes: without a clean start, every rebuild would leave the old chunks behind.
+  await rm(new URL('../bundle', import.meta.url), { recursive: true, force: true });
   await build({
     absWorkingDir: root,
     entryPoints: {

@@ -1,6 +1,7 @@
 import { fc, test as propTest } from '@fast-check/vitest';
 import { describe, expect, test } from 'vitest';
 import {
+  codePointCount,
   escapeControls,
   escapeControlsKeepingLines,
   foldToOneLine,
@@ -87,4 +88,16 @@ describe('formatCount', () => {
       expect(formatCount(n)).toBe(n.toLocaleString('en-US'));
     },
   );
+});
+
+describe('truncate and codePointCount agree with splitting into code points', () => {
+  const text = fc.string({ unit: 'grapheme', maxLength: 30 });
+  propTest.prop([text, fc.integer({ min: 1, max: 35 })])('truncate', (value, max) => {
+    const points = Array.from(value);
+    const expected = points.length <= max ? value : `${points.slice(0, max - 1).join('')}…`;
+    expect(truncate(value, max)).toBe(expected);
+  });
+  propTest.prop([text])('codePointCount', (value) => {
+    expect(codePointCount(value)).toBe(Array.from(value).length);
+  });
 });

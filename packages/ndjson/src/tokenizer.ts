@@ -213,7 +213,7 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
         );
       return;
     }
-    parseRepaired(text, lineNumber, lineStart, end, terminated, terminated ? 'invalid-json' : 'truncated');
+    parseRepaired(text, lineNumber, lineStart, end, terminated, terminated ? 'invalid-json' : 'truncated', parseError);
   }
 
   /** A record open in a string meets its next physical line: a new record, more of the string, or its end. */
@@ -278,10 +278,13 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
     end: number,
     terminated: boolean,
     failure: NdjsonProblemCode,
+    parseError?: unknown,
   ): void {
     const repaired = escapeControlCharacters(text);
     let value: unknown;
     try {
+      // Text that `JSON.parse` already rejected and that repair left unchanged would only fail again.
+      if (repaired === text && parseError !== undefined) throw parseError;
       value = JSON.parse(repaired);
     } catch (error) {
       const message = failure === 'truncated' ? 'input ends inside this record' : invalidJsonMessage(error);

@@ -4,7 +4,12 @@ import { type CanonicalEvent, createSessionReducer } from '@cursor-stream/core/n
 import { type CliIo, progressFor, reportError, writeText } from '../cli-io.ts';
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
 import { createPalette, shouldUseColor } from '../format/colors.ts';
-import { type SummaryInvalidLineJson, type SummaryJson, sessionJson } from '../format/summary-json.ts';
+import {
+  MAX_INVALID_LINES_LISTED,
+  type SummaryInvalidLineJson,
+  type SummaryJson,
+  sessionJson,
+} from '../format/summary-json.ts';
 import { formatSummaryText } from '../format/summary-text.ts';
 import type { InputOptions } from '../options.ts';
 import { readLog } from '../read-log.ts';
@@ -27,6 +32,7 @@ function reducerOptions(options: InputOptions): { dialect?: string } {
 export async function runSummary(path: string, options: SummaryOptions, io: CliIo): Promise<ExitCode> {
   const reducer = createSessionReducer(reducerOptions(options));
   const invalidLines: SummaryInvalidLineJson[] = [];
+  let invalidLinesOmitted = 0;
   const result = await readLog(path, {
     ...options,
     stdin: io.stdin,
@@ -35,7 +41,9 @@ export async function runSummary(path: string, options: SummaryOptions, io: CliI
       for (const event of events) {
         reducer.push(event);
         if (event.type === 'invalid-line' && event.loc !== undefined) {
-          invalidLines.push({ line: event.loc.line, offset: event.loc.offset, code: event.code });
+          if (invalidLines.length < MAX_INVALID_LINES_LISTED) {
+            invalidLines.push({ line: event.loc.line, offset: event.loc.offset, code: event.code });
+          } else invalidLinesOmitted++;
         }
       }
     },
@@ -48,6 +56,7 @@ export async function runSummary(path: string, options: SummaryOptions, io: CliI
   const summary: SummaryJson = {
     sessions: reducer.sessions().map((session) => sessionJson(session, dialect)),
     invalidLines,
+    ...(invalidLinesOmitted > 0 ? { invalidLinesOmitted } : {}),
     lines,
     bytes,
   };

@@ -14,7 +14,7 @@ import {
 } from '../format/validate-report.ts';
 import { expandLogPaths, type LogEntry } from '../input/walk-logs.ts';
 import type { Progress } from '../progress-bar.ts';
-import type { FileReport } from '../validate/findings.ts';
+import { type FileReport, problemCount } from '../validate/findings.ts';
 import { type ValidateLogOptions, validateLog } from '../validate/validate-log.ts';
 import type { ValidateTask } from '../validate/worker-protocol.ts';
 
@@ -27,7 +27,7 @@ export interface ValidateOptions extends ValidateLogOptions {
 
 function exitCodeOf(files: readonly ValidateFileJson[]): ExitCode {
   if (files.some((file) => 'error' in file)) return EXIT_USAGE_OR_IO;
-  return files.some((file) => file.problems.length > 0) ? EXIT_PROBLEMS : EXIT_OK;
+  return files.some((file) => problemCount(file) > 0) ? EXIT_PROBLEMS : EXIT_OK;
 }
 
 /** Collects results as they finish and prints them in argument order, each as soon as all before it are done. */

@@ -37,6 +37,8 @@ export interface SummaryInvalidLineJson {
 export interface SummaryJson {
   sessions: SummarySessionJson[];
   invalidLines: SummaryInvalidLineJson[];
+  /** Invalid lines past the first {@link MAX_INVALID_LINES_LISTED}, counted but not listed; absent when none. */
+  invalidLinesOmitted?: number;
   /** Physical lines of the input. */
   lines: number;
   /** Bytes of the input (after decompression). */
@@ -72,4 +74,12 @@ export function sessionJson(session: SessionSummary, fallbackDialect: string | n
     durationMs: session.durationMs,
     usage: session.usage,
   };
+}
+
+/** Invalid lines listed in the JSON summary; past it they are counted, so memory stays bounded on a log of garbage. */
+export const MAX_INVALID_LINES_LISTED = 10_000;
+
+/** Invalid lines of a summary, listed or not. */
+export function invalidLineCount(summary: SummaryJson): number {
+  return summary.invalidLines.length + (summary.invalidLinesOmitted ?? 0);
 }

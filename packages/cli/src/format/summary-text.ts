@@ -1,7 +1,12 @@
 /** The text form of `summary`: a compact table per session that a person reads at a glance. */
 
 import type { Palette } from './colors.ts';
-import type { SummaryJson, SummarySessionJson, SummaryToolCallJson } from './summary-json.ts';
+import {
+  invalidLineCount,
+  type SummaryJson,
+  type SummarySessionJson,
+  type SummaryToolCallJson,
+} from './summary-json.ts';
 import { type Cell, formatTable } from './table.ts';
 import {
   escapeControls,
@@ -120,10 +125,11 @@ export function sessionLines(session: SummarySessionJson, palette: Palette): str
 
 function invalidLinesText(summary: SummaryJson): string {
   const { invalidLines } = summary;
-  if (invalidLines.length === 0) return 'no invalid lines';
+  const total = invalidLineCount(summary);
+  if (total === 0) return 'no invalid lines';
   const listed = invalidLines.slice(0, INVALID_LINES_LISTED).map(({ line, code }) => `${line} (${code})`);
-  const more = invalidLines.length - listed.length;
-  return `${plural(invalidLines.length, 'invalid line')}: ${listed.join(', ')}${more > 0 ? `, and ${more} more` : ''}`;
+  const more = total - listed.length;
+  return `${plural(total, 'invalid line')}: ${listed.join(', ')}${more > 0 ? `, and ${formatCount(more)} more` : ''}`;
 }
 
 /** The whole text form of `summary`, one string per output line. */
@@ -131,6 +137,6 @@ export function formatSummaryText(summary: SummaryJson, palette: Palette): strin
   const blocks = summary.sessions.map((session) => sessionLines(session, palette));
   const input = `${palette.bold('input')} ${plural(summary.lines, 'line')}, ${formatBytes(summary.bytes)}, ${plural(summary.sessions.length, 'session')}, `;
   const invalid = invalidLinesText(summary);
-  const inputLine = input + (summary.invalidLines.length === 0 ? invalid : palette.red(invalid));
+  const inputLine = input + (invalidLineCount(summary) === 0 ? invalid : palette.red(invalid));
   return [...blocks.flatMap((block) => [...block, '']), inputLine];
 }

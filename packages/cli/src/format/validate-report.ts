@@ -1,7 +1,7 @@
 /** The outputs of `validate`: one line per finding and a summary per file, or the `--json` document. */
 
 import { type CliError, displayPath } from '../cli-error.ts';
-import type { FileReport, Finding } from '../validate/findings.ts';
+import { type FileReport, type Finding, problemCount, warningCount } from '../validate/findings.ts';
 import type { Palette } from './colors.ts';
 import { escapeControls, plural } from './text.ts';
 
@@ -59,13 +59,14 @@ export function fileSummaryLine(report: FileReport, palette: Palette): string {
     plural(report.events, 'event'),
   ];
   const problems =
-    report.problems.length === 0
+    problemCount(report) === 0
       ? palette.green('no problems')
-      : palette.red(plural(report.problems.length, 'problem'));
+      : palette.red(plural(problemCount(report), 'problem'));
+  const listedCounts = warningCounts(report.warnings);
   const warnings =
-    report.warnings.length === 0
+    warningCount(report) === 0
       ? ''
-      : `, ${palette.yellow(plural(report.warnings.length, 'warning'))} (${warningCounts(report.warnings)})`;
+      : `, ${palette.yellow(plural(warningCount(report), 'warning'))} (${report.warningsOmitted ? `listed: ${listedCounts}` : listedCounts})`;
   return `${palette.bold(`${displayPath(report.path)}:`)} ${facts.join(', ')}: ${problems}${warnings}`;
 }
 
@@ -75,16 +76,23 @@ export function fileReportLines(report: FileReport, palette: Palette): string[] 
     ...report.problems.map((finding) => ({ finding, severity: 'problem' as const })),
     ...report.warnings.map((finding) => ({ finding, severity: 'warning' as const })),
   ].sort((a, b) => a.finding.line - b.finding.line || a.finding.offset - b.finding.offset);
+  const omitted = [
+    report.problemsOmitted ? plural(report.problemsOmitted, 'more problem') : '',
+    report.warningsOmitted ? plural(report.warningsOmitted, 'more warning') : '',
+  ].filter((part) => part !== '');
   return [
     ...findings.map(({ finding, severity }) => findingLine(report.path, finding, severity, palette)),
+    ...(omitted.length === 0
+      ? []
+      : [`${palette.bold(`${displayPath(report.path)}:`)} ${omitted.join(' and ')} not listed`]),
     fileSummaryLine(report, palette),
   ];
 }
 
 /** The closing line when several files were validated. */
 export function totalsLine(files: readonly ValidateFileJson[], palette: Palette): string {
-  const problems = files.reduce((sum, file) => sum + file.problems.length, 0);
-  const warnings = files.reduce((sum, file) => sum + file.warnings.length, 0);
+  const problems = files.reduce((sum, file) => sum + problemCount(file), 0);
+  const warnings = files.reduce((sum, file) => sum + warningCount(file), 0);
   const unreadable = files.filter((file) => 'error' in file).length;
   const parts = [
     problems === 0 ? palette.green('no problems') : palette.red(plural(problems, 'problem')),

@@ -21,6 +21,9 @@ import {
 } from '../format/text.ts';
 import { toolArgumentDetails, toolHeadline, toolOutcomeDetails } from './tool-lines.ts';
 
+/** Reasoning held for the preview: whitespace folds away, so more than the preview is kept, but not all of it. */
+const REASONING_HELD_LENGTH = 64 * 1024;
+
 /** Longest folded reasoning line, in characters. */
 const REASONING_PREVIEW_LENGTH = 160;
 
@@ -35,6 +38,7 @@ export interface Transcript {
 /** Creates a {@link Transcript} styled with `palette`. */
 export function createTranscript(palette: Palette): Transcript {
   let reasoning: string[] = [];
+  let reasoningLength = 0;
   // Assistant text may stop mid-line; the next block starts on a line of its own.
   let atLineStart = true;
   // Tool calls by id, so that a result names the call it completes even when calls interleave.
@@ -50,6 +54,7 @@ export function createTranscript(palette: Palette): Transcript {
     if (reasoning.length === 0) return '';
     const folded = truncate(foldToOneLine(reasoning.join('')), REASONING_PREVIEW_LENGTH);
     reasoning = [];
+    reasoningLength = 0;
     const lead = atLineStart ? '' : '\n';
     atLineStart = true;
     return folded === '' ? '' : `${lead}${palette.dim(`(thinking) ${folded}`)}\n`;
@@ -115,7 +120,11 @@ export function createTranscript(palette: Palette): Transcript {
             .map((line) => palette.bold(palette.blue(`> ${line}`))),
         );
       case 'reasoning-delta':
-        reasoning.push(event.text);
+        // Only a one-line preview is shown, so a long reasoning is not held whole.
+        if (reasoningLength < REASONING_HELD_LENGTH) {
+          reasoning.push(event.text);
+          reasoningLength += event.text.length;
+        }
         return '';
       case 'reasoning-end':
         return flushReasoning();

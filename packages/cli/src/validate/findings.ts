@@ -21,6 +21,12 @@ export interface Finding {
   pointer?: string;
 }
 
+/**
+ * Findings listed in detail per file and kind. Past it they are only counted, so that a log of garbage keeps memory
+ * bounded: the lines of a million broken records say no more than their count.
+ */
+export const MAX_FINDINGS_LISTED = 10_000;
+
 /** The validation of one log. */
 export interface FileReport {
   path: string;
@@ -30,6 +36,37 @@ export interface FileReport {
   events: number;
   problems: Finding[];
   warnings: Finding[];
+  /** Problems past {@link MAX_FINDINGS_LISTED}, counted but not listed; absent when none. */
+  problemsOmitted?: number;
+  /** Warnings past {@link MAX_FINDINGS_LISTED}, counted but not listed; absent when none. */
+  warningsOmitted?: number;
+}
+
+/** A list of findings that keeps the first {@link MAX_FINDINGS_LISTED} and counts the rest. */
+export function createFindingList(): {
+  readonly listed: Finding[];
+  omitted: number;
+  add(finding: Finding): void;
+} {
+  const list = {
+    listed: [] as Finding[],
+    omitted: 0,
+    add(finding: Finding): void {
+      if (list.listed.length < MAX_FINDINGS_LISTED) list.listed.push(finding);
+      else list.omitted++;
+    },
+  };
+  return list;
+}
+
+/** Problems of a report, listed or not. */
+export function problemCount(report: FileReport): number {
+  return report.problems.length + (report.problemsOmitted ?? 0);
+}
+
+/** Warnings of a report, listed or not. */
+export function warningCount(report: FileReport): number {
+  return report.warnings.length + (report.warningsOmitted ?? 0);
 }
 
 /** Orders findings by where they are in the input; stable, so findings of one record keep their order. */

@@ -4,7 +4,7 @@
  */
 
 import type { SessionSummary, SourceLocation } from '@cursor-stream/core/normalize';
-import { escapeControls, plural } from '../format/text.ts';
+import { codePointCount, escapeControls, plural } from '../format/text.ts';
 import type { Finding } from './findings.ts';
 
 /** Where things are in the input, gathered from the events while reading. */
@@ -59,7 +59,7 @@ function endAnomalies(
     return [{ ...at, code: 'missing-result', message: `${sessionName(session)} ends without a result` }];
   }
   if (session.resultText !== null && session.text !== session.resultText) {
-    const lengths = `${plural(Array.from(session.text).length, 'character')} vs ${plural(Array.from(session.resultText).length, 'character')}`;
+    const lengths = `${plural(codePointCount(session.text), 'character')} vs ${plural(codePointCount(session.resultText), 'character')}`;
     return [
       {
         ...at,

@@ -17,7 +17,7 @@ import type { Result } from '../cli-error.ts';
 import type { InputOptions } from '../options.ts';
 import type { Progress } from '../progress-bar.ts';
 import { readLog } from '../read-log.ts';
-import { byPosition, type FileReport, type Finding } from './findings.ts';
+import { byPosition, createFindingList, type FileReport, type Finding } from './findings.ts';
 import { streamAnomalies } from './stream-anomalies.ts';
 
 /** Options of {@link validateLog}. */
@@ -42,8 +42,8 @@ function schemaFinding(record: NdjsonRecord, issue: SchemaIssue): Finding {
 
 /** Collects findings and the locations the stream anomalies need, event by event. */
 function createCollector(strict: boolean) {
-  const problems: Finding[] = [];
-  const warnings: Finding[] = [];
+  const problems = createFindingList();
+  const warnings = createFindingList();
   const finishes: (SourceLocation | undefined)[] = [];
   const toolOffsets = new Map<number, number>();
   // Lines whose record the schema check already reported, so that a normalizer's own schema verdict is not doubled.
@@ -53,17 +53,17 @@ function createCollector(strict: boolean) {
     if (dialect === undefined) return;
     const issues = dialect.validate(record.value as JsonObject, { strict });
     if (issues.length > 0) schemaLines.add(record.line);
-    for (const issue of issues) problems.push(schemaFinding(record, issue));
+    for (const issue of issues) problems.add(schemaFinding(record, issue));
   }
 
   function onEvent(event: CanonicalEvent): void {
     const loc = event.loc;
     if (event.type === 'invalid-line' && loc !== undefined) {
       if (event.code === 'schema-violation' && schemaLines.has(loc.line)) return;
-      problems.push({ ...loc, code: event.code, message: event.message });
+      problems.add({ ...loc, code: event.code, message: event.message });
     } else if (event.type === 'unknown' && loc !== undefined) {
       const type = event.rawSubtype === undefined ? event.rawType : `${event.rawType}/${event.rawSubtype}`;
-      (strict ? problems : warnings).push({
+      (strict ? problems : warnings).add({
         ...loc,
         code: 'unknown-event',
         message: `event type ${type} is not modelled`,
@@ -111,17 +111,19 @@ export async function validateLog(
     toolOffsets: collector.toolOffsets,
     end: { line: Math.max(1, lines), offset: bytes },
   });
-  const problems = options.strict ? [...collector.problems, ...anomalies] : collector.problems;
-  const warnings = options.strict ? collector.warnings : [...collector.warnings, ...anomalies];
-  return {
-    ok: true,
-    value: {
-      path,
-      dialect,
-      lines,
-      events,
-      problems: problems.sort(byPosition),
-      warnings: warnings.sort(byPosition),
-    },
+  // Anomalies are few (a handful per session), so they are always listed.
+  const { problems, warnings } = collector;
+  const problemList = options.strict ? [...problems.listed, ...anomalies] : problems.listed;
+  const warningList = options.strict ? warnings.listed : [...warnings.listed, ...anomalies];
+  const report: FileReport = {
+    path,
+    dialect,
+    lines,
+    events,
+    problems: problemList.sort(byPosition),
+    warnings: warningList.sort(byPosition),
   };
+  if (problems.omitted > 0) report.problemsOmitted = problems.omitted;
+  if (warnings.omitted > 0) report.warningsOmitted = warnings.omitted;
+  return { ok: true, value: report };
 }
