@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { RECORDING, runCli } from './run-cli.ts';
+import { RECORDING, REPO_ROOT, runCli } from './run-cli.ts';
 
 let scratch = '';
 
@@ -12,6 +12,34 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
+});
+
+describe('standard input that cannot be read as a log', () => {
+  test('a directory on stdin exits 2', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const { openSync, closeSync } = await import('node:fs');
+    const directory = openSync(join(REPO_ROOT, 'corpus'), 'r');
+    try {
+      const run = spawnSync(
+        process.execPath,
+        [join(REPO_ROOT, 'packages/cli/bin/cursor-stream.js'), 'summary', '-'],
+        {
+          stdio: [directory, 'pipe', 'pipe'],
+          encoding: 'utf8',
+        },
+      );
+      expect(run.status).toBe(2);
+      expect(run.stderr.trim()).toBe('cursor-stream: <stdin>: is a directory, not a log file');
+    } finally {
+      closeSync(directory);
+    }
+  });
+
+  test('naming stdin twice is a usage error', async () => {
+    const run = await runCli(['validate', '-', '-'], { input: '{}\n' });
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim()).toBe('cursor-stream: standard input (-) can be read only once');
+  });
 });
 
 describe('I/O errors exit 2 with one line on stderr naming the file', () => {

@@ -203,3 +203,12 @@ describe('session reducer', () => {
     },
   );
 });
+
+describe('lines that belong to no session', () => {
+  test('a log of noise only gives no session, and noise before a session is not one', () => {
+    const noise = { type: 'invalid-line', code: 'invalid-json', message: 'x', excerpt: 'x' } as const;
+    expect(reduceSessions([noise, noise])).toEqual([]);
+    const sessions = reduceSessions([noise, { type: 'stream-start', sessionId: 's' }]);
+    expect(sessions.map((session) => session.sessionId)).toEqual(['s']);
+  });
+});

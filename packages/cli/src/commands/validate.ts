@@ -1,6 +1,6 @@
 /** `cursor-stream validate`: schema, tokenizer and stream checks over many logs, in parallel, reported in order. */
 
-import type { CliError, Result } from '../cli-error.ts';
+import { type CliError, cliError, type Result } from '../cli-error.ts';
 import { type CliIo, progressFor, reportError, writeText } from '../cli-io.ts';
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
 import { createPalette, shouldUseColor } from '../format/colors.ts';
@@ -108,6 +108,10 @@ export async function runValidate(
   options: ValidateOptions,
   io: CliIo,
 ): Promise<ExitCode> {
+  if (paths.filter((path) => path === '-').length > 1) {
+    reportError(io, cliError('usage', 'standard input (-) can be read only once'));
+    return EXIT_USAGE_OR_IO;
+  }
   const entries = await expandLogPaths(paths);
   const printer = createOrderedPrinter(entries, options, io);
   const tasks: ValidateTask[] = [];

@@ -30,12 +30,13 @@ async function* bytesOf(source: AsyncIterable<Uint8Array | string>): AsyncGenera
   for await (const chunk of source) yield typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
 }
 
-function stdinSize(): number | undefined {
+/** What standard input is: its size when it is a file, or that it is a directory (`< dir`), which cannot be read. */
+function stdinKind(): { size: number | undefined; directory: boolean } {
   try {
     const stats = fstatSync(0);
-    return stats.isFile() ? stats.size : undefined;
+    return { size: stats.isFile() ? stats.size : undefined, directory: stats.isDirectory() };
   } catch {
-    return undefined;
+    return { size: undefined, directory: false };
   }
 }
 
@@ -66,12 +67,10 @@ function fileSource(
  */
 export async function openLog(path: string, options: OpenLogOptions): Promise<Result<LogSource>> {
   if (path === '-') {
-    const source: LogSource = {
-      path,
-      size: stdinSize(),
-      chunks: bytesOf(options.stdin),
-      close: async () => {},
-    };
+    const { size, directory } = stdinKind();
+    if (directory)
+      return { ok: false, error: cliError('is-a-directory', 'is a directory, not a log file', path) };
+    const source: LogSource = { path, size, chunks: bytesOf(options.stdin), close: async () => {} };
     return { ok: true, value: source };
   }
   let handle: FileHandle;

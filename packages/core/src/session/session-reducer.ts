@@ -180,7 +180,8 @@ export function createSessionReducer(options: SessionReducerOptions = {}): Sessi
       if (current === undefined) {
         current = newBuilder(dialect);
       } else if (opensNewSession(event, current)) {
-        done.push(current.summary);
+        // Lines before any session content (a log of noise) are no session of their own.
+        if (current.hasContent) done.push(current.summary);
         current = newBuilder(dialect);
       }
       if (isSessionContent(event)) current.hasContent = true;
@@ -188,7 +189,7 @@ export function createSessionReducer(options: SessionReducerOptions = {}): Sessi
       apply(current, event);
     },
     sessions() {
-      const all = current === undefined ? done : [...done, current.summary];
+      const all = current === undefined || !current.hasContent ? done : [...done, current.summary];
       return all.map(snapshot);
     },
   };
