@@ -213,7 +213,15 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
         );
       return;
     }
-    parseRepaired(text, lineNumber, lineStart, end, terminated, terminated ? 'invalid-json' : 'truncated', parseError);
+    parseRepaired(
+      text,
+      lineNumber,
+      lineStart,
+      end,
+      terminated,
+      terminated ? 'invalid-json' : 'truncated',
+      parseError,
+    );
   }
 
   /** A record open in a string meets its next physical line: a new record, more of the string, or its end. */
