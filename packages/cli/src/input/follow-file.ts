@@ -7,22 +7,47 @@ import { READ_CHUNK_BYTES } from './chunk-size.ts';
 /** How often to look for new bytes once the end is reached. */
 const POLL_INTERVAL_MS = 200;
 
+/** The most of an unfinished last line held back; a longer one is passed on as it grows. */
+const MAX_HELD_BYTES = 1024 * 1024;
+
 /**
  * Reads a file from its start, then polls for appended bytes, until `signal` aborts. Polling rather than `fs.watch`
  * because watch events are unreliable on network and container file systems, and a poll costs one `read` call.
  * The file is read by position, so only appends are followed; a file truncated and rewritten is not re-read.
+ *
+ * Only whole lines are passed on: the unfinished last line is held until its line feed arrives, so that stopping
+ * while the writer is in the middle of a record does not report that record as truncated.
  */
 export async function* followFile(handle: FileHandle, signal: AbortSignal): AsyncGenerator<Uint8Array> {
   let position = 0;
+  let held: Uint8Array[] = [];
+  let heldBytes = 0;
   while (!signal.aborted) {
     // A fresh buffer per read: the consumer may still hold the previous chunk.
     const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
     const { bytesRead } = await handle.read(buffer, 0, READ_CHUNK_BYTES, position);
-    if (bytesRead > 0) {
-      position += bytesRead;
-      yield buffer.subarray(0, bytesRead);
+    if (bytesRead === 0) {
+      await sleep(POLL_INTERVAL_MS, undefined, { signal }).catch(() => undefined);
       continue;
     }
-    await sleep(POLL_INTERVAL_MS, undefined, { signal }).catch(() => undefined);
+    position += bytesRead;
+    const chunk = buffer.subarray(0, bytesRead);
+    const lastLineFeed = chunk.lastIndexOf(0x0a);
+    if (lastLineFeed === -1 && heldBytes + bytesRead <= MAX_HELD_BYTES) {
+      held.push(chunk);
+      heldBytes += bytesRead;
+      continue;
+    }
+    // The tokenizer takes any chunking, so the held pieces go on as they are, never joined.
+    yield* held;
+    held = [];
+    heldBytes = 0;
+    if (lastLineFeed === -1 || lastLineFeed === chunk.length - 1) {
+      yield chunk;
+      continue;
+    }
+    yield chunk.subarray(0, lastLineFeed + 1);
+    held = [chunk.subarray(lastLineFeed + 1)];
+    heldBytes = chunk.length - lastLineFeed - 1;
   }
 }

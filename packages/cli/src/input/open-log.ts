@@ -85,6 +85,14 @@ export async function openLog(path: string, options: OpenLogOptions): Promise<Re
       await handle.close();
       return { ok: false, error: cliError('is-a-directory', 'is a directory, not a log file', path) };
     }
+    if (options.follow !== undefined && !stats.isFile()) {
+      // Following reads at offsets as the file grows, which a pipe or a device cannot do.
+      await handle.close();
+      return {
+        ok: false,
+        error: cliError('usage', 'cannot follow: not a regular file (pipe it without --follow)', path),
+      };
+    }
     return { ok: true, value: fileSource(path, handle, stats.size, options.follow) };
   } catch (error) {
     await handle.close();
