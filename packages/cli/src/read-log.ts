@@ -15,7 +15,7 @@ import { type CliError, cliError, ioError, type Result } from './cli-error.ts';
 import { decompressedChunks } from './input/decompress.ts';
 import { createLineCounter } from './input/line-counter.ts';
 import { type LogSource, openLog } from './input/open-log.ts';
-import { firstNulByte } from './input/text-sniff.ts';
+import { firstNulByte, looksLikeBinary } from './input/text-sniff.ts';
 import type { InputOptions } from './options.ts';
 import { NO_PROGRESS, type Progress } from './progress-bar.ts';
 
@@ -74,8 +74,8 @@ async function nextChunk(
   }
 }
 
-function notText(path: string, nulOffset: number): CliError {
-  return cliError('not-text', `not a text log (NUL byte at offset ${nulOffset})`, path);
+function notText(path: string, why: string): CliError {
+  return cliError('not-text', `not a text log (${why})`, path);
 }
 
 /** Hands batches of events on, counting them and the invalid lines among them. */
@@ -102,8 +102,11 @@ async function readSource(source: LogSource, options: ReadLogOptions): Promise<R
       if (!next.ok) return next;
       const chunk = next.value;
       if (chunk === null) break;
-      const nul = counter.bytes === 0 ? firstNulByte(chunk) : -1;
-      if (nul !== -1) return { ok: false, error: notText(source.path, nul) };
+      if (counter.bytes === 0) {
+        const nul = firstNulByte(chunk);
+        if (nul !== -1) return { ok: false, error: notText(source.path, `NUL byte at offset ${nul}`) };
+        if (looksLikeBinary(chunk)) return { ok: false, error: notText(source.path, 'not UTF-8') };
+      }
       counter.add(chunk);
       await deliver(normalizer.feed(chunk));
     }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createLineCounter } from '../src/input/line-counter.ts';
-import { firstNulByte, startsLikeGzip } from '../src/input/text-sniff.ts';
+import { firstNulByte, looksLikeBinary, startsLikeGzip } from '../src/input/text-sniff.ts';
 import { expandLogPaths, isLogFileName } from '../src/input/walk-logs.ts';
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
@@ -90,5 +90,21 @@ describe('expandLogPaths', () => {
   test('a directory without logs is an error naming it', async () => {
     const [entry] = await expandLogPaths([join(root, 'empty')]);
     expect(entry !== undefined && 'error' in entry ? entry.error.code : undefined).toBe('no-logs-found');
+  });
+});
+
+describe('looksLikeBinary', () => {
+  const utf8 = (text: string) => new TextEncoder().encode(text);
+
+  test('random bytes are not text; genuine U+FFFD characters and one bad byte are', () => {
+    const random = Uint8Array.from({ length: 4096 }, (_, i) => ((i * 2654435761) >>> 24) | 0x80);
+    expect(looksLikeBinary(random)).toBe(true);
+    expect(looksLikeBinary(utf8(`{"text":"${'\uFFFD'.repeat(100)}"}\n`))).toBe(false);
+    expect(looksLikeBinary(Uint8Array.from([...utf8('{"a":"'), 0xff, ...utf8('"}\n')]))).toBe(false);
+  });
+
+  test('a character cut by the end of the chunk is not counted', () => {
+    const euro = utf8('€'.repeat(20));
+    expect(looksLikeBinary(euro.subarray(0, euro.length - 1))).toBe(false);
   });
 });
