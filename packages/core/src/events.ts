@@ -81,6 +81,23 @@ export type KnownToolName =
   | 'todo'
   | 'unknown';
 
+/** Every {@link KnownToolName}. */
+export const KNOWN_TOOL_NAMES = [
+  'shell',
+  'read',
+  'write',
+  'edit',
+  'ls',
+  'glob',
+  'grep',
+  'delete',
+  'mcp',
+  'web-search',
+  'web-fetch',
+  'todo',
+  'unknown',
+] as const satisfies readonly KnownToolName[];
+
 /** A tool name: one of {@link KnownToolName}, or another tool's kind without its `ToolCall` suffix. */
 export type ToolName = KnownToolName | (string & {});
 

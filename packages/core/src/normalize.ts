@@ -28,6 +28,7 @@ export {
   type FinishReason,
   type InvalidLineCode,
   type InvalidLineEvent,
+  KNOWN_TOOL_NAMES,
   type KnownToolName,
   type ReasoningDeltaEvent,
   type ReasoningEndEvent,

@@ -3,7 +3,7 @@
  * wrapper's names (`Shell`, `StrReplace`) and the payload envelope's kinds (`writeFileToolCall`) all map here.
  */
 
-import type { ToolName } from '../events.ts';
+import { KNOWN_TOOL_NAMES, type ToolName } from '../events.ts';
 
 const TOOL_CALL_SUFFIX = 'ToolCall';
 
@@ -42,20 +42,7 @@ const WRAPPER_NAMES: Readonly<Record<string, ToolName>> = {
 
 /** Canonical names as written in other case styles (`web_search`, `Web Search`), after lowercasing and hyphenating. */
 const CANONICAL_SPELLINGS: Readonly<Record<string, ToolName>> = Object.fromEntries(
-  [
-    'shell',
-    'read',
-    'write',
-    'edit',
-    'ls',
-    'glob',
-    'grep',
-    'delete',
-    'mcp',
-    'web-search',
-    'web-fetch',
-    'todo',
-  ].map((name) => [name, name]),
+  KNOWN_TOOL_NAMES.filter((name) => name !== 'unknown').map((name) => [name, name]),
 );
 
 /** Whether `key` names a tool kind (`shellToolCall`, `semSearchToolCall`, ...). */
