@@ -92,4 +92,20 @@ describe('records in unusual orders and shapes', () => {
     );
     expect(assistantText(events)).toBe('ABC');
   });
+
+  test('a serialized AgentEvent result without its data keeps the result text from its text field', () => {
+    const events = normalizeText(
+      ndjson([
+        { type: 'system:init', raw_type: 'system', subtype: 'init', session_id: 's', data: null },
+        {
+          type: 'result:success',
+          raw_type: 'result',
+          subtype: 'success',
+          text: 'The answer is 4.',
+          session_id: 's',
+        },
+      ]),
+    );
+    expect(ofType(events, 'finish')[0]).toMatchObject({ finishReason: 'stop', text: 'The answer is 4.' });
+  });
 });

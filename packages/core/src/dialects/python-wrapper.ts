@@ -168,6 +168,8 @@ function agentEventRecord(record: JsonObject): JsonObject {
   for (const key of ['subtype', 'text', 'session_id', 'timestamp_ms']) {
     if (record[key] !== undefined && record[key] !== null) rebuilt[key] = record[key];
   }
+  // The wrapper fills a result event's `text` from its `result`, so without the data the text is the result.
+  if (record.raw_type === 'result' && typeof record.text === 'string') rebuilt.result = record.text;
   return rebuilt;
 }
 
