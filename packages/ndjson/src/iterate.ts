@@ -41,16 +41,27 @@ export function isNdjsonProblem(item: NdjsonItem): item is NdjsonProblem {
  * {@link iterateNdjson} does.
  */
 export async function* readChunks(source: NdjsonSource): AsyncGenerator<NdjsonChunk> {
+  // A string is an Iterable of its characters; it is meant as one chunk.
+  if (typeof source === 'string') {
+    yield source;
+    return;
+  }
   // Some browsers' ReadableStream is not async-iterable yet, so read it through its reader.
   if (!(Symbol.asyncIterator in source) && source instanceof ReadableStream) {
     const reader = (source as ReadableStream<NdjsonChunk>).getReader();
+    let done = false;
     try {
       for (;;) {
-        const { done, value } = await reader.read();
-        if (done) return;
-        yield value;
+        const next = await reader.read();
+        if (next.done) {
+          done = true;
+          return;
+        }
+        yield next.value;
       }
     } finally {
+      // A consumer that stops early cancels the stream, as the stream's own async iterator does.
+      if (!done) await reader.cancel().catch(() => undefined);
       reader.releaseLock();
     }
   }

@@ -14,6 +14,7 @@
  */
 
 import {
+  EXCERPT_LENGTH,
   escapeControlCharacters,
   excerptOf,
   firstSignificantChar,
@@ -21,6 +22,7 @@ import {
   isJsonObject,
   isJsonWhitespace,
   OUTSIDE,
+  type StringState,
   scanStringState,
 } from './json-text.ts';
 import type {
@@ -47,16 +49,30 @@ export const DEFAULT_MAX_RECORD_BYTES = 64 * 1024 * 1024;
 interface OpenRecord {
   line: number;
   offset: number;
-  /** Physical lines so far, raw (a CR before each line's LF is kept: inside a string it is content). */
-  lines: string[];
-  /** The start of the record, for the problem that reports it. */
+  /**
+   * Physical lines so far, raw (a CR before each line's LF is kept: inside a string it is content); `null` once they
+   * were dropped because the record outgrew maxRecordBytes. The string is still followed then, so that the record
+   * ends where it really does instead of the rest of its string being read as garbage lines.
+   */
+  lines: string[] | null;
+  /** The start of the record, as much as an excerpt shows, for the problem that may report it. */
+  excerpt: string;
+}
+
+/** An oversize stretch being passed over up to its line feed; nothing of it is held but its excerpt. */
+interface Skip {
+  line: number;
+  offset: number;
   excerpt: string;
   /**
-   * Set once the record outgrew maxRecordBytes: its lines are dropped, but the string state is still followed, so
-   * that the skip ends where the record does instead of reading the rest of the string as garbage lines.
+   * For a line inside an open record's string: the string state so far, followed so that the record goes on past
+   * this line feed if its string does. `undefined` for a line of its own.
    */
-  oversize: boolean;
+  state: StringState | undefined;
 }
+
+/** Line pieces shorter than this are merged as they arrive, so tiny chunks do not cost one string each. */
+const SMALL_PIECE = 8192;
 
 /**
  * Creates an incremental NDJSON tokenizer.
@@ -101,7 +117,7 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
   // quadratic on a long line fed in small chunks).
   let lineParts: string[] = [];
   // Set while an oversize record is skipped up to the next LF; nothing of it is held.
-  let skipping: { line: number; offset: number; excerpt: string } | null = null;
+  let skipping: Skip | null = null;
   let openRecord: OpenRecord | null = null;
   let ended = false;
   // Items no callback took, returned from the current feed/end call.
@@ -201,27 +217,11 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
     const state = scanStringState(text, OUTSIDE);
     if (state !== OUTSIDE) {
       if (terminated)
-        openRecord = { line: lineNumber, offset: lineStart, lines: [text], excerpt: text, oversize: false };
-      else
-        emitProblem(
-          'truncated',
-          'input ends inside a string of this record',
-          lineNumber,
-          lineStart,
-          end,
-          text,
-        );
+        openRecord = { line: lineNumber, offset: lineStart, lines: [text], excerpt: headOf([text]) };
+      else emitTruncated(lineNumber, lineStart, end, text);
       return;
     }
-    parseRepaired(
-      text,
-      lineNumber,
-      lineStart,
-      end,
-      terminated,
-      terminated ? 'invalid-json' : 'truncated',
-      parseError,
-    );
+    parseRepaired(text, lineNumber, lineStart, end, terminated, parseError);
   }
 
   /** A record open in a string meets its next physical line: a new record, more of the string, or its end. */
@@ -232,50 +232,47 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
     end: number,
     terminated: boolean,
   ): void {
-    const newRecord = parseStandaloneObject(text);
+    // A line too long to be a record of its own is more of the string; it is never parsed.
+    const newRecord = contentEnd - lineStart > maxRecordBytes ? undefined : parseStandaloneObject(text);
     if (newRecord !== undefined) {
       openRecord = null;
-      giveUpOpenRecord(open, lineStart);
+      giveUpOpenRecord(open, lineStart - 1, lineStart);
       if (skipRecord?.(text) === true) emitSkip('filtered', lineNumber, lineStart, end - lineStart);
       else emitValue(newRecord, text, lineNumber, lineStart, end, terminated);
       return;
     }
-    if (!open.oversize) {
+    if (open.lines !== null) {
       open.lines.push(text);
-      if (contentEnd - open.offset > maxRecordBytes) {
-        open.oversize = true;
-        open.lines = [];
-      }
+      if (contentEnd - open.offset > maxRecordBytes) open.lines = null;
     }
     // The LF before this line was string content (or the character after a backslash): the line starts inside.
     if (scanStringState(text, INSIDE) !== OUTSIDE) {
       if (!terminated) {
         openRecord = null;
-        giveUpOpenRecord(open, end);
+        giveUpOpenRecord(open, contentEnd, end);
       }
       return;
     }
     openRecord = null;
-    if (open.oversize) reportOversize(open.line, open.offset, end, open.excerpt);
-    else parseRepaired(open.lines.join('\n'), open.line, open.offset, end, terminated, 'invalid-json');
+    if (open.lines === null) reportOversize(open.line, open.offset, end, open.excerpt);
+    else parseRepaired(open.lines.join('\n'), open.line, open.offset, end, terminated);
   }
 
-  /** Reports an open record that will never close, because a new record began at `end` or the input ended. */
-  function giveUpOpenRecord(open: OpenRecord, end: number): void {
-    if (open.oversize) reportOversize(open.line, open.offset, end, open.excerpt);
-    else if (end === consumed && ended) {
-      emitProblem(
-        'truncated',
-        'input ends inside a string of this record',
-        open.line,
-        open.offset,
-        end,
-        open.excerpt,
-      );
-    } else {
+  /**
+   * Reports an open record that will never close: a new record began after it, or the input ended. Whether it was
+   * oversize is decided from its span, so that where the chunks were cut cannot change the verdict.
+   */
+  function giveUpOpenRecord(open: OpenRecord, contentEnd: number, end: number): void {
+    if (contentEnd - open.offset > maxRecordBytes) reportOversize(open.line, open.offset, end, open.excerpt);
+    else if (ended && end === consumed) emitTruncated(open.line, open.offset, end, open.excerpt);
+    else {
       const message = `record ends inside a string; line ${lineNumber} starts a new record`;
       emitProblem('unterminated-string', message, open.line, open.offset, end, open.excerpt);
     }
+  }
+
+  function emitTruncated(line: number, offset: number, end: number, text: string): void {
+    emitProblem('truncated', 'input ends inside a string of this record', line, offset, end, text);
   }
 
   /** Parses text whose strings may hold raw control characters, emitting a record or a problem. */
@@ -285,7 +282,6 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
     offset: number,
     end: number,
     terminated: boolean,
-    failure: NdjsonProblemCode,
     parseError?: unknown,
   ): void {
     const repaired = escapeControlCharacters(text);
@@ -295,8 +291,10 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
       if (repaired === text && parseError !== undefined) throw parseError;
       value = JSON.parse(repaired);
     } catch (error) {
-      const message = failure === 'truncated' ? 'input ends inside this record' : invalidJsonMessage(error);
-      emitProblem(failure, message, line, offset, end, text);
+      // At the end of input, a record the parser ran out of is cut short; anything else is simply not JSON.
+      if (!terminated && endsEarly(error, repaired)) {
+        emitProblem('truncated', 'input ends inside this record', line, offset, end, text);
+      } else emitProblem('invalid-json', invalidJsonMessage(error), line, offset, end, text);
       return;
     }
     emitValue(value, text, line, offset, end, terminated);
@@ -313,20 +311,53 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
     );
   }
 
-  /** Drops everything held for the current record and skips the rest of it up to the next LF. */
+  /**
+   * Keeps the input held under maxRecordBytes: an open record over the limit drops its lines (its string is still
+   * followed), and a line over the limit on its own is skipped up to its LF.
+   */
+  function boundHeldBytes(): void {
+    if (openRecord !== null && openRecord.lines !== null) openRecord.lines = null;
+    if (consumed - lineStart > maxRecordBytes) startSkipping();
+  }
+
   function startSkipping(): void {
     const open = openRecord;
-    skipping = open
-      ? { line: open.line, offset: open.offset, excerpt: open.excerpt }
-      : { line: lineNumber, offset: lineStart, excerpt: lineParts[0] ?? '' };
+    if (open === null) {
+      skipping = { line: lineNumber, offset: lineStart, excerpt: headOf(lineParts), state: undefined };
+    } else {
+      let state: StringState = INSIDE;
+      for (const part of lineParts) state = scanStringState(part, state);
+      skipping = { line: open.line, offset: open.offset, excerpt: open.excerpt, state };
+    }
     openRecord = null;
     lineParts = [];
   }
 
-  function finishSkipping(end: number): void {
-    if (skipping === null) return;
-    reportOversize(skipping.line, skipping.offset, end, skipping.excerpt);
+  /** A piece of the line being skipped: its excerpt grows to what an excerpt shows, its string state is followed. */
+  function skipPiece(skip: Skip, piece: string): void {
+    if (skip.state !== undefined) skip.state = scanStringState(piece, skip.state);
+    else if (skip.excerpt.length <= EXCERPT_LENGTH)
+      skip.excerpt += piece.slice(0, EXCERPT_LENGTH + 1 - skip.excerpt.length);
+  }
+
+  /** The skipped line reached its LF: the record goes on if its string does, else the oversize stretch is reported. */
+  function endSkippedLine(skip: Skip, end: number): void {
     skipping = null;
+    if (skip.state !== undefined && skip.state !== OUTSIDE) {
+      openRecord = { line: skip.line, offset: skip.offset, lines: null, excerpt: skip.excerpt };
+    } else reportOversize(skip.line, skip.offset, end, skip.excerpt);
+  }
+
+  /** Adds a piece of the current line, merging small pieces so that tiny chunks do not cost one string each. */
+  function appendLinePart(piece: string): void {
+    lineParts.push(piece);
+    for (let count = lineParts.length; count >= 2; count = lineParts.length) {
+      const last = lineParts[count - 1] as string;
+      const previous = lineParts[count - 2] as string;
+      if (last.length >= SMALL_PIECE || previous.length > last.length) break;
+      lineParts.length = count - 2;
+      lineParts.push(previous + last);
+    }
   }
 
   function feedBytes(chunk: Uint8Array): void {
@@ -349,7 +380,8 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
       const lfByte = chunk.indexOf(LF, byteFrom);
       const end = base + lfByte + 1;
       if (skipping !== null) {
-        finishSkipping(end);
+        skipPiece(skipping, text.slice(from, lf));
+        endSkippedLine(skipping, end);
       } else {
         const piece = text.slice(from, lf);
         readLine(lineParts.length === 0 ? piece : takeLine(piece), base + lfByte, end, true);
@@ -359,14 +391,17 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
       from = lf + 1;
       byteFrom = lfByte + 1;
     }
-    if (skipping !== null) return;
-    if (from < text.length) lineParts.push(from === 0 ? text : text.slice(from));
-    if (consumed - heldFrom() > maxRecordBytes) startSkipping();
+    if (skipping !== null) {
+      skipPiece(skipping, from === 0 ? text : text.slice(from));
+      return;
+    }
+    if (from < text.length) appendLinePart(from === 0 ? text : text.slice(from));
+    if (consumed - heldFrom() > maxRecordBytes) boundHeldBytes();
   }
 
   /** Offset of the first input byte still held: the open record's start, or the current line's. */
   function heldFrom(): number {
-    return openRecord === null || openRecord.oversize ? lineStart : openRecord.offset;
+    return openRecord === null || openRecord.lines === null ? lineStart : openRecord.offset;
   }
 
   function takeLine(lastPiece: string): string {
@@ -374,6 +409,15 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
     const line = lineParts.join('');
     lineParts = [];
     return line;
+  }
+
+  /** A lone high surrogate left by a string chunk becomes U+FFFD, as TextEncoder writes any lone surrogate. */
+  function flushPendingSurrogate(): void {
+    if (pendingHighSurrogate === '') return;
+    const lone = pendingHighSurrogate;
+    pendingHighSurrogate = '';
+    encoder ??= new TextEncoder();
+    feedBytes(encoder.encode(lone));
   }
 
   function feedString(chunk: string): void {
@@ -400,38 +444,33 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
       if (ended)
         throw new TypeError('NdjsonTokenizer.feed() called after end(); call reset() to read a new stream');
       if (typeof chunk === 'string') feedString(chunk);
-      else if (chunk instanceof Uint8Array) feedBytes(chunk);
-      else
+      else if (chunk instanceof Uint8Array) {
+        // A string chunk's last high surrogate waits for its other half, which bytes cannot bring: it goes first.
+        flushPendingSurrogate();
+        feedBytes(chunk);
+      } else
         throw new TypeError(`NdjsonTokenizer.feed() takes a Uint8Array or a string, got ${describe(chunk)}`);
       return drain();
     },
 
     end(): readonly NdjsonItem[] {
       if (ended) return NOTHING;
-      if (pendingHighSurrogate !== '') {
-        // A lone high surrogate at the very end encodes as U+FFFD, as TextEncoder does for any lone surrogate.
-        const lone = pendingHighSurrogate;
-        pendingHighSurrogate = '';
-        feedBytes((encoder ?? new TextEncoder()).encode(lone));
-      }
+      flushPendingSurrogate();
       ended = true;
       const rest = decoder.decode();
-      if (skipping !== null) {
-        finishSkipping(consumed);
+      const skip = skipping;
+      if (skip !== null) {
+        skipPiece(skip, rest);
+        skipping = null;
+        reportOversize(skip.line, skip.offset, consumed, skip.excerpt);
       } else if (rest.length > 0 || lineParts.length > 0) {
         readLine(takeLine(rest), consumed, consumed, false);
       }
       const open = openRecord;
       if (open !== null) {
+        // The input ended right after this record's last line feed.
         openRecord = null;
-        emitProblem(
-          'truncated',
-          'input ends inside a string of this record',
-          open.line,
-          open.offset,
-          consumed,
-          open.lines[0] ?? '',
-        );
+        giveUpOpenRecord(open, consumed - 1, consumed);
       }
       return drain();
     },
@@ -469,6 +508,28 @@ function parseStandaloneObject(text: string): Record<string, unknown> | undefine
   } catch {
     return undefined;
   }
+}
+
+/** The first characters of a text given in pieces, as many as an excerpt shows (one more, so it knows to cut). */
+function headOf(pieces: readonly string[]): string {
+  let head = '';
+  for (const piece of pieces) {
+    if (head.length > EXCERPT_LENGTH) break;
+    head += piece.slice(0, EXCERPT_LENGTH + 1 - head.length);
+  }
+  return head;
+}
+
+/**
+ * Whether `JSON.parse` failed because the text ended early (a record cut short) rather than on a wrong character.
+ * V8 names the end of input, or a position at the end of the text.
+ */
+function endsEarly(parseError: unknown, text: string): boolean {
+  if (!(parseError instanceof Error)) return false;
+  const message = parseError.message;
+  if (/end of (JSON )?(input|data)|unterminated string/i.test(message)) return true;
+  const position = /at position (\d+)/.exec(message)?.[1];
+  return position !== undefined && Number(position) >= text.trimEnd().length;
 }
 
 function invalidJsonMessage(parseError: unknown): string {

@@ -75,8 +75,9 @@ export type NdjsonChunk = Uint8Array | string;
 /** Options of {@link createNdjsonTokenizer}. */
 export interface NdjsonTokenizerOptions {
   /**
-   * Largest record, in bytes without its line terminator, that the tokenizer holds. A larger one is reported as
-   * `oversize` and skipped up to the next line feed, so memory stays bounded by this number.
+   * Largest record, in bytes before its line feed (a CR right before the LF counts), that the tokenizer holds. A
+   * larger one is reported as `oversize` and skipped up to its end, so memory stays bounded by this number. Whether a
+   * record is oversize depends on its bytes only, never on where the chunks were cut.
    *
    * @defaultValue {@link DEFAULT_MAX_RECORD_BYTES} (64 MiB)
    */
@@ -91,8 +92,9 @@ export interface NdjsonTokenizerOptions {
   /**
    * A cheap test on a line's text before it is parsed: return true to pass the record over unparsed (reported to
    * `onSkip` as `filtered`). Consumers that keep only some record kinds use it to skip `JSON.parse` for the rest,
-   * e.g. `(text) => text.startsWith('{"type":"thinking"')`. Only a line that is whole JSON text is passed over: one
-   * that ends inside a string starts a record continued on the next line, and is read as usual.
+   * e.g. `(text) => text.startsWith('{"type":"thinking"')`. A line that ends inside a string starts a record continued
+   * on the next line: it is read as usual, never passed over. A line the test accepts is not checked further, so a
+   * malformed one it accepts is skipped too (reported to `onSkip`, not as a problem).
    */
   skipRecord?: (text: string) => boolean;
   /** Called for each record. Records are returned from `feed`/`end` when this is not given. */

@@ -36,6 +36,17 @@ describe('chunking', () => {
     },
   );
 
+  test.prop([documentArbitrary, fc.array(fc.nat(), { maxLength: 20 }), fc.integer({ min: 4, max: 80 })])(
+    'with a small maxRecordBytes too, any cuts give the same records, problems and skips',
+    (doc, cuts, maxRecordBytes) => {
+      const bytes = encodeUtf8(renderDocument(doc));
+      expect(tokenize(cutAt(bytes, cuts), { maxRecordBytes })).toEqual(tokenize([bytes], { maxRecordBytes }));
+      expect(tokenize(cutBySizes(bytes, [1]), { maxRecordBytes })).toEqual(
+        tokenize([bytes], { maxRecordBytes }),
+      );
+    },
+  );
+
   test.prop([documentArbitrary])('one byte at a time gives the same result as one chunk', (doc) => {
     const bytes = encodeUtf8(renderDocument(doc));
     expect(tokenize(cutBySizes(bytes, [1]))).toEqual(tokenize([bytes]));

@@ -87,3 +87,36 @@ describe('NdjsonTransformStream', () => {
     ]);
   });
 });
+
+describe('readChunks edge cases', () => {
+  test('a string source is one chunk, not one per character', async () => {
+    expect(await collect(iterateNdjson('{"a":1}\n{"b":2}\n'))).toEqual(
+      tokenize(['{"a":1}\n{"b":2}\n']).items,
+    );
+  });
+
+  test('stopping early cancels a stream read through its reader, as in browsers without stream iteration', async () => {
+    let cancelled = false;
+    const stream = new ReadableStream<string>({
+      pull(controller) {
+        controller.enqueue('{"a":1}\n');
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const prototype = ReadableStream.prototype as unknown as Record<symbol, unknown>;
+    const iterator = prototype[Symbol.asyncIterator];
+    delete prototype[Symbol.asyncIterator];
+    try {
+      expect(Symbol.asyncIterator in stream).toBe(false);
+      for await (const item of iterateNdjson(stream)) {
+        expect(item).toMatchObject({ value: { a: 1 } });
+        break;
+      }
+    } finally {
+      prototype[Symbol.asyncIterator] = iterator;
+    }
+    expect(cancelled).toBe(true);
+  });
+});

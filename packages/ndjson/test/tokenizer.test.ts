@@ -221,7 +221,8 @@ describe('bounded memory', () => {
         line: 2,
         offset: 8,
         length: 2011,
-        excerpt: '{"big":"',
+        // The record's head, as if it had come in one chunk.
+        excerpt: `{"big":"${'x'.repeat(112)}…`,
       },
       { value: { b: 2 }, text: '{"b":2}', line: 3, offset: 2019, length: 8 },
     ]);
