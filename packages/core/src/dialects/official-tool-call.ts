@@ -5,8 +5,9 @@
  */
 
 import type { JsonObject } from '../dialect.ts';
-import type { ToolName, ToolResultStatus } from '../events.ts';
+import type { ToolName, ToolResultEvent, ToolResultStatus } from '../events.ts';
 import { asNumber, asNumberLike, asObject, asString, isJsonObject } from '../json-values.ts';
+import { toolResultEvent } from './tool-events.ts';
 import { isToolKind, toolNameOfKind, toolNameOfLabel } from './tool-names.ts';
 
 /** The tool a `tool_call` names, and the object holding its `args` and `result`. */
@@ -140,4 +141,29 @@ export function toolCallIdOf(
     asString(toolCall?.toolCallId) ??
     asString(asObject(kind?.body.args)?.toolCallId)
   );
+}
+
+/**
+ * The `tool-result` of a completion, which ends its call: named by the completion's kind, else by its start, else
+ * `unknown` (an orphan completion with no kind).
+ *
+ * @param duration - The call's duration, given its start if one was seen.
+ */
+export function completedCallEvent(
+  id: string,
+  kind: ToolKind | undefined,
+  calls: StartedCalls,
+  result: ResultArm,
+  duration: (start: StartedCall | undefined) => number | undefined,
+): ToolResultEvent {
+  const start = calls.get(id);
+  calls.delete(id);
+  return toolResultEvent({
+    toolCallId: id,
+    toolName: kind?.toolName ?? start?.toolName ?? 'unknown',
+    providerToolName: kind?.providerToolName ?? start?.providerToolName ?? 'unknown',
+    status: result.status,
+    output: result.output,
+    durationMs: duration(start),
+  });
 }

@@ -27,6 +27,7 @@ import {
 } from './cli-records.ts';
 import { encodeOfficial } from './official-encoder.ts';
 import {
+  completedCallEvent,
   durationOfCall,
   findToolKind,
   resultArm,
@@ -36,7 +37,7 @@ import {
 } from './official-tool-call.ts';
 import { CLI_THINKING_PREFIXES, reasoningSkipPrefixes } from './reasoning-skip-filter.ts';
 import { schemaValidator } from './schema-validation.ts';
-import { toolCallEvent, toolResultEvent } from './tool-events.ts';
+import { toolCallEvent } from './tool-events.ts';
 
 /**
  * Whether a record wraps another dialect's shape (the payload envelope's `payload`, the wrapper's serialized
@@ -95,17 +96,10 @@ function toolCallEvents(
       ),
     ];
   }
-  const start = calls.get(id);
-  calls.delete(id);
-  const { status, output } = resultArm(kind?.body.result ?? toolCall?.result);
-  const event = toolResultEvent({
-    toolCallId: id,
-    toolName: kind?.toolName ?? start?.toolName ?? 'unknown',
-    providerToolName: kind?.providerToolName ?? start?.providerToolName ?? 'unknown',
-    status,
-    output,
-    durationMs: durationOfCall(record, toolCall, start),
-  });
+  const result = resultArm(kind?.body.result ?? toolCall?.result);
+  const event = completedCallEvent(id, kind, calls, result, (start) =>
+    durationOfCall(record, toolCall, start),
+  );
   return [located(event, loc, record.session_id)];
 }
 

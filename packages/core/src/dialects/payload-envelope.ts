@@ -26,6 +26,7 @@ import {
   userEvent,
 } from './cli-records.ts';
 import {
+  completedCallEvent,
   durationOfCall,
   findToolKind,
   type ResultArm,
@@ -36,7 +37,7 @@ import {
 import { encodePayloadEnvelope } from './payload-envelope-encoder.ts';
 import { ENVELOPE_THINKING_PREFIXES, reasoningSkipPrefixes } from './reasoning-skip-filter.ts';
 import { schemaValidator } from './schema-validation.ts';
-import { toolCallEvent, toolResultEvent } from './tool-events.ts';
+import { toolCallEvent } from './tool-events.ts';
 
 function detectPayloadEnvelope(record: JsonObject): Detection {
   const type = record.type;
@@ -99,17 +100,10 @@ function toolEvents(
       located(toolCallEvent(id, toolName, providerToolName, input, payload.model_call_id), loc, sessionId),
     ];
   }
-  const start = calls.get(id);
-  calls.delete(id);
-  const { status, output } = envelopeResult(toolCall.result ?? kind?.body.result);
-  const event = toolResultEvent({
-    toolCallId: id,
-    toolName: kind?.toolName ?? start?.toolName ?? 'unknown',
-    providerToolName: kind?.providerToolName ?? start?.providerToolName ?? 'unknown',
-    status,
-    output,
-    durationMs: durationOfCall(payload, toolCall, start),
-  });
+  const result = envelopeResult(toolCall.result ?? kind?.body.result);
+  const event = completedCallEvent(id, kind, calls, result, (start) =>
+    durationOfCall(payload, toolCall, start),
+  );
   return [located(event, loc, sessionId)];
 }
 
