@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import {
   CANONICAL_EVENT_TYPES,
   type CanonicalEvent,
-  type KnownToolName,
+  KNOWN_TOOL_NAMES,
   validateCanonicalEvent,
 } from '@cursor-stream/core';
 import { fc, test as propertyTest } from '@fast-check/vitest';
@@ -23,22 +23,6 @@ const REQUIRED = new Map(
     SCHEMA.$defs[branch.then.$ref.replace('#/$defs/', '')]?.required ?? [],
   ]),
 );
-
-const KNOWN_TOOL_NAMES: readonly KnownToolName[] = [
-  'shell',
-  'read',
-  'write',
-  'edit',
-  'ls',
-  'glob',
-  'grep',
-  'delete',
-  'mcp',
-  'web-search',
-  'web-fetch',
-  'todo',
-  'unknown',
-];
 
 const base = {
   loc: fc.record({ line: fc.integer({ min: 1, max: 2 ** 40 }), offset: fc.nat() }),

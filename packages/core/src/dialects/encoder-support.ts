@@ -7,7 +7,9 @@ import type {
   ReasoningDeltaEvent,
   ReasoningEndEvent,
   StreamStartEvent,
+  ToolCallEvent,
   ToolResultEvent,
+  UnknownEvent,
   UserMessageEvent,
 } from '../events.ts';
 
@@ -53,6 +55,24 @@ export function resultFields(event: FinishEvent): JsonObject {
 /** The CLI's message shape for a text. */
 export function textMessage(role: 'user' | 'assistant', text: string): JsonObject {
   return { role, content: [{ type: 'text', text }] };
+}
+
+/** The `<kind>ToolCall` key a tool call's arguments and result sit under: the provider's own key when it has one. */
+export function toolKindOf(event: ToolCallEvent | ToolResultEvent): string {
+  return event.providerToolName.endsWith('ToolCall') ? event.providerToolName : `${event.toolName}ToolCall`;
+}
+
+/**
+ * The `startedAtMs` / `completedAtMs` pair a completed call's duration reads back from (string millisecond times, as
+ * the CLI writes them); none when the duration is unknown.
+ */
+export function callTimesOf(event: ToolResultEvent): JsonObject {
+  return event.durationMs === undefined ? {} : { startedAtMs: '0', completedAtMs: String(event.durationMs) };
+}
+
+/** The record an `unknown` event was read from, written back as it came; none when it was not an object. */
+export function rawRecordOf(event: UnknownEvent): JsonObject | undefined {
+  return typeof event.raw === 'object' && event.raw !== null ? (event.raw as JsonObject) : undefined;
 }
 
 /** A result arm holding the output: `{ [status]: output }`. */

@@ -1,20 +1,19 @@
 import type { JsonObject } from '../dialect.ts';
 import type { CanonicalEvent, ToolCallEvent, ToolResultEvent } from '../events.ts';
 import {
+  callTimesOf,
   encodeEventsWithResultErrors,
+  rawRecordOf,
   resultArmOf,
   resultFields,
   sharedRecordOf,
   textMessage,
+  toolKindOf,
   withDefined,
 } from './encoder-support.ts';
 
-function kindOf(event: ToolCallEvent | ToolResultEvent): string {
-  return event.providerToolName.endsWith('ToolCall') ? event.providerToolName : `${event.toolName}ToolCall`;
-}
-
 function toolRecord(event: ToolCallEvent | ToolResultEvent): JsonObject {
-  const kind = kindOf(event);
+  const kind = toolKindOf(event);
   if (event.type === 'tool-call') {
     return withDefined(
       {
@@ -26,11 +25,7 @@ function toolRecord(event: ToolCallEvent | ToolResultEvent): JsonObject {
       { model_call_id: event.modelCallId, session_id: event.sessionId },
     );
   }
-  const toolCall: JsonObject = { [kind]: { result: resultArmOf(event) } };
-  if (event.durationMs !== undefined) {
-    toolCall.startedAtMs = '0';
-    toolCall.completedAtMs = String(event.durationMs);
-  }
+  const toolCall = { [kind]: { result: resultArmOf(event) }, ...callTimesOf(event) };
   return withDefined(
     { type: 'tool_call', subtype: 'completed', call_id: event.toolCallId, tool_call: toolCall },
     { session_id: event.sessionId },
@@ -61,7 +56,7 @@ function encodeEvent(event: CanonicalEvent, errorMessage: string | undefined): J
         { errors: errorMessage === undefined ? undefined : [errorMessage] },
       );
     case 'unknown':
-      return typeof event.raw === 'object' && event.raw !== null ? (event.raw as JsonObject) : undefined;
+      return rawRecordOf(event);
     default:
       // `error` events travel inside the failed `result`; `invalid-line` has no record form.
       return undefined;

@@ -1,10 +1,15 @@
 import type { JsonObject } from '../dialect.ts';
 import type { CanonicalEvent, ToolCallEvent, ToolResultEvent } from '../events.ts';
-import { initFields, resultArmOf, resultFields, textMessage, withDefined } from './encoder-support.ts';
-
-function kindOf(event: ToolCallEvent | ToolResultEvent): string {
-  return event.providerToolName.endsWith('ToolCall') ? event.providerToolName : `${event.toolName}ToolCall`;
-}
+import {
+  callTimesOf,
+  initFields,
+  rawRecordOf,
+  resultArmOf,
+  resultFields,
+  textMessage,
+  toolKindOf,
+  withDefined,
+} from './encoder-support.ts';
 
 function envelope(type: string, subtype: string | undefined, payload: JsonObject): JsonObject {
   return subtype === undefined ? { type, payload } : { type, subtype, payload };
@@ -13,7 +18,7 @@ function envelope(type: string, subtype: string | undefined, payload: JsonObject
 function toolRecord(event: ToolCallEvent | ToolResultEvent): JsonObject {
   const session = { session_id: event.sessionId };
   if (event.type === 'tool-call') {
-    const toolCall = { id: event.toolCallId, [kindOf(event)]: { args: event.input } };
+    const toolCall = { id: event.toolCallId, [toolKindOf(event)]: { args: event.input } };
     return envelope(
       'tool_call',
       'started',
@@ -21,11 +26,12 @@ function toolRecord(event: ToolCallEvent | ToolResultEvent): JsonObject {
     );
   }
   // The app's own completions carry no kind; naming it lets a completion without its start keep its tool.
-  const toolCall: JsonObject = { id: event.toolCallId, [kindOf(event)]: {}, result: resultArmOf(event) };
-  if (event.durationMs !== undefined) {
-    toolCall.startedAtMs = '0';
-    toolCall.completedAtMs = String(event.durationMs);
-  }
+  const toolCall = {
+    id: event.toolCallId,
+    [toolKindOf(event)]: {},
+    result: resultArmOf(event),
+    ...callTimesOf(event),
+  };
   return envelope('tool_call', 'completed', withDefined({ toolCall }, session));
 }
 
@@ -61,7 +67,7 @@ function encodeEvent(event: CanonicalEvent): JsonObject | undefined {
     case 'error':
       return withDefined({ type: 'error', message: event.message }, session);
     case 'unknown':
-      return typeof event.raw === 'object' && event.raw !== null ? (event.raw as JsonObject) : undefined;
+      return rawRecordOf(event);
     default:
       return undefined;
   }

@@ -3,6 +3,7 @@ import type { CanonicalEvent } from '../events.ts';
 import { isJsonObject } from '../json-values.ts';
 import {
   encodeEventsWithResultErrors,
+  rawRecordOf,
   resultFields,
   sharedRecordOf,
   withDefined,
@@ -53,7 +54,7 @@ function encodeEvent(event: CanonicalEvent, errorMessage: string | undefined): J
         { error: errorMessage },
       );
     case 'unknown':
-      return typeof event.raw === 'object' && event.raw !== null ? (event.raw as JsonObject) : undefined;
+      return rawRecordOf(event);
     default:
       return undefined;
   }
