@@ -5,19 +5,11 @@
  */
 
 import type { Random } from './random.ts';
-import type { JsonObject, ToolKind, ToolOutcome } from './session-model.ts';
+import type { JsonObject, ToolCallModel, ToolKind } from './session-model.ts';
 import { codeBlock, filePath, identifier, sentence } from './vocabulary.ts';
 
 /** What a tool call carries, before it gets an id and times. */
-export interface ToolCallShape {
-  kind: ToolKind;
-  args: JsonObject;
-  description?: string;
-  outcome: ToolOutcome;
-  result: JsonObject;
-  resultSiblings?: JsonObject;
-  argsOnCompletion: boolean;
-}
+export type ToolCallShape = Omit<ToolCallModel, 'callId' | 'startedMs' | 'completedMs'>;
 
 /** What {@link buildToolCall} needs to know about the call. */
 export interface ToolCallRequest {
