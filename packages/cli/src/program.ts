@@ -19,6 +19,7 @@ import {
 } from './command-options.ts';
 import type { ExitCode } from './exit-codes.ts';
 import { parsePositiveInteger } from './options.ts';
+import { addServe } from './serve-command.ts';
 
 const VALIDATE_EXIT_HELP = `
 Exit codes:
@@ -111,7 +112,7 @@ function addRender(program: Command, { io, done }: CommandContext): void {
  * The commands, in the order `--help` lists them. Each declares its arguments and options here and loads its code
  * (`commands/<name>.ts`) only when it runs; a new command is one more such function.
  */
-const COMMANDS = [addNormalize, addValidate, addSummary, addRender, addBench] as const;
+const COMMANDS = [addNormalize, addValidate, addSummary, addRender, addBench, addServe] as const;
 
 /**
  * Makes one `cursor-stream` command line.

@@ -100,7 +100,14 @@ export function startAgentRun(
   };
   proc =
     refused === undefined
-      ? startAgentProcess({ args, options, onStdout: (chunk) => push(events.feed(chunk)) })
+      ? startAgentProcess({
+          args,
+          options,
+          onStdout: (chunk) => {
+            options.onStdout?.(chunk);
+            push(events.feed(chunk));
+          },
+        })
       : notStarted();
   const running = proc;
 
