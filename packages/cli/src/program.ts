@@ -20,6 +20,7 @@ import {
 import type { ExitCode } from './exit-codes.ts';
 import { parsePositiveInteger } from './options.ts';
 import { USAGE_GROUPINGS, type UsageGrouping } from './report/usage-grouping.ts';
+import { addServe } from './serve-command.ts';
 
 const VALIDATE_EXIT_HELP = `
 Exit codes:
@@ -156,7 +157,7 @@ function addUsage(program: Command, { io, done }: CommandContext): void {
  * The commands, in the order `--help` lists them. Each declares its arguments and options here and loads its code
  * (`commands/<name>.ts`) only when it runs; a new command is one more such function.
  */
-const COMMANDS = [addNormalize, addValidate, addSummary, addRender, addCensus, addUsage, addBench] as const;
+const COMMANDS = [addNormalize, addValidate, addSummary, addRender, addCensus, addUsage, addServe, addBench] as const;
 
 /**
  * Makes one `cursor-stream` command line.
