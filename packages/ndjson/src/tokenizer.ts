@@ -310,6 +310,8 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
       return;
     }
     if (from < text.length) appendLinePart(from === 0 ? text : text.slice(from));
+    // Up to two bytes of a byte order mark may wait in the decoder: they are not part of any line yet.
+    if (atStreamStart) return;
     if (consumed - heldFrom() > maxRecordBytes) boundHeldBytes();
   }
 
@@ -385,7 +387,7 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
     },
 
     get bufferedBytes(): number {
-      return skipping === null ? consumed - heldFrom() : 0;
+      return skipping === null && !atStreamStart ? consumed - heldFrom() : 0;
     },
 
     reset(): void {

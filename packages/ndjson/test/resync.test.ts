@@ -51,7 +51,12 @@ describe('the record after a line cut inside a string', () => {
       const input = `${CUT}\n${text}\n{"type":"after"}\n`;
       for (const chunks of [[encodeUtf8(input)], cutBySizes(encodeUtf8(input), [1])]) {
         const { items } = tokenize(chunks);
-        expect(items[0]).toMatchObject({ code: 'unterminated-string', line: 1, offset: 0, length: CUT.length + 1 });
+        expect(items[0]).toMatchObject({
+          code: 'unterminated-string',
+          line: 1,
+          offset: 0,
+          length: CUT.length + 1,
+        });
         expect(items.slice(1)).toEqual([
           { value, text, line: 2, offset: CUT.length + 1, length: encodeUtf8(text).length + 1 },
           expect.objectContaining({ value: { type: 'after' } }),
@@ -75,9 +80,17 @@ describe('the record after a line cut inside a string', () => {
       { value: { t: 'say\n["\nhi' }, text: inside.slice(0, -1), line: 1, offset: 0, length: inside.length },
     ]);
     const after = `${CUT}\n[\\"\n"]\n`;
-    expect(tokenize([after]).items.filter(isRecord).map((r) => r.value)).toEqual([]);
+    expect(
+      tokenize([after])
+        .items.filter(isRecord)
+        .map((r) => r.value),
+    ).toEqual([]);
     const own = `${CUT}\n["x\\"\ny"]\n`;
-    expect(tokenize([own]).items.filter(isRecord).map((r) => r.value)).toEqual([['x"\ny']]);
+    expect(
+      tokenize([own])
+        .items.filter(isRecord)
+        .map((r) => r.value),
+    ).toEqual([['x"\ny']]);
   });
 
   test('lines that are more of the cut string are one problem with the cut line, and every byte is covered', () => {
@@ -100,14 +113,27 @@ describe('the record after a line cut inside a string', () => {
 });
 
 /** A line a producer may leave behind: cut records, noise, lines that open a quote, anything without a line feed. */
-const garbageLine = fc.oneof(
-  fc.constantFrom(CUT, '{"a":"', '["', '"', '{"a":"x\\', '{', 'T: "quoted', 'ActionRequiredError: boom', '\t', ''),
-  trickyJsonObject.chain((value) => {
-    const json = stringifyWithRawNewlines(value);
-    return fc.nat({ max: json.length }).map((keep) => json.slice(0, keep));
-  }),
-  fc.string({ unit: 'grapheme', maxLength: 40 }),
-).map((line) => line.replaceAll('\n', ' '));
+const garbageLine = fc
+  .oneof(
+    fc.constantFrom(
+      CUT,
+      '{"a":"',
+      '["',
+      '"',
+      '{"a":"x\\',
+      '{',
+      'T: "quoted',
+      'ActionRequiredError: boom',
+      '\t',
+      '',
+    ),
+    trickyJsonObject.chain((value) => {
+      const json = stringifyWithRawNewlines(value);
+      return fc.nat({ max: json.length }).map((keep) => json.slice(0, keep));
+    }),
+    fc.string({ unit: 'grapheme', maxLength: 40 }),
+  )
+  .map((line) => line.replaceAll('\n', ' '));
 
 /** Whether the garbage's open string, read on over the record's first line, already makes a valid record. */
 function garbageClosesOnFirstLine(garbage: string, record: string): boolean {
