@@ -31,6 +31,8 @@ export interface ReadLogOptions extends InputOptions {
   onEvents(events: readonly CanonicalEvent[]): void | Promise<void>;
   /** Receives each record with the dialect that normalized it (`undefined`: none did). */
   onRecord?: (record: NdjsonRecord, dialect: Dialect | undefined) => void;
+  /** Told the stream's dialect as soon as it is known (forced, or detected), before the events it read. */
+  onDialect?: (dialect: string) => void;
 }
 
 /** What reading a log found, besides its events. */
@@ -96,6 +98,7 @@ async function readSource(source: LogSource, options: ReadLogOptions): Promise<R
   const progress = options.progress?.(source.size, source.path) ?? NO_PROGRESS;
   const { counts, deliver } = createDelivery(options.onEvents);
   const chunks = decompressedChunks(source.path, measured(source.chunks, progress));
+  let dialect: string | undefined;
   try {
     for (;;) {
       const next = await nextChunk(chunks, source.path);
@@ -108,15 +111,28 @@ async function readSource(source: LogSource, options: ReadLogOptions): Promise<R
         if (looksLikeBinary(chunk)) return { ok: false, error: notText(source.path, 'not UTF-8') };
       }
       counter.add(chunk);
-      await deliver(normalizer.feed(chunk));
+      const events = normalizer.feed(chunk);
+      if (normalizer.dialect !== undefined && normalizer.dialect !== dialect) {
+        dialect = normalizer.dialect;
+        options.onDialect?.(dialect);
+      }
+      await deliver(events);
     }
   } finally {
     progress.done();
     await chunks.return(undefined);
   }
-  await deliver(normalizer.end());
-  const dialect = normalizer.dialect ?? null;
-  return { ok: true, value: { lines: counter.lines, bytes: counter.bytes, ...counts, dialect } };
+  const last = normalizer.end();
+  if (normalizer.dialect !== undefined && normalizer.dialect !== dialect)
+    options.onDialect?.(normalizer.dialect);
+  await deliver(last);
+  const stats = {
+    lines: counter.lines,
+    bytes: counter.bytes,
+    ...counts,
+    dialect: normalizer.dialect ?? null,
+  };
+  return { ok: true, value: stats };
 }
 
 /**
