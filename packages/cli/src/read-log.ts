@@ -15,7 +15,7 @@ import { type CliError, cliError, ioError, type Result } from './cli-error.ts';
 import { decompressedChunks } from './input/decompress.ts';
 import { createLineCounter } from './input/line-counter.ts';
 import { type LogSource, openLog } from './input/open-log.ts';
-import { firstNulByte, looksLikeBinary } from './input/text-sniff.ts';
+import { createTextSniffer } from './input/text-sniff.ts';
 import type { InputOptions } from './options.ts';
 import { NO_PROGRESS, type Progress } from './progress-bar.ts';
 
@@ -99,17 +99,15 @@ async function readSource(source: LogSource, options: ReadLogOptions): Promise<R
   const { counts, deliver } = createDelivery(options.onEvents);
   const chunks = decompressedChunks(source.path, measured(source.chunks, progress));
   let dialect: string | undefined;
+  const sniffer = createTextSniffer();
   try {
     for (;;) {
       const next = await nextChunk(chunks, source.path);
       if (!next.ok) return next;
       const chunk = next.value;
       if (chunk === null) break;
-      if (counter.bytes === 0) {
-        const nul = firstNulByte(chunk);
-        if (nul !== -1) return { ok: false, error: notText(source.path, `NUL byte at offset ${nul}`) };
-        if (looksLikeBinary(chunk)) return { ok: false, error: notText(source.path, 'not UTF-8') };
-      }
+      const notTextReason = sniffer.check(chunk);
+      if (notTextReason !== null) return { ok: false, error: notText(source.path, notTextReason) };
       counter.add(chunk);
       const events = normalizer.feed(chunk);
       if (normalizer.dialect !== undefined && normalizer.dialect !== dialect) {
