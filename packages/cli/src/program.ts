@@ -100,10 +100,19 @@ function addRender(program: Command, { io, done }: CommandContext): void {
     )
     .argument('[FILE]', 'log file, or - for standard input', '-')
     .option('-f, --follow', 'keep reading as the file grows, until interrupted (Ctrl-C)')
+    .option(
+      '-v, --verbose',
+      'also show the plumbing arguments of tool calls (call ids, parsed commands, ...)',
+    )
     .addHelpText('after', `${INPUT_HELP}\n${EXIT_HELP}`)
-    .action(async (file: string, flags: ReadingFlags & { follow?: true }) => {
+    .action(async (file: string, flags: ReadingFlags & { follow?: true; verbose?: true }) => {
       const { runRender } = await import('./commands/render.ts');
-      done(await runRender(file, { ...readingOptions(flags), follow: flags.follow === true }, io));
+      const options = {
+        ...readingOptions(flags),
+        follow: flags.follow === true,
+        verbose: flags.verbose === true,
+      };
+      done(await runRender(file, options, io));
     });
 }
 
