@@ -38,6 +38,7 @@ describe('summary --json on the bundled recording', () => {
               startLine: 5,
               endLine: 6,
               durationMs: null,
+              orphan: false,
             },
             {
               toolCallId: 'toolu_vrtx_01Q3VHVnWFSKygaRPT7WDxrv',
@@ -46,6 +47,7 @@ describe('summary --json on the bundled recording', () => {
               startLine: 8,
               endLine: 9,
               durationMs: null,
+              orphan: false,
             },
           ],
           counts: {
