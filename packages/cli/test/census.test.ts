@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Dialect, type JsonObject, officialDialect, type SchemaIssue } from '@cursor-stream/core';
 import { fc, test as propTest } from '@fast-check/vitest';
@@ -229,14 +229,14 @@ function expectEveryUnknownFieldListed(result: CensusJson, files: readonly strin
 }
 
 describe('census on the real corpus', () => {
-  const present = existsSync(REAL_CORPUS);
+  const present = REAL_CORPUS.present;
   test.skipIf(!present)(
     'reads every recording, counts every record and lists every unknown field',
     async () => {
-      const result = await censusOfLogs([REAL_CORPUS], { dialect: 'auto' }, NO_STDIN);
-      const files = readdirSync(REAL_CORPUS, { recursive: true, encoding: 'utf8' })
+      const result = await censusOfLogs([REAL_CORPUS.path], { dialect: 'auto' }, NO_STDIN);
+      const files = readdirSync(REAL_CORPUS.path, { recursive: true, encoding: 'utf8' })
         .filter((name) => name.endsWith('.ndjson'))
-        .map((name) => join(REAL_CORPUS, name));
+        .map((name) => join(REAL_CORPUS.path, name));
       expect(result.files).toBe(files.length);
       expect(result.unreadable).toEqual([]);
       expect(result.rows.reduce((sum, row) => sum + row.count, 0)).toBe(result.records);
@@ -249,7 +249,7 @@ describe('census on the real corpus', () => {
       expectEveryUnknownFieldListed(result, files);
     },
   );
-  if (!present) test.skip(`census on the real corpus: ${REAL_CORPUS} is missing`, () => {});
+  if (!present) test.skip(`census on the real corpus ${REAL_CORPUS.needs}`, () => {});
 });
 
 test('every unknown field of the drift recording is listed', async () => {
