@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { REAL_CORPUS, runCli } from './run-cli.ts';
@@ -50,13 +49,13 @@ describe('render headlines on the hand-written recording', () => {
 });
 
 const TOOLS_LOG = join(
-  REAL_CORPUS,
+  REAL_CORPUS.path,
   'LRM-Teams__coforge__packages_daemon_test_fixtures_cursor-turn-tools.ndjson',
 );
 
 describe('render headlines on a real recording', () => {
-  test.skipIf(!existsSync(TOOLS_LOG))(
-    `grep, glob and read say what they looked for and found (needs ${TOOLS_LOG})`,
+  test.skipIf(!REAL_CORPUS.present)(
+    `grep, glob and read say what they looked for and found ${REAL_CORPUS.needs}`,
     async () => {
       const run = await runCli(['render', TOOLS_LOG]);
       expect(run.code).toBe(0);
