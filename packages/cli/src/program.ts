@@ -103,10 +103,19 @@ function addRender(program: Command, { io, done }: CommandContext): void {
     )
     .argument('[FILE]', 'log file, or - for standard input', '-')
     .option('-f, --follow', 'keep reading as the file grows, until interrupted (Ctrl-C)')
+    .option(
+      '-v, --verbose',
+      'also show the plumbing arguments of tool calls (call ids, parsed commands, ...)',
+    )
     .addHelpText('after', `${INPUT_HELP}\n${EXIT_HELP}`)
-    .action(async (file: string, flags: ReadingFlags & { follow?: true }) => {
+    .action(async (file: string, flags: ReadingFlags & { follow?: true; verbose?: true }) => {
       const { runRender } = await import('./commands/render.ts');
-      done(await runRender(file, { ...readingOptions(flags), follow: flags.follow === true }, io));
+      const options = {
+        ...readingOptions(flags),
+        follow: flags.follow === true,
+        verbose: flags.verbose === true,
+      };
+      done(await runRender(file, options, io));
     });
 }
 
@@ -158,7 +167,16 @@ function addUsage(program: Command, { io, done }: CommandContext): void {
  * The commands, in the order `--help` lists them. Each declares its arguments and options here and loads its code
  * (`commands/<name>.ts`) only when it runs; a new command is one more such function.
  */
-const COMMANDS = [addNormalize, addValidate, addSummary, addRender, addCensus, addUsage, addServe, addBench] as const;
+const COMMANDS = [
+  addNormalize,
+  addValidate,
+  addSummary,
+  addRender,
+  addCensus,
+  addUsage,
+  addServe,
+  addBench,
+] as const;
 
 /**
  * Makes one `cursor-stream` command line.
