@@ -163,6 +163,20 @@ function addUsage(program: Command, { io, done }: CommandContext): void {
     });
 }
 
+function addReport(program: Command, { io, done }: CommandContext): void {
+  addReadingOptions(program.command('report').summary('write a self-contained HTML report of logs'))
+    .description(
+      'Write one HTML page, with no outside resource, showing each session: status, model, duration, tokens, why it failed, a timeline of its reasoning, model turns and tool calls, and its transcript with tool arguments and outputs. Several sessions get a sortable index. Large outputs are cut with their size shown, so the page stays bounded whatever the size of the logs. Directories are searched for *.ndjson, *.jsonl, *.log and their .gz.',
+    )
+    .argument('<FILE...>', 'log files or directories, or - for standard input')
+    .requiredOption('-o, --output <file>', 'where to write the page (- for standard output)')
+    .addHelpText('after', `${INPUT_HELP}\n${MULTI_INPUT_EXIT_HELP}`)
+    .action(async (files: string[], flags: ReadingFlags & { output: string }) => {
+      const { runReport } = await import('./commands/report.ts');
+      done(await runReport(files, { ...readingOptions(flags), output: flags.output }, io));
+    });
+}
+
 /**
  * The commands, in the order `--help` lists them. Each declares its arguments and options here and loads its code
  * (`commands/<name>.ts`) only when it runs; a new command is one more such function.
@@ -173,6 +187,7 @@ const COMMANDS = [
   addSummary,
   addRender,
   addCensus,
+  addReport,
   addUsage,
   addServe,
   addBench,
