@@ -52,10 +52,11 @@ export function createClickHouseClient(options: ClickHouseExportOptions): ClickH
       try {
         response = await fetch(url, { method: 'POST', headers, body: body ?? sql });
       } catch (error) {
-        const cause = (error as { cause?: { code?: string } }).cause?.code ?? String(error);
+        const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+        const why = cause?.code ?? cause?.message ?? String(error);
         throw new ExportFailure({
           code: 'connection-failed',
-          message: `cannot reach ClickHouse at ${url.origin}: ${cause}`,
+          message: `cannot reach ClickHouse at ${url.origin}: ${why}`,
         });
       }
       const text = await response.text();
