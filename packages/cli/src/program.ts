@@ -21,6 +21,7 @@ import type { ExportOptions } from './commands/export.ts';
 import type { ExitCode } from './exit-codes.ts';
 import { EXPORT_FORMATS, type ExportFormat } from './export-formats.ts';
 import { parsePositiveInteger } from './options.ts';
+import { USAGE_GROUPINGS, type UsageGrouping } from './report/usage-grouping.ts';
 
 const VALIDATE_EXIT_HELP = `
 Exit codes:
@@ -162,11 +163,64 @@ function addExport(program: Command, { io, done }: CommandContext): void {
     );
 }
 
+const CENSUS_EXIT_HELP = `
+Exit codes:
+  0  the schemas know every field and value, and every record type is modelled
+  1  something is unknown: a field, an enumerated value, a record type the canonical events do not model,
+     a schema violation, or a line that is not a record
+  2  usage error, or I/O error (missing file, unreadable, not text, empty directory)`;
+
+function addCensus(program: Command, { io, done }: CommandContext): void {
+  addReadingOptions(
+    program.command('census').summary('list what the schemas do not know about logs, per record type'),
+  )
+    .description(
+      'Count the records of logs per dialect, type and subtype, and list the fields and enumerated values their JSON Schemas do not know and the record types the canonical events do not model, each with how often and where it first appears. Directories are searched for *.ndjson, *.jsonl, *.log and their .gz.',
+    )
+    .argument('<FILE...>', 'log files or directories, or - for standard input')
+    .option('--json', 'print one JSON document: { files, records, rows, invalidLines, unreadable, ... }')
+    .addHelpText('after', `${INPUT_HELP}\n${CENSUS_EXIT_HELP}`)
+    .action(async (files: string[], flags: ReadingFlags & { json?: true }) => {
+      const { runCensus } = await import('./commands/census.ts');
+      done(await runCensus(files, { ...readingOptions(flags), json: flags.json === true }, io));
+    });
+}
+
+const MULTI_INPUT_EXIT_HELP = `
+Exit codes:
+  0  success
+  1  a log had invalid lines (lines that are not records of any dialect)
+  2  usage error, or I/O error (a missing or unreadable log, an empty directory, an unwritable output)`;
+
+function addUsage(program: Command, { io, done }: CommandContext): void {
+  addReadingOptions(program.command('usage').summary('token totals per day, session or model'))
+    .description(
+      "Sum the token usage each session's result reports (input, output, cache write, cache read, total) per UTC day of the session's first timestamp, per session or per model, with a grand total. Sessions without usage are counted apart, never estimated. Directories are searched for *.ndjson, *.jsonl, *.log and their .gz.",
+    )
+    .argument('<FILE...>', 'log files or directories, or - for standard input')
+    .addOption(new Option('--by <group>', 'group sessions by').choices(USAGE_GROUPINGS).default('day'))
+    .option('--json', 'print { daily | sessions | models: [...], totals } with ccusage field names')
+    .addHelpText('after', `${INPUT_HELP}\n${MULTI_INPUT_EXIT_HELP}`)
+    .action(async (files: string[], flags: ReadingFlags & { by: UsageGrouping; json?: true }) => {
+      const { runUsage } = await import('./commands/usage.ts');
+      done(await runUsage(files, { ...readingOptions(flags), by: flags.by, json: flags.json === true }, io));
+    });
+}
+
 /**
  * The commands, in the order `--help` lists them. Each declares its arguments and options here and loads its code
  * (`commands/<name>.ts`) only when it runs; a new command is one more such function.
  */
-const COMMANDS = [addNormalize, addValidate, addSummary, addRender, addExport, addBench] as const;
+const COMMANDS = [
+  addNormalize,
+  addValidate,
+  addSummary,
+  addRender,
+  addCensus,
+  addUsage,
+  addExport,
+  addBench,
+] as const;
 
 /**
  * Makes one `cursor-stream` command line.

@@ -50,7 +50,7 @@ describe('argument handling', () => {
     expect(result).toEqual({ code: 0, stdout: '0.1.0\n', stderr: '' });
   });
 
-  test.each([['normalize'], ['validate'], ['summary'], ['render'], ['bench']])(
+  test.each([['normalize'], ['validate'], ['summary'], ['render'], ['census'], ['bench']])(
     '%s --help exits 0 and documents the dialects and the exit codes',
     async (command) => {
       const result = await run(command, '--help');
@@ -70,6 +70,6 @@ describe('argument handling', () => {
     const commands = result.stdout
       .match(/^ {2}([a-z]+) \[options\]/gm)
       ?.map((line) => line.trim().split(' ')[0]);
-    expect(commands).toEqual(['normalize', 'validate', 'summary', 'render', 'export', 'bench']);
+    expect(commands).toEqual(['normalize', 'validate', 'summary', 'render', 'census', 'usage', 'export', 'bench']);
   });
 });

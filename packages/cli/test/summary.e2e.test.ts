@@ -1,8 +1,9 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { OWN_STREAMS } from '../../../tools/shared-material.ts';
 import { REAL_CORPUS, RECORDING, REPO_ROOT, runCli } from './run-cli.ts';
 
 let scratch = '';
@@ -118,17 +119,12 @@ describe('summary of a truncated log', () => {
   });
 });
 
-describe('summary of every real recorded stream', async () => {
-  const names = (await readdir(REAL_CORPUS)).filter((name) => name.endsWith('.ndjson')).sort();
+describe('summary of every recording of the real shapes', () => {
+  const paths = [...OWN_STREAMS, ...REAL_CORPUS.ndjsonFiles()];
 
-  test('the real corpus is present', () => {
-    expect(names.length).toBeGreaterThan(10);
-  });
-
-  test.concurrent.each(names)(
+  test.concurrent.each(paths)(
     '%s: no invalid lines, its physical lines and bytes counted, exit 0',
-    async (name) => {
-      const path = join(REAL_CORPUS, name);
+    async (path) => {
       const bytes = await readFile(path);
       const run = await runCli(['summary', '--json', path]);
       expect([run.code, run.stderr]).toEqual([0, '']);

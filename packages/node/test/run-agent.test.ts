@@ -8,10 +8,10 @@ import {
   DOCS_EXAMPLE,
   DOCS_EXAMPLE_SESSION,
   fakeRun,
+  initAndPromptOnly,
   installFakeAgent,
   isAlive,
   normalizeFile,
-  REAL_CORPUS_DIR,
   readCall,
   scratchDir,
   typesOf,
@@ -211,10 +211,7 @@ describe('runAgent arguments', () => {
 
 describe('runAgent failure paths', () => {
   test('a non-zero exit ends with exit-nonzero, quoting stderr', async () => {
-    const recording = join(
-      REAL_CORPUS_DIR,
-      'LRM-Teams__coforge__packages_daemon_test_fixtures_cursor-turn-free-plan-error.ndjson',
-    );
+    const recording = initAndPromptOnly(scratch.dir);
     const reason = 'ActionRequiredError: Named models unavailable Free plans can only use Auto.';
     const vars = { FAKE_AGENT_REPLAY: recording, FAKE_AGENT_STDERR: `${reason}\n`, FAKE_AGENT_EXIT: '1' };
     const result = await runAgent('hi', fakeRun(agent, vars)).collect();
@@ -263,10 +260,7 @@ describe('runAgent failure paths', () => {
   });
 
   test('exit 0 without a result ends with no-result and an incomplete finish', async () => {
-    const recording = join(
-      REAL_CORPUS_DIR,
-      'LRM-Teams__coforge__packages_daemon_test_fixtures_cursor-turn-free-plan-error.ndjson',
-    );
+    const recording = initAndPromptOnly(scratch.dir);
     const result = await runAgent('hi', fakeRun(agent, { FAKE_AGENT_REPLAY: recording })).collect();
     expectFailedEnding(result, 'no-result');
     expect(result.events.at(-1)).toMatchObject({ finishReason: 'incomplete' });
