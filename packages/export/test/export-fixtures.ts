@@ -9,7 +9,7 @@ const SESSION_B = 'bbbbbbbb-0000-4000-8000-000000000002';
 /** A call id holding a raw newline, as real logs send them. */
 export const NEWLINE_CALL_ID = 'call_NEWLINE\nfc_0123456789abcdef';
 
-function init(sessionId: string, model: string): object {
+export function init(sessionId: string, model: string): object {
   return {
     type: 'system',
     subtype: 'init',
@@ -20,7 +20,7 @@ function init(sessionId: string, model: string): object {
   };
 }
 
-function shellStart(sessionId: string, callId: string, command: string, startedAtMs?: number): object {
+export function shellStart(sessionId: string, callId: string, command: string, startedAtMs?: number): object {
   const toolCall: Record<string, unknown> = { shellToolCall: { args: { command } } };
   if (startedAtMs !== undefined) toolCall.startedAtMs = String(startedAtMs);
   const record: Record<string, unknown> = {
@@ -34,7 +34,7 @@ function shellStart(sessionId: string, callId: string, command: string, startedA
   return record;
 }
 
-function shellDone(sessionId: string, callId: string, arm: string, times?: [number, number]): object {
+export function shellDone(sessionId: string, callId: string, arm: string, times?: [number, number]): object {
   const toolCall: Record<string, unknown> = {
     shellToolCall: {
       result: { [arm]: { command: 'x', exitCode: arm === 'success' ? 0 : 1, stdout: 'out' } },
@@ -55,7 +55,7 @@ function shellDone(sessionId: string, callId: string, arm: string, times?: [numb
   return record;
 }
 
-function result(sessionId: string, isError: boolean, text: string, usage?: object): object {
+export function result(sessionId: string, isError: boolean, text: string, usage?: object): object {
   return {
     type: 'result',
     subtype: isError ? 'error' : 'success',
@@ -69,7 +69,7 @@ function result(sessionId: string, isError: boolean, text: string, usage?: objec
   };
 }
 
-function ndjson(records: readonly object[]): string {
+export function ndjson(records: readonly object[]): string {
   // JSON.stringify escapes the newline of a call id; real logs write it raw, which the tokenizer reads as one record.
   return `${records.map((record) => JSON.stringify(record).replaceAll('\\n', '\n')).join('\n')}\n`;
 }

@@ -32,7 +32,7 @@ const FILE = column(
   'file',
   'string',
   false,
-  'the log, as its absolute path; re-exporting it replaces its rows',
+  'the log as the exporter was given it (the CLI: its absolute path); re-exporting it replaces its rows',
 );
 const SESSION_INDEX = column('session_index', 'int32', false, '0-based position of the session in the log');
 const SESSION_ID = column('session_id', 'string', true, "the agent's session id");
