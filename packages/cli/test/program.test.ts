@@ -70,6 +70,15 @@ describe('argument handling', () => {
     const commands = result.stdout
       .match(/^ {2}([a-z]+) \[options\]/gm)
       ?.map((line) => line.trim().split(' ')[0]);
-    expect(commands).toEqual(['normalize', 'validate', 'summary', 'render', 'census', 'usage', 'export', 'bench']);
+    expect(commands).toEqual([
+      'normalize',
+      'validate',
+      'summary',
+      'render',
+      'census',
+      'usage',
+      'export',
+      'bench',
+    ]);
   });
 });

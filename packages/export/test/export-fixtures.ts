@@ -107,18 +107,28 @@ export const TWO_SESSIONS_LOG = ndjson([
   result(SESSION_B, true, 'The agent could not finish: permission denied.'),
 ]);
 
-/** Feeds a log's text to an exporter as the CLI does: records (for times) before the events they produce. */
+/**
+ * Feeds a log's text to an exporter as the CLI does: records (for times) before the events they produce, in chunks
+ * cut at `cuts` (character positions; none: one chunk).
+ */
 export async function feedLog(
   exporter: LogExporter,
   file: string,
   text: string,
   modifiedMs = 1_700_000_000_000,
+  cuts: readonly number[] = [],
 ) {
   const sink = await exporter.openLog(file, modifiedMs);
   const normalizer = createNormalizer({
     onRecord: (record, dialect) => sink.observeRecord(record.line, record.value, dialect?.name),
   });
-  await sink.push(normalizer.feed(text));
+  let from = 0;
+  for (const cut of [...cuts].sort((a, b) => a - b)) {
+    const to = Math.min(Math.max(from, cut), text.length);
+    await sink.push(normalizer.feed(text.slice(from, to)));
+    from = to;
+  }
+  await sink.push(normalizer.feed(text.slice(from)));
   await sink.push(normalizer.end());
   await sink.end();
 }
