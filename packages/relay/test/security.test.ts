@@ -1,9 +1,10 @@
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { createRelayServer, RelayConfigError, type RelayServer } from '@cursor-stream/relay';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
-import { postRun, RECORDING, readSse, scratch, serveExit, startRelay } from './support.ts';
+import { postRun, RECORDING, readSse, scratch, serveExit, startRelay, startServe } from './support.ts';
 
 const space = scratch();
 afterAll(() => space.remove());
@@ -163,5 +164,36 @@ describe('on loopback', () => {
     expect((await fetch(`${url}/api/runs/${runId}/events?after=abc`)).status).toBe(400);
     expect((await fetch(`${url}/api/runs/${runId}/events?format=xml`)).status).toBe(400);
     expect((await fetch(`${url}/api/runs/0000000aa-0123456789ab/events`)).status).toBe(404);
+  });
+});
+
+describe('the agent’s environment', () => {
+  test('is the server’s without the relay’s token; a request cannot change it', async () => {
+    const dump = join(space.dir, 'agent-env.txt');
+    const agent = join(space.dir, 'env-agent.sh');
+    writeFileSync(
+      agent,
+      `#!/bin/sh\nenv > ${JSON.stringify(dump)}\nexec ${JSON.stringify(space.agent)} "$@"\n`,
+    );
+    chmodSync(agent, 0o755);
+    const server = await startServe(['--data-dir', join(space.dir, 'env'), '--agent', agent], {
+      CURSOR_STREAM_TOKEN: TOKEN,
+      FAKE_AGENT_REPLAY: RECORDING,
+      RELAY_TEST_MARK: 'kept',
+    });
+    try {
+      const auth = { authorization: `Bearer ${TOKEN}` };
+      expect((await fetch(`${server.url}/api/runs`)).status).toBe(401);
+      const runId = await postRun(server.url, { prompt: 'env', env: { EVIL: '1' } }, auth);
+      await readSse(`${server.url}/api/runs/${runId}/events`, { headers: auth });
+      const env = readFileSync(dump, 'utf8');
+      expect(env).toContain('RELAY_TEST_MARK=kept');
+      expect(env).not.toContain('CURSOR_STREAM_TOKEN');
+      expect(env).not.toContain(TOKEN);
+      expect(env).not.toContain('EVIL');
+      expect(server.stderr()).not.toContain(TOKEN);
+    } finally {
+      server.child.kill('SIGTERM');
+    }
   });
 });
