@@ -19,6 +19,7 @@ import {
   readSse,
   readWebSocket,
   recordingBytes,
+  runEnded,
   scratch,
   startRelay,
   until,
@@ -45,12 +46,7 @@ afterAll(async () => {
 
 const logOf = (runId: string) => join(space.dir, 'data/runs', `${runId}.ndjson`);
 
-async function finished(runId: string): Promise<void> {
-  await until(async () => {
-    const response = await fetch(`${url}/api/runs/${runId}`);
-    return ((await response.json()) as { status: string }).status !== 'running';
-  }, `run ${runId} to end`);
-}
+const finished = (runId: string) => runEnded(url, runId);
 
 function idsAreIncreasing(ids: readonly string[]): boolean {
   return ids.every((id, index) => {
@@ -175,7 +171,7 @@ describe('a client slower than the run', () => {
       const { status, body } = await new Promise<{ status: number; body: Promise<string> }>((resolve) => {
         get(`${small.url}/api/runs/${runId}/events`, (response) => {
           response.pause();
-          const text = finished2(small.url, runId).then(async () => {
+          const text = runEnded(small.url, runId).then(async () => {
             let all = '';
             response.setEncoding('utf8');
             for await (const chunk of response) all += chunk;
@@ -196,13 +192,6 @@ describe('a client slower than the run', () => {
     }
   });
 });
-
-async function finished2(base: string, runId: string): Promise<void> {
-  await until(async () => {
-    const response = await fetch(`${base}/api/runs/${runId}`);
-    return ((await response.json()) as { status: string }).status !== 'running';
-  }, `run ${runId} to end`);
-}
 
 describe('runs', () => {
   test('are listed, summarized, and cancelled; a cancelled run ends with its reason', async () => {
@@ -229,7 +218,7 @@ describe('runs', () => {
       );
       const cancel = await fetch(`${hang.url}/api/runs/${runId}/cancel`, { method: 'POST' });
       expect(cancel.status).toBe(202);
-      await finished2(hang.url, runId);
+      await runEnded(hang.url, runId);
       const summary = (await (await fetch(`${hang.url}/api/runs/${runId}`)).json()) as Record<
         string,
         unknown
