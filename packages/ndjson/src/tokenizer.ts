@@ -25,6 +25,7 @@ import {
   type StringState,
   scanStringState,
 } from './json-text.ts';
+import { outputLineMessage, startsLikeJson } from './line-kind.ts';
 import type {
   NdjsonChunk,
   NdjsonItem,
@@ -211,7 +212,9 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
     }
     const first = firstSignificantChar(text);
     if (first !== '{' && first !== '[' && first !== '"') {
-      emitProblem('invalid-json', invalidJsonMessage(parseError), lineNumber, lineStart, end, text);
+      if (startsLikeJson(text))
+        emitProblem('invalid-json', invalidJsonMessage(parseError), lineNumber, lineStart, end, text);
+      else emitProblem('non-json-output', outputLineMessage(text), lineNumber, lineStart, end, text);
       return;
     }
     const state = scanStringState(text, OUTSIDE);
