@@ -104,6 +104,7 @@ describe('streamAnomalies', () => {
     counts: {},
     durationMs: null,
     usage: null,
+    failure: null,
   };
   const where = {
     finishes: [{ line: 9, offset: 800 }],
@@ -130,6 +131,7 @@ describe('streamAnomalies', () => {
           endLine: 6,
           durationMs: null,
           orphan: true,
+          input: null,
         },
         {
           toolCallId: 'c',
@@ -139,6 +141,7 @@ describe('streamAnomalies', () => {
           endLine: null,
           durationMs: null,
           orphan: false,
+          input: null,
         },
       ],
     };
