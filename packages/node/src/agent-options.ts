@@ -83,6 +83,11 @@ export interface RunAgentOptions extends AgentProcessOptions {
    * @defaultValue 3000
    */
   exitGraceMs?: number;
+  /**
+   * Receives the agent's stdout as it arrives, byte for byte and before it is normalized, e.g. to keep the run's log
+   * (a relay serving the events resumably by byte offset).
+   */
+  onStdout?: (chunk: Uint8Array) => void;
 }
 
 /** The executables tried when {@link AgentProcessOptions.binary} is not given. */

@@ -103,7 +103,15 @@ export function startAgentRun(
   };
   proc =
     refused === undefined
-      ? startAgentProcess({ args, options, stdin, onStdout: (chunk) => push(events.feed(chunk)) })
+      ? startAgentProcess({
+          args,
+          options,
+          stdin,
+          onStdout: (chunk) => {
+            options.onStdout?.(chunk);
+            push(events.feed(chunk));
+          },
+        })
       : notStarted();
   const running = proc;
 
