@@ -190,6 +190,7 @@ export type InvalidLineCode =
   | 'unterminated-string'
   | 'truncated'
   | 'oversize'
+  | 'too-deep'
   | 'unrecognized-record'
   | 'schema-violation';
 

@@ -3,6 +3,7 @@
  * keep each dialect's own field names, so they look for the names the known formats use rather than switch on tools.
  */
 
+import { safeJsonStringify } from '@cursor-stream/core/normalize';
 import { escapeControls, truncate } from '../format/text.ts';
 
 /** Argument names that say what a call is about, most telling first (shell command, file path, search pattern...). */
@@ -57,7 +58,8 @@ export function toolHeadline(input: unknown): string {
 
 function describeValue(value: unknown): string {
   if (typeof value === 'string' && value.includes('\n')) return `(${value.split('\n').length} lines)`;
-  return JSON.stringify(value) ?? String(value);
+  const written = safeJsonStringify(value);
+  return written.ok ? written.text : `(${written.message})`;
 }
 
 /** The other arguments, as `key=value` pairs on one line; empty when there are none. */
