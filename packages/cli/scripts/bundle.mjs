@@ -71,6 +71,9 @@ async function buildInto(outdir) {
     target: 'node20',
     // Workspace packages are bundled from their sources, like tests read them.
     conditions: ['@cursor-stream/source'],
+    // Optional peers of the export formats (DuckDB's native binary among them): loaded from the user's install,
+    // and only by the format that needs them.
+    external: ['@duckdb/node-api', '@opentelemetry/*'],
     // commander is CommonJS; its require() calls need a require in the ES module.
     banner: {
       js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",

@@ -106,6 +106,17 @@ describe('argument handling', () => {
     const commands = result.stdout
       .match(/^ {2}([a-z]+) \[options\]/gm)
       ?.map((line) => line.trim().split(' ')[0]);
-    expect(commands).toEqual(['normalize', 'validate', 'summary', 'render', 'census', 'usage', 'bench']);
+    expect(commands).toEqual([
+      'normalize',
+      'validate',
+      'summary',
+      'render',
+      'census',
+      'report',
+      'usage',
+      'export',
+      'serve',
+      'bench',
+    ]);
   });
 });

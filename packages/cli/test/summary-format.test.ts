@@ -35,7 +35,7 @@ function session(overrides: Partial<SessionSummary> = {}): SessionSummary {
 }
 
 describe('sessionJson', () => {
-  test('has exactly the documented keys, in order, and drops the reducer-only orphan flag', () => {
+  test('has exactly the documented keys, in order, with the orphan flag of each tool call', () => {
     const json = sessionJson(finishedSession(session()), null);
     expect(Object.keys(json)).toEqual([
       'sessionId',
@@ -60,7 +60,18 @@ describe('sessionJson', () => {
       'startLine',
       'endLine',
       'durationMs',
+      'orphan',
     ]);
+  });
+
+  test('a completion without its start is marked orphan', () => {
+    const [call] = session().toolCalls;
+    if (call === undefined) throw new Error('no call');
+    const json = sessionJson(
+      finishedSession(session({ toolCalls: [{ ...call, orphan: true, startLine: null }] })),
+      null,
+    );
+    expect(json.toolCalls[0]).toMatchObject({ orphan: true, startLine: null });
   });
 
   test("a session without a dialect takes the stream's", () => {

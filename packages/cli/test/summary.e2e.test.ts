@@ -42,6 +42,7 @@ describe('summary --json on the bundled recording', () => {
               startLine: 5,
               endLine: 6,
               durationMs: null,
+              orphan: false,
             },
             {
               toolCallId: 'toolu_vrtx_01Q3VHVnWFSKygaRPT7WDxrv',
@@ -50,6 +51,7 @@ describe('summary --json on the bundled recording', () => {
               startLine: 8,
               endLine: 9,
               durationMs: null,
+              orphan: false,
             },
           ],
           toolCallsOmitted: 0,

@@ -12,6 +12,8 @@ export interface SummaryToolCallJson {
   startLine: number | null;
   endLine: number | null;
   durationMs: number | null;
+  /** True for a completion whose start the log does not hold. */
+  orphan: boolean;
 }
 
 /** One session in `summary --json`. */
@@ -65,6 +67,7 @@ function toolCallJson(call: ToolCallSummary): SummaryToolCallJson {
     startLine: call.startLine,
     endLine: call.endLine,
     durationMs: call.durationMs,
+    orphan: call.orphan,
   };
 }
 
