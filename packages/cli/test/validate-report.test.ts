@@ -105,6 +105,7 @@ describe('sessionAnomalies', () => {
     counts: {},
     durationMs: null,
     usage: null,
+    failure: null,
   };
   const finishLoc = { line: 9, offset: 800 };
   const where = {
@@ -131,6 +132,7 @@ describe('sessionAnomalies', () => {
           endLine: 6,
           durationMs: null,
           orphan: true,
+          input: null,
         },
         {
           toolCallId: 'c',
@@ -140,6 +142,7 @@ describe('sessionAnomalies', () => {
           endLine: null,
           durationMs: null,
           orphan: false,
+          input: null,
         },
       ],
     };
