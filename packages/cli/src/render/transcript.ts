@@ -111,6 +111,8 @@ export function createTranscript(palette: Palette, options: TranscriptOptions = 
   }
 
   function finish(event: FinishEvent): string {
+    // Calls still open when their session ends never complete: a log of many sessions must not pile them up.
+    calls.clear();
     const parts: string[] = [];
     if (event.finishReason === 'stop' && !event.isError) parts.push(palette.green('✓ done'));
     else if (event.finishReason === 'incomplete')
