@@ -124,6 +124,17 @@ describe('createTranscript', () => {
     );
   });
 
+  test("a line of the agent's plain-text output is quoted as written", () => {
+    const event = {
+      type: 'invalid-line',
+      code: 'non-json-output',
+      message: 'ActionRequiredError: flagged this request',
+      excerpt: 'ActionRequiredError: flagged this request',
+      loc: { line: 3, offset: 40 },
+    } as unknown as CanonicalEvent;
+    expect(render([event])).toBe('! line 3: non-json-output: "ActionRequiredError: flagged this request"\n');
+  });
+
   test('control characters in assistant text cannot drive the terminal', () => {
     expect(render([{ type: 'text-delta', text: 'a\u001b[2Jb\n' }])).toBe('a\\u001b[2Jb\n');
   });

@@ -20,6 +20,7 @@ import {
   plural,
   truncate,
 } from '../format/text.ts';
+import { findingMessage } from '../format/validate-report.ts';
 import { toolArgumentDetails, toolHeadline, toolOutcomeDetails } from './tool-lines.ts';
 
 /** Reasoning held for the preview: whitespace folds away, so more than the preview is kept, but not all of it. */
@@ -164,7 +165,8 @@ export function createTranscript(palette: Palette, options: TranscriptOptions = 
       }
       case 'invalid-line': {
         const where = event.loc === undefined ? '' : `line ${event.loc.line}: `;
-        return block([palette.yellow(`! ${where}${event.code}: ${foldToOneLine(event.message)}`)]);
+        const message = findingMessage({ code: event.code, message: foldToOneLine(event.message) });
+        return block([palette.yellow(`! ${where}${event.code}: ${message}`)]);
       }
     }
   }
