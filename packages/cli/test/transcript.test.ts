@@ -124,6 +124,24 @@ describe('createTranscript', () => {
     );
   });
 
+  test('a completion whose start is missing is shown like any call, from the arguments it repeats', () => {
+    const orphan = {
+      type: 'tool-result',
+      toolCallId: 'r1',
+      toolName: 'read',
+      providerToolName: 'readToolCall',
+      status: 'error',
+      isError: true,
+      output: { errorMessage: 'File not found' },
+      input: { path: 'missing.txt' },
+    } as CanonicalEvent;
+    expect(render([orphan]).split('\n')).toEqual([
+      '● read missing.txt',
+      '  ✗ read missing.txt error · File not found · no matching call',
+      '',
+    ]);
+  });
+
   test("a line of the agent's plain-text output is quoted as written", () => {
     const event = {
       type: 'invalid-line',
