@@ -18,8 +18,10 @@ import {
   readingOptions,
 } from './command-options.ts';
 import type { ExitCode } from './exit-codes.ts';
+import { escapeControls } from './format/text.ts';
 import { parsePositiveInteger } from './options.ts';
 import { USAGE_GROUPINGS, type UsageGrouping } from './report/usage-grouping.ts';
+import { addServe } from './serve-command.ts';
 
 const VALIDATE_EXIT_HELP = `
 Exit codes:
@@ -165,7 +167,16 @@ function addUsage(program: Command, { io, done }: CommandContext): void {
  * The commands, in the order `--help` lists them. Each declares its arguments and options here and loads its code
  * (`commands/<name>.ts`) only when it runs; a new command is one more such function.
  */
-const COMMANDS = [addNormalize, addValidate, addSummary, addRender, addCensus, addUsage, addBench] as const;
+const COMMANDS = [
+  addNormalize,
+  addValidate,
+  addSummary,
+  addRender,
+  addCensus,
+  addUsage,
+  addServe,
+  addBench,
+] as const;
 
 /**
  * Makes one `cursor-stream` command line.
@@ -195,13 +206,18 @@ export function createProgram(io: CliIo, done: (code: ExitCode) => void): Comman
 
 /**
  * Commander's error text on one line: `error: unknown option '--x'\n(Did you mean --y?)` becomes
- * `cursor-stream: unknown option '--x' (did you mean --y?)`.
+ * `cursor-stream: unknown option '--x' (did you mean --y?)`. The text holds the user's argument, which may be long
+ * and hold anything: the work is linear in its length (no backtracking pattern runs over it), and control and bidi
+ * characters are escaped.
  */
 export function oneLineUsageError(text: string): string {
-  const message = text
-    .trim()
-    .replace(/^error:\s*/, '')
-    .replace(/\s*\n\s*\(Did you mean/, ' (did you mean')
-    .replace(/\s*\n\s*/g, ' ');
-  return `cursor-stream: ${message}`;
+  const oneLine = text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .join(' ');
+  const message = (
+    oneLine.startsWith('error:') ? oneLine.slice('error:'.length).trimStart() : oneLine
+  ).replace(' (Did you mean', ' (did you mean');
+  return `cursor-stream: ${escapeControls(message)}`;
 }
