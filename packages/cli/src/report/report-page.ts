@@ -4,6 +4,7 @@
  * Policy forbids every request, so even a link smuggled into a log could not fetch.
  */
 
+import { displayPath } from '../cli-error.ts';
 import { formatCount, formatDuration, plural, truncate } from '../format/text.ts';
 import { escapeHtml } from './html.ts';
 import { INDEX_CELL_CHARS } from './report-limits.ts';
@@ -128,7 +129,7 @@ for (const table of document.querySelectorAll('table.index')) {
 export function pageStart(title: string, inputs: readonly string[]): string {
   const shownInputs = inputs
     .slice(0, 20)
-    .map((input) => `<code>${escapeHtml(truncate(input, INDEX_CELL_CHARS))}</code>`);
+    .map((input) => `<code>${escapeHtml(truncate(displayPath(input), INDEX_CELL_CHARS))}</code>`);
   const more = inputs.length > 20 ? ` and ${plural(inputs.length - 20, 'more')}` : '';
   return `<!doctype html>
 <html lang="en">
