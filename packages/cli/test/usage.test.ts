@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -128,14 +128,14 @@ describe('usage totals equal the sum of the logs’ result.usage', () => {
     });
   }
 
-  test.skipIf(!existsSync(REAL_CORPUS))(
-    `on the real recordings${existsSync(REAL_CORPUS) ? '' : ' (skipped: ../shared/real-corpus is missing)'}`,
+  test.skipIf(!REAL_CORPUS.present)(
+    `on the real recordings${REAL_CORPUS.present ? '' : ' (skipped: ../shared/real-corpus is missing)'}`,
     async () => {
-      const texts = readdirSync(REAL_CORPUS)
+      const texts = readdirSync(REAL_CORPUS.path)
         .filter((name) => name.endsWith('.ndjson'))
-        .map((name) => readFileSync(join(REAL_CORPUS, name), 'utf8'));
+        .map((name) => readFileSync(join(REAL_CORPUS.path, name), 'utf8'));
       for (const by of USAGE_GROUPINGS) {
-        const document = await usageJson([REAL_CORPUS], by);
+        const document = await usageJson([REAL_CORPUS.path], by);
         const raw = rawUsageOf(texts);
         expect(raw.resultsWithUsage).toBeGreaterThan(0);
         expectTotalsMatch(document.totals, raw);

@@ -41,7 +41,7 @@ export interface TimelineBuilder {
 const TOOL_LABEL_CHARS = 80;
 
 function toolLabel(event: ToolCallEvent | ToolResultEvent, input: unknown): string {
-  const headline = toolHeadline(input);
+  const headline = toolHeadline(event.toolName, input);
   return truncate(headline === '' ? event.toolName : `${event.toolName} ${headline}`, TOOL_LABEL_CHARS);
 }
 
