@@ -5,22 +5,12 @@ import { pathToFileURL } from 'node:url';
 import { reduceSessions } from '@cursor-stream/core';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { CHROMIUM, CHROMIUM_FLAGS, chromiumSkipReason, hasChromium } from '../../../tools/chromium.ts';
 import { writeReport } from '../src/report/index.ts';
 import { sampleCalls, sessionLog } from './report-logs.ts';
 import { REAL_CORPUS, REPO_ROOT } from './run-cli.ts';
 import { fakeIo } from './support.ts';
 
-/** Debian's Chromium (package `chromium`), which CI installs. */
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 /** Screenshots kept for people to look at (ignored by git). */
 const ARTIFACTS = join(import.meta.dirname, 'artifacts');
 const REAL_TOOLS_LOG = join(
@@ -28,8 +18,12 @@ const REAL_TOOLS_LOG = join(
   'LRM-Teams__coforge__packages_daemon_test_fixtures_cursor-turn-tools.ndjson',
 );
 
-const hasChromium = existsSync(CHROMIUM);
-const skipReason = `skipped: ${CHROMIUM} not found (install Debian's chromium package to run it)`;
+const skipReason = chromiumSkipReason;
+if (!hasChromium && process.env.CI) {
+  test('Chromium is installed for the report check', () => {
+    throw new Error(`${CHROMIUM} not found: CI must install Debian's chromium package before the tests.`);
+  });
+}
 if (!hasChromium) console.warn(`report browser check ${skipReason}`);
 
 async function writePage(paths: readonly string[], out: string, stdin: string[] = []): Promise<string> {
