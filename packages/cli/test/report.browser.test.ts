@@ -19,6 +19,8 @@ const REAL_TOOLS_LOG = join(
 );
 
 const skipReason = chromiumSkipReason;
+/** Starting Chromium takes seconds on a busy machine: more than a hook's default allowance. */
+const BROWSER_START_MS = 60_000;
 if (!hasChromium && process.env.CI) {
   test('Chromium is installed for the report check', () => {
     throw new Error(`${CHROMIUM} not found: CI must install Debian's chromium package before the tests.`);
@@ -53,12 +55,12 @@ describe.skipIf(!hasChromium)(
       scratch = mkdtempSync(join(tmpdir(), 'cursor-stream-report-browser-'));
       mkdirSync(ARTIFACTS, { recursive: true });
       browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
-    });
+    }, BROWSER_START_MS);
 
     afterAll(async () => {
       await browser?.close();
       if (scratch !== '') rmSync(scratch, { recursive: true, force: true });
-    });
+    }, BROWSER_START_MS);
 
     async function visit(url: string, use: (visit: Visit) => Promise<void>): Promise<void> {
       if (browser === undefined) throw new Error('The browser did not start.');
