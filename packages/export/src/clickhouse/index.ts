@@ -86,13 +86,17 @@ async function waitForMutations(client: ClickHouseClient, timeoutMs: number): Pr
 function clickHouseWriter(client: ClickHouseClient, timeoutMs: number): TableWriter {
   return {
     async removeLog(file) {
+      const where = `file = ${clickHouseString(file)}`;
+      let mutated = false;
       for (const table of TABLES) {
-        await client.query(
-          `ALTER TABLE ${quoteIdentifier(table.name)} DELETE WHERE file = ${clickHouseString(file)}`,
-        );
+        const name = quoteIdentifier(table.name);
+        // A mutation rewrites data parts: worth it only when the log is there, not on a first export.
+        if (Number((await client.query(`SELECT count() FROM ${name} WHERE ${where}`)).trim()) === 0) continue;
+        await client.query(`ALTER TABLE ${name} DELETE WHERE ${where}`);
+        mutated = true;
       }
       // Mutations run in the background; later inserts are not touched by them, but queries would see old rows.
-      await waitForMutations(client, timeoutMs);
+      if (mutated) await waitForMutations(client, timeoutMs);
     },
     async insert(table, rows) {
       const body = rows.map((row) => JSON.stringify(row)).join('\n');
