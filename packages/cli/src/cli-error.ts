@@ -3,6 +3,8 @@
  * layer prints them as one line.
  */
 
+import { escapeControls } from './format/text.ts';
+
 /** What kind of failure a {@link CliError} is. */
 export type CliErrorCode =
   | 'usage'
@@ -40,9 +42,9 @@ export function formatCliError(error: CliError, program = 'cursor-stream'): stri
     : `${program}: ${displayPath(error.path)}: ${error.message}`;
 }
 
-/** How a path appears in messages: `-` is standard input. */
+/** How a path appears in messages: `-` is standard input, and control and bidi characters are escaped. */
 export function displayPath(path: string): string {
-  return path === '-' ? '<stdin>' : path;
+  return path === '-' ? '<stdin>' : escapeControls(path);
 }
 
 const ERRNO_MESSAGES: Readonly<Record<string, readonly [CliErrorCode, string]>> = {

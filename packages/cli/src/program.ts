@@ -20,8 +20,10 @@ import {
 import type { ExportOptions } from './commands/export.ts';
 import type { ExitCode } from './exit-codes.ts';
 import { EXPORT_FORMATS, type ExportFormat } from './export-formats.ts';
+import { escapeControls } from './format/text.ts';
 import { parsePositiveInteger } from './options.ts';
 import { USAGE_GROUPINGS, type UsageGrouping } from './report/usage-grouping.ts';
+import { addServe } from './serve-command.ts';
 
 const VALIDATE_EXIT_HELP = `
 Exit codes:
@@ -103,10 +105,19 @@ function addRender(program: Command, { io, done }: CommandContext): void {
     )
     .argument('[FILE]', 'log file, or - for standard input', '-')
     .option('-f, --follow', 'keep reading as the file grows, until interrupted (Ctrl-C)')
+    .option(
+      '-v, --verbose',
+      'also show the plumbing arguments of tool calls (call ids, parsed commands, ...)',
+    )
     .addHelpText('after', `${INPUT_HELP}\n${EXIT_HELP}`)
-    .action(async (file: string, flags: ReadingFlags & { follow?: true }) => {
+    .action(async (file: string, flags: ReadingFlags & { follow?: true; verbose?: true }) => {
       const { runRender } = await import('./commands/render.ts');
-      done(await runRender(file, { ...readingOptions(flags), follow: flags.follow === true }, io));
+      const options = {
+        ...readingOptions(flags),
+        follow: flags.follow === true,
+        verbose: flags.verbose === true,
+      };
+      done(await runRender(file, options, io));
     });
 }
 
@@ -207,6 +218,20 @@ function addUsage(program: Command, { io, done }: CommandContext): void {
     });
 }
 
+function addReport(program: Command, { io, done }: CommandContext): void {
+  addReadingOptions(program.command('report').summary('write a self-contained HTML report of logs'))
+    .description(
+      'Write one HTML page, with no outside resource, showing each session: status, model, duration, tokens, why it failed, a timeline of its reasoning, model turns and tool calls, and its transcript with tool arguments and outputs. Several sessions get a sortable index. Large outputs are cut with their size shown, so the page stays bounded whatever the size of the logs. Directories are searched for *.ndjson, *.jsonl, *.log and their .gz.',
+    )
+    .argument('<FILE...>', 'log files or directories, or - for standard input')
+    .requiredOption('-o, --output <file>', 'where to write the page (- for standard output)')
+    .addHelpText('after', `${INPUT_HELP}\n${MULTI_INPUT_EXIT_HELP}`)
+    .action(async (files: string[], flags: ReadingFlags & { output: string }) => {
+      const { runReport } = await import('./commands/report.ts');
+      done(await runReport(files, { ...readingOptions(flags), output: flags.output }, io));
+    });
+}
+
 /**
  * The commands, in the order `--help` lists them. Each declares its arguments and options here and loads its code
  * (`commands/<name>.ts`) only when it runs; a new command is one more such function.
@@ -217,8 +242,10 @@ const COMMANDS = [
   addSummary,
   addRender,
   addCensus,
+  addReport,
   addUsage,
   addExport,
+  addServe,
   addBench,
 ] as const;
 
@@ -250,13 +277,18 @@ export function createProgram(io: CliIo, done: (code: ExitCode) => void): Comman
 
 /**
  * Commander's error text on one line: `error: unknown option '--x'\n(Did you mean --y?)` becomes
- * `cursor-stream: unknown option '--x' (did you mean --y?)`.
+ * `cursor-stream: unknown option '--x' (did you mean --y?)`. The text holds the user's argument, which may be long
+ * and hold anything: the work is linear in its length (no backtracking pattern runs over it), and control and bidi
+ * characters are escaped.
  */
 export function oneLineUsageError(text: string): string {
-  const message = text
-    .trim()
-    .replace(/^error:\s*/, '')
-    .replace(/\s*\n\s*\(Did you mean/, ' (did you mean')
-    .replace(/\s*\n\s*/g, ' ');
-  return `cursor-stream: ${message}`;
+  const oneLine = text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .join(' ');
+  const message = (
+    oneLine.startsWith('error:') ? oneLine.slice('error:'.length).trimStart() : oneLine
+  ).replace(' (Did you mean', ' (did you mean');
+  return `cursor-stream: ${escapeControls(message)}`;
 }

@@ -30,7 +30,10 @@ describe('summary --json on the bundled recording', () => {
           model: 'Claude 4 Sonnet',
           status: 'success',
           text: '我會閱讀 README.md 檔案並建立摘要',
+          textLength: 22,
+          textOmitted: null,
           resultText: '我會閱讀 README.md 檔案並建立摘要',
+          textMatchesResult: true,
           toolCalls: [
             {
               toolCallId: 'toolu_vrtx_01NnjaR886UcE8whekg2MGJd',
@@ -39,6 +42,7 @@ describe('summary --json on the bundled recording', () => {
               startLine: 5,
               endLine: 6,
               durationMs: null,
+              orphan: false,
             },
             {
               toolCallId: 'toolu_vrtx_01Q3VHVnWFSKygaRPT7WDxrv',
@@ -47,8 +51,10 @@ describe('summary --json on the bundled recording', () => {
               startLine: 8,
               endLine: 9,
               durationMs: null,
+              orphan: false,
             },
           ],
+          toolCallsOmitted: 0,
           counts: {
             'stream-start': 1,
             'user-message': 1,

@@ -65,6 +65,10 @@ export interface FakeAgentCall {
   cwd: string;
   apiKey: string | null;
   pid: number;
+  /** Everything read on standard input. */
+  stdin: string;
+  /** The `sleep 300` it started, with `FAKE_AGENT_GRANDCHILD`. */
+  grandchildPid: number | null;
 }
 
 /** Reads what the fake agent recorded. */
