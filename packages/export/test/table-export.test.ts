@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -130,6 +132,40 @@ describe('ClickHouse export', () => {
     ]);
     for (const [name, sql] of Object.entries(EXAMPLE_QUERIES)) {
       expect(await read(sql), name).toEqual(duckDbAnswers[name]);
+    }
+  });
+
+  it('reads a bounded part of what a server answers, and says what it refused', async () => {
+    let sent = 0;
+    const server = createServer((_request, response) => {
+      response.writeHead(500);
+      // Far more than any answer the export needs; the client stops reading at its bound.
+      const chunk = `Code: 62, e.displayText() = DB::Exception: Syntax error ${'x'.repeat(64 * 1024)}`;
+      const write = () => {
+        while (sent < 64 * 1024 * 1024) {
+          sent += chunk.length;
+          if (!response.write(chunk)) return void response.once('drain', write);
+        }
+        response.end();
+      };
+      write();
+      response.on('error', () => {});
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const failure = await createClickHouseExporter({ url: `http://127.0.0.1:${port}/` }).catch(
+        (error) => error,
+      );
+      expect(failure).toMatchObject({ code: 'server-error' });
+      expect(String(failure.message)).toMatch(
+        /^ClickHouse: Code: 62, e\.displayText\(\) = DB::Exception: Syntax error x+…$/,
+      );
+      expect(String(failure.message).length).toBeLessThan(600);
+      expect(sent).toBeLessThan(64 * 1024 * 1024);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 

@@ -33,6 +33,25 @@ export interface ClickHouseClient {
   query(sql: string, body?: string): Promise<string>;
 }
 
+/** Bytes of an answer read: the export asks only for counts, and a server's error text is cut anyway. */
+const MAX_ANSWER_BYTES = 1024 * 1024;
+
+/** The answer's text, up to {@link MAX_ANSWER_BYTES}; the rest is not read. */
+async function boundedText(response: Response): Promise<string> {
+  if (response.body === null) return '';
+  const decoder = new TextDecoder();
+  let text = '';
+  let bytes = 0;
+  for await (const chunk of response.body) {
+    const room = MAX_ANSWER_BYTES - bytes;
+    text += decoder.decode(chunk.subarray(0, room), { stream: true });
+    bytes += chunk.length;
+    // Leaving the loop cancels the body.
+    if (bytes >= MAX_ANSWER_BYTES) break;
+  }
+  return text + decoder.decode();
+}
+
 function bounded(text: string): string {
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length > MAX_ERROR_TEXT ? `${line.slice(0, MAX_ERROR_TEXT)}…` : line;
@@ -59,7 +78,7 @@ export function createClickHouseClient(options: ClickHouseExportOptions): ClickH
           message: `cannot reach ClickHouse at ${url.origin}: ${why}`,
         });
       }
-      const text = await response.text();
+      const text = await boundedText(response);
       if (!response.ok) {
         throw new ExportFailure({ code: 'server-error', message: `ClickHouse: ${bounded(text)}` });
       }
