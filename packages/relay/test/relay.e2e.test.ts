@@ -242,3 +242,29 @@ describe('runs', () => {
     expect(lines.every((line) => !line.includes('?'))).toBe(true);
   });
 });
+
+describe('a run whose agent cannot start', () => {
+  test('ends its stream with the reason and a finish, and is listed as failed', async () => {
+    const broken = await startRelay({
+      dataDir: join(space.dir, 'broken'),
+      agent: { binary: join(space.dir, 'no-such-agent') },
+    });
+    try {
+      const runId = await postRun(broken.url, { prompt: 'hi' });
+      const events = eventsOf((await readSse(`${broken.url}/api/runs/${runId}/events`)).messages);
+      expect(events.map(({ id, event }) => [id, event.type])).toEqual([
+        ['0', 'error'],
+        ['0:1', 'finish'],
+      ]);
+      expect(events[0]?.event).toMatchObject({ type: 'error', code: 'spawn-failed' });
+      await runEnded(broken.url, runId);
+      const summary = (await (await fetch(`${broken.url}/api/runs/${runId}`)).json()) as Record<
+        string,
+        unknown
+      >;
+      expect(summary).toMatchObject({ status: 'failed', error: { code: 'spawn-failed' } });
+    } finally {
+      await broken.relay.close();
+    }
+  });
+});
