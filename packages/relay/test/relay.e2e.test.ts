@@ -229,7 +229,10 @@ describe('runs', () => {
         mode: 'ask',
         error: { code: 'cancelled' },
       });
-      expect(summary.session).toMatchObject({ text: '我會閱讀 README.md 檔案並建立摘要' });
+      expect(summary.session).toMatchObject({
+        dialect: 'official',
+        text: '我會閱讀 README.md 檔案並建立摘要',
+      });
       expect((await fetch(`${hang.url}/api/runs/${runId}/cancel`, { method: 'POST' })).status).toBe(409);
     } finally {
       await hang.relay.close();
