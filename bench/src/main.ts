@@ -8,6 +8,7 @@
  * every row's output on the clean corpus, the raw-newline variant and a small corpus in 1-7 byte chunks.
  */
 
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
@@ -19,6 +20,8 @@ import {
   correctnessCorpusOf,
   DEFAULT_CORPUS,
   DEFAULT_RAW_NEWLINE_CORPUS,
+  DEFAULT_SEED,
+  ensureCorpus,
   ensureDefaultCorpus,
   readSummary,
   withExpectedEvents,
@@ -27,9 +30,11 @@ import {
 import { type CorrectnessCorpus, checkCorrectness } from './correctness.ts';
 import { describeMachine } from './machine.ts';
 import {
+  CLI_BUILT,
   FULL_COMMAND_MEMORY_SCALE,
   formatCommandMemoryRows,
   formatMemoryReport,
+  MEMORY_CORPUS,
   runCommandMemory,
   runMemory,
 } from './memory-run.ts';
@@ -60,8 +65,15 @@ async function main(argv: readonly string[]): Promise<void> {
       sessions: { type: 'string', default: String(FULL_COMMAND_MEMORY_SCALE.sessions) },
       'text-bytes': { type: 'string', default: String(FULL_COMMAND_MEMORY_SCALE.textBytes) },
       'commands-only': { type: 'boolean', default: false },
+      commands: { type: 'boolean', default: false },
+      scaling: { type: 'boolean', default: false },
+      sizes: { type: 'string', default: '10,100,1000' },
     },
   });
+  if (values.commands || values.scaling) {
+    await benchCommands(values, positionals[0]);
+    return;
+  }
   if (values.memory) {
     const scale = {
       sessions: positiveInteger(values.sessions, '--sessions'),
@@ -112,6 +124,49 @@ async function main(argv: readonly string[]): Promise<void> {
     correctness,
   };
   process.stdout.write(values.json ? formatReportJson(report) : formatReport(report));
+}
+
+/** The whole-process command rows, on one file or, with `--scaling`, on generated corpora of each size. */
+async function benchCommands(
+  values: { runs: string; only?: string; json: boolean; scaling: boolean; sizes: string },
+  positional: string | undefined,
+): Promise<void> {
+  const { COMMAND_ROWS, commandRowsNamed, formatCommandReport, measureCommands } = await import(
+    './command-rows.ts'
+  );
+  if (!existsSync(CLI_BUILT)) throw new Error('the CLI is not built: run `pnpm build` first');
+  const runs = positiveInteger(values.runs, '--runs');
+  const rows = values.only === undefined ? COMMAND_ROWS : commandRowsNamed(values.only.split(','));
+  const files: string[] = [];
+  if (values.scaling) {
+    for (const size of values.sizes.split(',').map((text) => positiveInteger(text, '--sizes'))) {
+      const file = scalingCorpusOf(size);
+      await ensureCorpus(file, { seed: DEFAULT_SEED, targetBytes: size * 1e6, rawNewlines: 0 }, log);
+      files.push(file);
+    }
+  } else {
+    const file =
+      positional === undefined ? DEFAULT_CORPUS : resolve(process.env.INIT_CWD ?? process.cwd(), positional);
+    if (positional === undefined) await ensureDefaultCorpus(file, 0, log);
+    files.push(file);
+  }
+  const reports = [];
+  for (const file of files) {
+    const report = await measureCommands(rows, file, bytesOf(file), runs, log);
+    reports.push({ ...report, file: displayPath(file) });
+  }
+  process.stdout.write(
+    values.json
+      ? `${JSON.stringify(reports, null, 2)}\n`
+      : reports.map((report) => formatCommandReport(report)).join('\n'),
+  );
+}
+
+/** The generated corpus of `size` MB; the default and the memory run's corpora are the 200 and 1000 MB ones. */
+function scalingCorpusOf(size: number): string {
+  if (size === 200) return DEFAULT_CORPUS;
+  if (size === 1000) return MEMORY_CORPUS;
+  return join(REPOSITORY_ROOT, `corpus/generated/mixed-${size}mb.ndjson`);
 }
 
 /** A path inside the repository as the repository names it, so a report holds no machine paths. */

@@ -4,31 +4,20 @@
  * the largest record.
  */
 
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
 import { DEFAULT_CORPUS, DEFAULT_SEED, ensureCorpus, ensureDefaultCorpus } from './corpora.ts';
 import { REPOSITORY_ROOT } from './spawn-run.ts';
 import type { Log } from './throughput.ts';
+import { runWholeProcess } from './whole-process.ts';
 
 /** The stream the memory run reads. */
 export const MEMORY_CORPUS = join(REPOSITORY_ROOT, 'corpus/generated/mixed-1gb.ndjson');
 const MEMORY_CORPUS_BYTES = 1e9;
-const CLI_BIN = join(REPOSITORY_ROOT, 'packages/cli/bin/cursor-stream.js');
-const CLI_BUILT = join(REPOSITORY_ROOT, 'packages/cli/bundle/cli.js');
+export const CLI_BIN = join(REPOSITORY_ROOT, 'packages/cli/bin/cursor-stream.js');
+export const CLI_BUILT = join(REPOSITORY_ROOT, 'packages/cli/bundle/cli.js');
 /** The fixed part of the target, MB (10^6 bytes). */
 const TARGET_BASE_MB = 100;
-/**
- * Loaded into the child before the CLI: writes the child's own resource usage to file descriptor 3 as it exits,
- * since Node gives a parent no way to read a child's.
- */
-const REPORT_USAGE = `data:text/javascript,${encodeURIComponent(
-  "import { writeSync } from 'node:fs'; process.on('exit', () => writeSync(3, JSON.stringify(process.resourceUsage())));",
-)}`;
-
 /** One run of the CLI on one file. */
 export interface MemoryRun {
   /** What the run shows, e.g. `default` or the node flags it adds. */
@@ -99,25 +88,8 @@ async function cliToDevNull(
   args: readonly string[],
   flags: readonly string[],
 ): Promise<{ usage: NodeJS.ResourceUsage; code: number | null; seconds: number }> {
-  const devNull = await open('/dev/null', 'w');
-  try {
-    const started = performance.now();
-    const child = spawn(process.execPath, [...flags, '--import', REPORT_USAGE, CLI_BIN, ...args], {
-      cwd: REPOSITORY_ROOT,
-      stdio: ['ignore', devNull.fd, 'inherit', 'pipe'],
-    });
-    let report = '';
-    (child.stdio[3] as Readable).setEncoding('utf8').on('data', (text: string) => {
-      report += text;
-    });
-    const [code] = (await once(child, 'close')) as [number | null];
-    const seconds = (performance.now() - started) / 1000;
-    if (!report.startsWith('{'))
-      throw new Error(`the CLI exited ${code} without reporting its resource usage`);
-    return { usage: JSON.parse(report) as NodeJS.ResourceUsage, code, seconds };
-  } finally {
-    await devNull.close();
-  }
+  const { usage, code, ms } = await runWholeProcess(CLI_BIN, args, flags, 'dev-null');
+  return { usage, code, seconds: ms / 1000 };
 }
 
 async function runOne(run: (typeof RUNS)[number], log: Log): Promise<MemoryRun> {

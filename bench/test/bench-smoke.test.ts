@@ -11,6 +11,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeCorpus } from '../../corpus/generator/index.ts';
 import { TYPES_WITHOUT_REASONING } from '../src/approaches/pipeline.ts';
 import { APPROACHES, approachNamed } from '../src/approaches/registry.ts';
+import {
+  bundleBaselineRunner,
+  COMMAND_ROWS,
+  commandRowsNamed,
+  formatCommandReport,
+  measureCommands,
+  runCommandRow,
+} from '../src/command-rows.ts';
 import { correctnessCorpusOf, withExpectedEvents, writeSplitUtf8Corpus } from '../src/corpora.ts';
 import { type CorrectnessCorpus, judge } from '../src/correctness.ts';
 import { inputOf } from '../src/inputs.ts';
@@ -155,4 +163,49 @@ describe('a timed run in fresh processes', () => {
     expect(svg).toContain('>reference loop</text>');
     expect(svg.trimEnd().endsWith('</svg>')).toBe(true);
   });
+});
+
+describe('the command rows, each a whole process', () => {
+  it('times every command and baseline once, with ratios to the reference loop, peak RSS and the load', async () => {
+    const report = await measureCommands(COMMAND_ROWS, clean.file, 300_000, 1, () => {});
+    expect(report.rows.map((row) => row.name)).toEqual(COMMAND_ROWS.map((row) => row.name));
+    for (const row of report.rows) {
+      expect(row.exitCodes).toEqual([0]);
+      expect(row.peakRssMb).toBeGreaterThan(0);
+      if (COMMAND_ROWS.find((r) => r.name === row.name)?.kind === 'baseline')
+        expect(row.records).toBe(clean.expectedRecords);
+      else expect(row.records).toBeUndefined();
+    }
+    expect(report.rows.find((row) => row.name === 'reference-loop')?.ratio).toBe(1);
+    expect(report.loadAtStart).toHaveLength(3);
+    const table = formatCommandReport(report);
+    expect(table).toContain('load average at start');
+    expect(table).toContain('| cursor-stream normalize > /dev/null |');
+  }, 180_000);
+
+  it("runs the commands on the corpus with their real output: the summary's sessions, every event", async () => {
+    const runner = await bundleBaselineRunner();
+    try {
+      const [summary, normalize, validate] = commandRowsNamed([
+        'cli-summary-json',
+        'cli-normalize',
+        'cli-validate',
+      ]);
+      if (summary === undefined || normalize === undefined || validate === undefined) throw new Error('rows');
+      const summarized = await runCommandRow(summary, clean.file, runner, 'keep');
+      expect((JSON.parse(summarized.stdout ?? '') as { sessions: unknown[] }).sessions).toHaveLength(
+        cleanSessions,
+      );
+      const normalized = await runCommandRow(normalize, clean.file, runner, 'keep');
+      const events = (normalized.stdout ?? '')
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as CanonicalEvent);
+      expect(events).toHaveLength(clean.expectedEvents?.pipeline?.events ?? Number.NaN);
+      expect(events.filter((event) => event.type === 'finish')).toHaveLength(cleanSessions);
+      expect((await runCommandRow(validate, clean.file, runner, 'keep')).stdout).toContain('no problems');
+    } finally {
+      await runner.dispose();
+    }
+  }, 180_000);
 });

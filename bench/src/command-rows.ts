@@ -1,0 +1,256 @@
+/**
+ * The commands as users run them: `cursor-stream summary --json`, `normalize > /dev/null` and `validate`, each a
+ * whole fresh process of the built CLI as installed, timed from spawn to exit against the same whole-process time of
+ * the reference loop and of the libraries people would pick, interleaved, with medians, ratios and peak RSS.
+ *
+ * The baselines are the ordinary benchmark rows, bundled with their libraries into one plain JavaScript file first,
+ * so that they start as the CLI's bundle does (no TypeScript loader in either).
+ */
+
+import { mkdtemp, rm } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { REFERENCE_LOOP_NAME } from './approaches/hand-written.ts';
+import { describeMachine, type MachineInfo } from './machine.ts';
+import { CLI_BIN, shebangNodeFlags } from './memory-run.ts';
+import type { RunResult } from './run-once.ts';
+import { median } from './statistics.ts';
+import type { Log } from './throughput.ts';
+import { peakRssMbOf, runWholeProcess, type StdoutTarget } from './whole-process.ts';
+
+/** A row of the command table: one of the CLI's commands, or a baseline row run as a whole process. */
+export type CommandRow =
+  | { kind: 'command'; name: string; label: string; args: readonly string[] }
+  | { kind: 'baseline'; name: string; label: string; approach: string };
+
+/** The rows, the commands first; the reference loop is the one ratios are taken against. */
+export const COMMAND_ROWS: readonly CommandRow[] = [
+  {
+    kind: 'command',
+    name: 'cli-summary-json',
+    label: 'cursor-stream summary --json',
+    args: ['summary', '--json'],
+  },
+  {
+    kind: 'command',
+    name: 'cli-normalize',
+    label: 'cursor-stream normalize > /dev/null',
+    args: ['normalize'],
+  },
+  { kind: 'command', name: 'cli-validate', label: 'cursor-stream validate', args: ['validate'] },
+  {
+    kind: 'baseline',
+    name: REFERENCE_LOOP_NAME,
+    label: 'reference loop (whole process)',
+    approach: REFERENCE_LOOP_NAME,
+  },
+  {
+    kind: 'baseline',
+    name: 'stream-json-jsonl',
+    label: 'stream-json JSONL (whole process)',
+    approach: 'stream-json-jsonl',
+  },
+  { kind: 'baseline', name: 'split2', label: 'split2(JSON.parse) (whole process)', approach: 'split2' },
+  {
+    kind: 'baseline',
+    name: 'readline',
+    label: 'readline + JSON.parse (whole process)',
+    approach: 'readline',
+  },
+];
+
+/**
+ * Finds command rows by name.
+ *
+ * @throws RangeError for an unknown name.
+ */
+export function commandRowsNamed(names: readonly string[]): CommandRow[] {
+  return names.map((name) => {
+    const row = COMMAND_ROWS.find((candidate) => candidate.name === name);
+    if (row === undefined)
+      throw new RangeError(
+        `unknown command row ${name}; known: ${COMMAND_ROWS.map((r) => r.name).join(', ')}`,
+      );
+    return row;
+  });
+}
+
+/** One whole-process run of one row. */
+export interface CommandRun {
+  ms: number;
+  peakRssMb: number;
+  exitCode: number | null;
+  /** Records the baseline row parsed (from its own report); absent for commands. */
+  records?: number;
+  /** What a command printed, when kept. */
+  stdout?: string;
+}
+
+/** The baselines' runner, bundled into plain JavaScript; `dispose` removes it. */
+export interface BaselineRunner {
+  script: string;
+  dispose(): Promise<void>;
+}
+
+const CHILD_RUNNER = fileURLToPath(new URL('./child-runner.ts', import.meta.url));
+const BENCH_ROOT = fileURLToPath(new URL('../', import.meta.url));
+
+/** Bundles the benchmark's child runner with its libraries into one file, as the CLI is bundled. */
+export async function bundleBaselineRunner(): Promise<BaselineRunner> {
+  const directory = await mkdtemp(join(tmpdir(), 'cursor-stream-bench-runner-'));
+  const script = join(directory, 'child-runner.mjs');
+  await build({
+    absWorkingDir: BENCH_ROOT,
+    entryPoints: [CHILD_RUNNER],
+    outfile: script,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    conditions: ['@cursor-stream/source'],
+    // The libraries are CommonJS; their require() calls need a require in the ES module.
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    },
+    logLevel: 'warning',
+  });
+  return { script, dispose: () => rm(directory, { recursive: true, force: true }) };
+}
+
+/** Runs one row once on `file` as a whole process. A command's output goes to `/dev/null` unless kept. */
+export async function runCommandRow(
+  row: CommandRow,
+  file: string,
+  runner: BaselineRunner,
+  stdout: StdoutTarget = 'dev-null',
+): Promise<CommandRun> {
+  if (row.kind === 'command') {
+    const run = await runWholeProcess(CLI_BIN, [...row.args, file], shebangNodeFlags(CLI_BIN), stdout);
+    const result: CommandRun = { ms: run.ms, peakRssMb: peakRssMbOf(run.usage), exitCode: run.code };
+    if (run.stdout !== undefined) result.stdout = run.stdout;
+    return result;
+  }
+  const run = await runWholeProcess(runner.script, ['--approach', row.approach, '--file', file], [], 'keep');
+  const line = run.stdout?.trim().split('\n').at(-1) ?? '';
+  if (run.code !== 0 || !line.startsWith('{'))
+    throw new Error(`${row.name} exited ${run.code} without a result`);
+  const result = JSON.parse(line) as RunResult;
+  return { ms: run.ms, peakRssMb: peakRssMbOf(run.usage), exitCode: run.code, records: result.records };
+}
+
+/** One row of the command table. */
+export interface CommandTableRow {
+  name: string;
+  label: string;
+  medianMs: number;
+  minMs: number;
+  maxMs: number;
+  /** Input MB (10^6 bytes) per second of the whole process, from the median time. */
+  mbPerSec: number;
+  /** The reference loop's median time over this row's. */
+  ratio: number;
+  /** Median over rounds of the reference loop's time over this row's in the same round. */
+  pairedRatio: number;
+  peakRssMb: number;
+  /** Exit codes seen, distinct, in order. */
+  exitCodes: (number | null)[];
+  /** Median records a baseline row parsed; absent for commands. */
+  records?: number;
+}
+
+/** What one command run measured. */
+export interface CommandReport {
+  machine: MachineInfo;
+  /** The 1, 5 and 15 minute load averages as the run started. */
+  loadAtStart: number[];
+  file: string;
+  bytes: number;
+  runs: number;
+  rows: CommandTableRow[];
+}
+
+/**
+ * Times every row `runs` times on `file`, rounds interleaved with the order rotated each round so that drift of a
+ * shared machine spreads over all rows.
+ */
+export async function measureCommands(
+  rows: readonly CommandRow[],
+  file: string,
+  bytes: number,
+  runs: number,
+  log: Log,
+): Promise<CommandReport> {
+  const loadAtStart = loadavg();
+  const runner = await bundleBaselineRunner();
+  const results = new Map<string, CommandRun[]>(rows.map((row) => [row.name, []]));
+  try {
+    for (let round = 0; round < runs; round++) {
+      const order = [...rows.slice(round % rows.length), ...rows.slice(0, round % rows.length)];
+      for (const row of order) {
+        const run = await runCommandRow(row, file, runner);
+        results.get(row.name)?.push(run);
+        log(`round ${round + 1}/${runs} ${row.name}: ${run.ms.toFixed(0)} ms, exit ${run.exitCode}`);
+      }
+    }
+  } finally {
+    await runner.dispose();
+  }
+  const reference = results.get(REFERENCE_LOOP_NAME) ?? [];
+  const referenceMs = median(reference.map((run) => run.ms));
+  const table = rows.map((row) =>
+    tableRowOf(row, results.get(row.name) ?? [], bytes, referenceMs, reference),
+  );
+  return { machine: describeMachine(), loadAtStart, file, bytes, runs, rows: table };
+}
+
+function tableRowOf(
+  row: CommandRow,
+  runs: readonly CommandRun[],
+  bytes: number,
+  referenceMs: number,
+  reference: readonly CommandRun[],
+): CommandTableRow {
+  const times = runs.map((run) => run.ms);
+  const medianMs = median(times);
+  const records = runs.flatMap((run) => (run.records === undefined ? [] : [run.records]));
+  const tableRow: CommandTableRow = {
+    name: row.name,
+    label: row.label,
+    medianMs,
+    minMs: Math.min(...times),
+    maxMs: Math.max(...times),
+    mbPerSec: bytes / 1e6 / (medianMs / 1000),
+    ratio: referenceMs / medianMs,
+    // The i-th runs of two rows share a round.
+    pairedRatio: median(runs.map((run, i) => (reference[i]?.ms ?? Number.NaN) / run.ms)),
+    peakRssMb: median(runs.map((run) => run.peakRssMb)),
+    exitCodes: [...new Set(runs.map((run) => run.exitCode))],
+  };
+  if (records.length > 0) tableRow.records = median(records);
+  return tableRow;
+}
+
+const fixed = (value: number, digits: number): string =>
+  Number.isFinite(value) ? value.toFixed(digits) : '-';
+
+/** The command table as Markdown, with the machine and its load at the start. */
+export function formatCommandReport(report: CommandReport, heading = ''): string {
+  const { machine } = report;
+  return `${[
+    ...(heading === '' ? [] : [heading]),
+    `Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGb} GB, Node ${machine.node}, ${machine.os}; ` +
+      `load average at start ${report.loadAtStart.map((load) => load.toFixed(2)).join(', ')}`,
+    `Input: ${report.file} (${fixed(report.bytes / 1e6, 1)} MB); whole processes, spawn to exit, median of ${report.runs} interleaved runs.`,
+    '',
+    '| row | MB/s | x reference loop | paired x | median ms | min-max ms | peak RSS MB | exit |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    ...report.rows.map(
+      (row) =>
+        `| ${row.label} | ${fixed(row.mbPerSec, 1)} | ${fixed(row.ratio, 2)} | ${fixed(row.pairedRatio, 2)} | ` +
+        `${fixed(row.medianMs, 0)} | ${fixed(row.minMs, 0)}-${fixed(row.maxMs, 0)} | ${fixed(row.peakRssMb, 1)} | ` +
+        `${row.exitCodes.join(', ')} |`,
+    ),
+  ].join('\n')}\n`;
+}
