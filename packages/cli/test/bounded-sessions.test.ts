@@ -145,6 +145,7 @@ describe('createSummaryJsonWriter', () => {
     counts: { 'stream-start': 1 },
     durationMs: 5,
     usage: { inputTokens: 3 },
+    failure: null,
   });
 
   test.each([0, 1, 3])(

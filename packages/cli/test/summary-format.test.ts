@@ -25,11 +25,13 @@ function session(overrides: Partial<SessionSummary> = {}): SessionSummary {
         endLine: 6,
         durationMs: 12,
         orphan: false,
+        input: null,
       },
     ],
     counts: { 'stream-start': 1, 'text-delta': 2, 'tool-call': 1, 'tool-result': 1, finish: 1 },
     durationMs: 5234,
     usage: { inputTokens: 1200, outputTokens: 30 },
+    failure: null,
     ...overrides,
   };
 }

@@ -116,6 +116,7 @@ describe('sessionAnomalies', () => {
     counts: {},
     durationMs: null,
     usage: null,
+    failure: null,
   };
   const finishLoc = { line: 9, offset: 800 };
   const where = {
@@ -142,6 +143,7 @@ describe('sessionAnomalies', () => {
           endLine: 6,
           durationMs: null,
           orphan: true,
+          input: null,
         },
         {
           toolCallId: 'c',
@@ -151,6 +153,7 @@ describe('sessionAnomalies', () => {
           endLine: null,
           durationMs: null,
           orphan: false,
+          input: null,
         },
       ],
     };

@@ -24,6 +24,7 @@ import {
   type StringState,
   scanStringState,
 } from './json-text.ts';
+import { startsLikeJson as lineStartsLikeJson, outputLineMessage } from './line-kind.ts';
 import { createResync, endsEarly, invalidJsonMessage, type LineSpan } from './open-record-resync.ts';
 import { oversizeMessage, resolveMaxRecordBytes } from './record-limits.ts';
 import { parseRepaired, startsLikeJson } from './record-text.ts';
@@ -201,7 +202,10 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
       return;
     }
     if (!startsLikeJson(firstSignificantChar(text))) {
-      emitProblem('invalid-json', invalidJsonMessage(parseError), lineNumber, lineStart, end, text);
+      // A line that does not even start like JSON is the agent's own output (its failure sentence), not a broken record.
+      if (lineStartsLikeJson(text))
+        emitProblem('invalid-json', invalidJsonMessage(parseError), lineNumber, lineStart, end, text);
+      else emitProblem('non-json-output', outputLineMessage(text), lineNumber, lineStart, end, text);
       return;
     }
     if (scanStringState(text, OUTSIDE) !== OUTSIDE) {

@@ -167,6 +167,11 @@ export function createTranscript(palette: Palette, options: TranscriptOptions = 
         return finish(event);
       case 'error':
         return block([palette.red(`✗ error: ${foldToOneLine(event.message)}`)]);
+      case 'status':
+      case 'interaction':
+        return block([
+          palette.dim(`· ${event.type === 'status' ? event.kind : `interaction ${event.phase}`}`),
+        ]);
       case 'unknown': {
         const type = event.rawSubtype === undefined ? event.rawType : `${event.rawType}/${event.rawSubtype}`;
         return block([palette.dim(`· ${escapeControls(type)}`)]);
