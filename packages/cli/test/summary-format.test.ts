@@ -54,6 +54,7 @@ describe('sessionJson', () => {
       'counts',
       'durationMs',
       'usage',
+      'error',
     ]);
     expect(Object.keys(json.toolCalls[0] ?? {})).toEqual([
       'toolCallId',
@@ -107,6 +108,25 @@ describe('formatSummaryText', () => {
       '',
       'input 10 lines, 2.3 KB, 1 session, no invalid lines',
     ]);
+  });
+
+  test("shows why a failed session failed, in the agent's words, in red on a terminal", () => {
+    const failed = session({
+      status: 'error',
+      failure: { message: "RetriableError: [invalid_argument] unknown option '--system-prompt'", line: 3 },
+    });
+    expect(formatSummaryText(summary([failed]), plain)).toContain(
+      "  error   RetriableError: [invalid_argument] unknown option '--system-prompt' (line 3)",
+    );
+    const colored = formatSummaryText(summary([failed]), createPalette(true)).join('\n');
+    expect(colored).toContain(
+      "\u001b[31mRetriableError: [invalid_argument] unknown option '--system-prompt' (line 3)",
+    );
+    expect(sessionJson(finishedSession(failed), null).error).toEqual({
+      message: "RetriableError: [invalid_argument] unknown option '--system-prompt'",
+      line: 3,
+    });
+    expect(formatSummaryText(summary([session()]), plain).some((line) => line.includes('error'))).toBe(false);
   });
 
   test('points out a result text that differs from the assistant text', () => {

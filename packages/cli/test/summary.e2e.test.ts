@@ -65,6 +65,7 @@ describe('summary --json on the bundled recording', () => {
           },
           durationMs: 5234,
           usage: null,
+          error: null,
         },
       ],
       invalidLines: [],

@@ -38,6 +38,8 @@ export interface SummarySessionJson {
   counts: SessionSummary['counts'];
   durationMs: number | null;
   usage: SessionSummary['usage'];
+  /** Why the session failed, in the agent's own words, and the line they are on; `null` when the log holds none. */
+  error: { message: string; line: number | null } | null;
 }
 
 /** A line that produced no event, in `summary --json`. */
@@ -93,6 +95,7 @@ export function sessionJson(bounded: BoundedSession, fallbackDialect: string | n
     counts: session.counts,
     durationMs: session.durationMs,
     usage: session.usage,
+    error: session.failure === null ? null : { message: session.failure.message, line: session.failure.line },
   };
 }
 
