@@ -15,7 +15,8 @@ export type CliErrorCode =
   | 'not-text'
   | 'bad-gzip'
   | 'no-logs-found'
-  | 'read-failed';
+  | 'read-failed'
+  | 'export-failed';
 
 /** A usage or I/O error, printed as `cursor-stream: PATH: MESSAGE`. */
 export interface CliError {

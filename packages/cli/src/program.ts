@@ -17,7 +17,9 @@ import {
   type ReadingFlags,
   readingOptions,
 } from './command-options.ts';
+import type { ExportOptions } from './commands/export.ts';
 import type { ExitCode } from './exit-codes.ts';
+import { EXPORT_FORMATS, type ExportFormat } from './export-formats.ts';
 import { escapeControls } from './format/text.ts';
 import { parsePositiveInteger } from './options.ts';
 import { USAGE_GROUPINGS, type UsageGrouping } from './report/usage-grouping.ts';
@@ -119,6 +121,59 @@ function addRender(program: Command, { io, done }: CommandContext): void {
     });
 }
 
+const EXPORT_HELP = `
+Formats:
+  otlp        OpenTelemetry traces (GenAI semantic conventions): OTLP JSON lines to -o FILE
+              (default: standard output), or OTLP/HTTP to --endpoint URL
+  duckdb      the tables sessions, tool_calls and events in the DuckDB file -o FILE
+  clickhouse  the same tables through ClickHouse's HTTP interface at --url URL
+              (credentials from CLICKHOUSE_USER and CLICKHOUSE_PASSWORD)
+  Exporting a log again replaces its rows. Optional packages are named when missing.
+
+Exit codes:
+  0  success
+  1  a log had invalid lines (they are exported as invalid-line events)
+  2  usage error, a log that cannot be read, a missing optional package, or a failed export`;
+
+function addExport(program: Command, { io, done }: CommandContext): void {
+  addReadingOptions(program.command('export').summary('export logs to OpenTelemetry, DuckDB or ClickHouse'))
+    .description(
+      'Export logs as OpenTelemetry traces (one invoke_agent span per session, one execute_tool span per tool call) or as the tables sessions, tool_calls and events in DuckDB or ClickHouse. Directories are searched for *.ndjson, *.jsonl, *.log and their .gz.',
+    )
+    .argument('<FILE...>', 'log files or directories, or - for standard input')
+    .addOption(
+      new Option('--format <format>', 'what to export to').choices(EXPORT_FORMATS).makeOptionMandatory(),
+    )
+    .option('-o, --output <file>', 'the OTLP JSON lines file (- for standard output) or the DuckDB file')
+    .option('--endpoint <url>', 'send OTLP/HTTP to this traces URL (e.g. http://127.0.0.1:4318/v1/traces)')
+    .option('--url <url>', "ClickHouse's HTTP interface (e.g. http://127.0.0.1:8123/)")
+    .option('--include-content', 'put tool arguments and results in the traces (they may hold secrets)')
+    .addHelpText('after', `${INPUT_HELP}\n${EXPORT_HELP}`)
+    .action(
+      async (
+        files: string[],
+        flags: ReadingFlags & {
+          format: ExportFormat;
+          output?: string;
+          endpoint?: string;
+          url?: string;
+          includeContent?: true;
+        },
+      ) => {
+        const { runExport } = await import('./commands/export.ts');
+        const options: ExportOptions = {
+          ...readingOptions(flags),
+          format: flags.format,
+          includeContent: flags.includeContent === true,
+        };
+        if (flags.output !== undefined) options.output = flags.output;
+        if (flags.endpoint !== undefined) options.endpoint = flags.endpoint;
+        if (flags.url !== undefined) options.url = flags.url;
+        done(await runExport(files, options, io));
+      },
+    );
+}
+
 const CENSUS_EXIT_HELP = `
 Exit codes:
   0  the schemas know every field and value, and every record type is modelled
@@ -163,6 +218,20 @@ function addUsage(program: Command, { io, done }: CommandContext): void {
     });
 }
 
+function addReport(program: Command, { io, done }: CommandContext): void {
+  addReadingOptions(program.command('report').summary('write a self-contained HTML report of logs'))
+    .description(
+      'Write one HTML page, with no outside resource, showing each session: status, model, duration, tokens, why it failed, a timeline of its reasoning, model turns and tool calls, and its transcript with tool arguments and outputs. Several sessions get a sortable index. Large outputs are cut with their size shown, so the page stays bounded whatever the size of the logs. Directories are searched for *.ndjson, *.jsonl, *.log and their .gz.',
+    )
+    .argument('<FILE...>', 'log files or directories, or - for standard input')
+    .requiredOption('-o, --output <file>', 'where to write the page (- for standard output)')
+    .addHelpText('after', `${INPUT_HELP}\n${MULTI_INPUT_EXIT_HELP}`)
+    .action(async (files: string[], flags: ReadingFlags & { output: string }) => {
+      const { runReport } = await import('./commands/report.ts');
+      done(await runReport(files, { ...readingOptions(flags), output: flags.output }, io));
+    });
+}
+
 /**
  * The commands, in the order `--help` lists them. Each declares its arguments and options here and loads its code
  * (`commands/<name>.ts`) only when it runs; a new command is one more such function.
@@ -173,7 +242,9 @@ const COMMANDS = [
   addSummary,
   addRender,
   addCensus,
+  addReport,
   addUsage,
+  addExport,
   addServe,
   addBench,
 ] as const;

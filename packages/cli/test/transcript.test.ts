@@ -282,3 +282,30 @@ describe('tool lines', () => {
     ]);
   });
 });
+
+describe('a transcript of many sessions', () => {
+  test('forgets the calls a session left open once it finishes, so they do not pile up over a long log', () => {
+    const output = render([
+      { type: 'stream-start', sessionId: 'a' },
+      {
+        type: 'tool-call',
+        toolCallId: 'x',
+        toolName: 'shell',
+        providerToolName: 'shellToolCall',
+        input: { command: 'ls' },
+      },
+      { type: 'finish', finishReason: 'incomplete', isError: false, pendingToolCallIds: ['x'] },
+      { type: 'stream-start', sessionId: 'b' },
+      {
+        type: 'tool-result',
+        toolCallId: 'x',
+        toolName: 'shell',
+        providerToolName: 'shellToolCall',
+        status: 'success',
+        isError: false,
+        output: {},
+      },
+    ] as CanonicalEvent[]);
+    expect(output).toContain('no matching call');
+  });
+});

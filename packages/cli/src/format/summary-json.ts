@@ -22,6 +22,8 @@ export interface SummarySessionJson {
   dialect: string | null;
   model: string | null;
   status: SessionSummary['status'];
+  /** For a session that failed or ended without a result, the agent's own sentence saying why and its line. */
+  error: SessionSummary['failure'];
   /** The assistant text; past 131,072 UTF-16 units, its first and last 65,536 joined (see `textOmitted`). */
   text: string;
   /** Length of the whole assistant text, in UTF-16 units. */
@@ -38,8 +40,6 @@ export interface SummarySessionJson {
   counts: SessionSummary['counts'];
   durationMs: number | null;
   usage: SessionSummary['usage'];
-  /** Why the session failed, in the agent's own words, and the line they are on; `null` when the log holds none. */
-  error: { message: string; line: number | null } | null;
 }
 
 /** A line that produced no event, in `summary --json`. */
@@ -85,6 +85,7 @@ export function sessionJson(bounded: BoundedSession, fallbackDialect: string | n
     dialect: session.dialect ?? fallbackDialect,
     model: session.model,
     status: session.status,
+    error: session.failure,
     text: text.text,
     textLength: text.length,
     textOmitted: text.omitted,
@@ -95,7 +96,6 @@ export function sessionJson(bounded: BoundedSession, fallbackDialect: string | n
     counts: session.counts,
     durationMs: session.durationMs,
     usage: session.usage,
-    error: session.failure === null ? null : { message: session.failure.message, line: session.failure.line },
   };
 }
 

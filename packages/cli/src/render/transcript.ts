@@ -146,6 +146,8 @@ export function createTranscript(palette: Palette, options: TranscriptOptions = 
   }
 
   function finish(event: FinishEvent): string {
+    // Calls still open when their session ends never complete: a log of many sessions must not pile them up.
+    calls.clear();
     const [first = '', ...more] = outcome(event);
     const parts = [first];
     if (event.durationMs !== undefined) parts.push(formatDuration(event.durationMs));

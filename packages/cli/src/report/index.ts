@@ -10,6 +10,7 @@ export {
   visitLogSessions,
 } from './log-sessions.ts';
 export { type RecordTimes, recordTimes } from './record-times.ts';
+export { DEFAULT_REPORT_LIMITS, type ReportLimits } from './report-limits.ts';
 export { type SessionFacts, trackSessionFacts, utcDay } from './session-facts.ts';
 export { type UsageOptions, type WriteText, writeUsage } from './usage-output.ts';
 export {
@@ -24,3 +25,4 @@ export {
   type UsageGrouping,
   type UsageTotals,
 } from './usage-totals.ts';
+export { type ReportOptions, writeReport } from './write-report.ts';
