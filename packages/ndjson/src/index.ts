@@ -7,7 +7,9 @@ export {
 } from './iterate.ts';
 export { EXCERPT_LENGTH, excerptOf } from './json-text.ts';
 export { MAX_OUTPUT_LINE_LENGTH } from './line-kind.ts';
-export { createNdjsonTokenizer, DEFAULT_MAX_RECORD_BYTES } from './tokenizer.ts';
+export { MAX_CANDIDATES } from './open-record-resync.ts';
+export { DEFAULT_MAX_RECORD_BYTES, MAX_RECORD_BYTES_CAP } from './record-limits.ts';
+export { createNdjsonTokenizer } from './tokenizer.ts';
 export { NdjsonTransformStream } from './transform-stream.ts';
 export type {
   NdjsonChunk,

@@ -15,7 +15,6 @@
 
 import {
   EXCERPT_LENGTH,
-  escapeControlCharacters,
   excerptOf,
   firstSignificantChar,
   INSIDE,
@@ -25,7 +24,10 @@ import {
   type StringState,
   scanStringState,
 } from './json-text.ts';
-import { outputLineMessage, startsLikeJson } from './line-kind.ts';
+import { beginsJsonText, outputLineMessage } from './line-kind.ts';
+import { createResync, endsEarly, invalidJsonMessage, type LineSpan } from './open-record-resync.ts';
+import { oversizeMessage, resolveMaxRecordBytes } from './record-limits.ts';
+import { parseRepaired, startsLikeJson } from './record-text.ts';
 import type {
   NdjsonChunk,
   NdjsonItem,
@@ -43,30 +45,13 @@ const BYTE_ORDER_MARK = 0xfeff;
 const BYTE_ORDER_MARK_BYTES = 3;
 const NOTHING: readonly NdjsonItem[] = Object.freeze([]);
 
-/** Default {@link NdjsonTokenizerOptions.maxRecordBytes}: 64 MiB, well above the largest tool result seen. */
-export const DEFAULT_MAX_RECORD_BYTES = 64 * 1024 * 1024;
-
-/** A record whose last physical line ended inside a string, waiting for the line that closes it. */
-interface OpenRecord {
-  line: number;
-  offset: number;
-  /**
-   * Physical lines so far, raw (a CR before each line's LF is kept: inside a string it is content); `null` once they
-   * were dropped because the record outgrew maxRecordBytes. The string is still followed then, so that the record
-   * ends where it really does instead of the rest of its string being read as garbage lines.
-   */
-  lines: string[] | null;
-  /** The start of the record, as much as an excerpt shows, for the problem that may report it. */
-  excerpt: string;
-}
-
 /** An oversize stretch being passed over up to its line feed; nothing of it is held but its excerpt. */
 interface Skip {
   line: number;
   offset: number;
   excerpt: string;
   /**
-   * For a line inside an open record's string: the string state so far, followed so that the record goes on past
+   * For a line inside an open stretch's string: the string state so far, followed so that the stretch goes on past
    * this line feed if its string does. `undefined` for a line of its own.
    */
   state: StringState | undefined;
@@ -91,13 +76,10 @@ const SMALL_PIECE = 8192;
  * ```
  * @param options - Limits and callbacks; see {@link NdjsonTokenizerOptions}.
  * @returns A tokenizer with `feed`, `end` and `reset`.
- * @throws RangeError when `maxRecordBytes` is not a positive integer.
+ * @throws RangeError when `maxRecordBytes` is not a positive integer or is above {@link MAX_RECORD_BYTES_CAP}.
  */
 export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): NdjsonTokenizer {
-  const maxRecordBytes = options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
-  if (!Number.isSafeInteger(maxRecordBytes) || maxRecordBytes <= 0) {
-    throw new RangeError(`maxRecordBytes must be a positive integer, got ${String(options.maxRecordBytes)}`);
-  }
+  const maxRecordBytes = resolveMaxRecordBytes(options.maxRecordBytes);
   const objectsOnly = options.objectsOnly ?? false;
   const { onRecord, onProblem, onSkip, skipRecord } = options;
 
@@ -119,7 +101,6 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
   let lineParts: string[] = [];
   // Set while an oversize record is skipped up to the next LF; nothing of it is held.
   let skipping: Skip | null = null;
-  let openRecord: OpenRecord | null = null;
   let ended = false;
   // Items no callback took, returned from the current feed/end call.
   let collected: NdjsonItem[] = [];
@@ -172,13 +153,23 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
     emitRecord({ value, text: recordText, line, offset, length: end - offset });
   }
 
+  const resync = createResync(maxRecordBytes, {
+    lineRecord(value, text, span) {
+      if (skipRecord?.(text) === true) emitSkip('filtered', span.line, span.offset, span.end - span.offset);
+      else emitValue(value, text, span.line, span.offset, span.end, span.terminated);
+    },
+    record: emitValue,
+    problem: emitProblem,
+  });
+
   /**
    * Fast path: one complete physical line, with no record open. `contentEnd` is the offset of its LF (or of the end
    * of input), `end` the offset just past its terminator.
    */
   function readLine(text: string, contentEnd: number, end: number, terminated: boolean): void {
-    if (openRecord !== null) {
-      continueOpenRecord(openRecord, text, contentEnd, end, terminated);
+    if (resync.isOpen) {
+      const span: LineSpan = { line: lineNumber, offset: lineStart, contentEnd, end, terminated };
+      resync.next(text, span);
       return;
     }
     const length = text.length;
@@ -210,145 +201,68 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
       emitSkip('blank-line', lineNumber, lineStart, end - lineStart);
       return;
     }
-    const first = firstSignificantChar(text);
-    if (first !== '{' && first !== '[' && first !== '"') {
-      if (startsLikeJson(text))
+    if (!startsLikeJson(firstSignificantChar(text))) {
+      if (beginsJsonText(text))
         emitProblem('invalid-json', invalidJsonMessage(parseError), lineNumber, lineStart, end, text);
       else emitProblem('non-json-output', outputLineMessage(text), lineNumber, lineStart, end, text);
       return;
     }
-    const state = scanStringState(text, OUTSIDE);
-    if (state !== OUTSIDE) {
-      if (terminated)
-        openRecord = { line: lineNumber, offset: lineStart, lines: [text], excerpt: headOf([text]) };
+    if (scanStringState(text, OUTSIDE) !== OUTSIDE) {
+      if (terminated) resync.open(text, lineNumber, lineStart);
       else emitTruncated(lineNumber, lineStart, end, text);
       return;
     }
-    parseRepaired(text, lineNumber, lineStart, end, terminated, parseError);
-  }
-
-  /** A record open in a string meets its next physical line: a new record, more of the string, or its end. */
-  function continueOpenRecord(
-    open: OpenRecord,
-    text: string,
-    contentEnd: number,
-    end: number,
-    terminated: boolean,
-  ): void {
-    // A line too long to be a record of its own is more of the string; it is never parsed.
-    const newRecord = contentEnd - lineStart > maxRecordBytes ? undefined : parseStandaloneObject(text);
-    if (newRecord !== undefined) {
-      openRecord = null;
-      giveUpOpenRecord(open, lineStart - 1, lineStart);
-      if (skipRecord?.(text) === true) emitSkip('filtered', lineNumber, lineStart, end - lineStart);
-      else emitValue(newRecord, text, lineNumber, lineStart, end, terminated);
-      return;
-    }
-    if (open.lines !== null) {
-      open.lines.push(text);
-      if (contentEnd - open.offset > maxRecordBytes) open.lines = null;
-    }
-    // The LF before this line was string content (or the character after a backslash): the line starts inside.
-    if (scanStringState(text, INSIDE) !== OUTSIDE) {
-      if (!terminated) {
-        openRecord = null;
-        giveUpOpenRecord(open, contentEnd, end);
-      }
-      return;
-    }
-    openRecord = null;
-    if (open.lines === null) reportOversize(open.line, open.offset, end, open.excerpt);
-    else parseRepaired(open.lines.join('\n'), open.line, open.offset, end, terminated);
-  }
-
-  /**
-   * Reports an open record that will never close: a new record began after it, or the input ended. Whether it was
-   * oversize is decided from its span, so that where the chunks were cut cannot change the verdict.
-   */
-  function giveUpOpenRecord(open: OpenRecord, contentEnd: number, end: number): void {
-    if (contentEnd - open.offset > maxRecordBytes) reportOversize(open.line, open.offset, end, open.excerpt);
-    else if (ended && end === consumed) emitTruncated(open.line, open.offset, end, open.excerpt);
-    else {
-      const message = `record ends inside a string; line ${lineNumber} starts a new record`;
-      emitProblem('unterminated-string', message, open.line, open.offset, end, open.excerpt);
-    }
+    const parsed = parseRepaired(text, parseError);
+    if (parsed.ok) emitValue(parsed.value, text, lineNumber, lineStart, end, terminated);
+    // At the end of input, a record the parser ran out of is cut short; anything else is simply not JSON.
+    else if (!terminated && endsEarly(parsed.error, parsed.parsed))
+      emitProblem('truncated', 'input ends inside this record', lineNumber, lineStart, end, text);
+    else emitProblem('invalid-json', invalidJsonMessage(parsed.error), lineNumber, lineStart, end, text);
   }
 
   function emitTruncated(line: number, offset: number, end: number, text: string): void {
     emitProblem('truncated', 'input ends inside a string of this record', line, offset, end, text);
   }
 
-  /** Parses text whose strings may hold raw control characters, emitting a record or a problem. */
-  function parseRepaired(
-    text: string,
-    line: number,
-    offset: number,
-    end: number,
-    terminated: boolean,
-    parseError?: unknown,
-  ): void {
-    const repaired = escapeControlCharacters(text);
-    let value: unknown;
-    try {
-      // Text that `JSON.parse` already rejected and that repair left unchanged would only fail again.
-      if (repaired === text && parseError !== undefined) throw parseError;
-      value = JSON.parse(repaired);
-    } catch (error) {
-      // At the end of input, a record the parser ran out of is cut short; anything else is simply not JSON.
-      if (!terminated && endsEarly(error, repaired)) {
-        emitProblem('truncated', 'input ends inside this record', line, offset, end, text);
-      } else emitProblem('invalid-json', invalidJsonMessage(error), line, offset, end, text);
-      return;
-    }
-    emitValue(value, text, line, offset, end, terminated);
-  }
-
   function reportOversize(line: number, offset: number, end: number, text: string): void {
-    emitProblem(
-      'oversize',
-      `record is larger than maxRecordBytes (${maxRecordBytes} bytes); skipped to the next line`,
-      line,
-      offset,
-      end,
-      text,
-    );
+    emitProblem('oversize', oversizeMessage(maxRecordBytes), line, offset, end, text);
   }
 
   /**
-   * Keeps the input held under maxRecordBytes: an open record over the limit drops its lines (its string is still
-   * followed), and a line over the limit on its own is skipped up to its LF.
+   * Keeps the input held under maxRecordBytes: readings of an open stretch that can no longer fit are dropped (its
+   * string is still followed), and a line over the limit on its own is skipped up to its LF.
    */
   function boundHeldBytes(): void {
-    if (openRecord !== null && openRecord.lines !== null) openRecord.lines = null;
+    resync.bound(consumed);
     if (consumed - lineStart > maxRecordBytes) startSkipping();
   }
 
   function startSkipping(): void {
-    const open = openRecord;
+    const open = resync.detach();
     if (open === null) {
       skipping = { line: lineNumber, offset: lineStart, excerpt: headOf(lineParts), state: undefined };
     } else {
       let state: StringState = INSIDE;
       for (const part of lineParts) state = scanStringState(part, state);
-      skipping = { line: open.line, offset: open.offset, excerpt: open.excerpt, state };
+      const excerpt = headOf([open.head, '\n', ...lineParts]);
+      skipping = { line: open.line, offset: open.offset, excerpt, state };
     }
-    openRecord = null;
     lineParts = [];
   }
 
   /** A piece of the line being skipped: its excerpt grows to what an excerpt shows, its string state is followed. */
   function skipPiece(skip: Skip, piece: string): void {
     if (skip.state !== undefined) skip.state = scanStringState(piece, skip.state);
-    else if (skip.excerpt.length <= EXCERPT_LENGTH)
+    if (skip.excerpt.length <= EXCERPT_LENGTH)
       skip.excerpt += piece.slice(0, EXCERPT_LENGTH + 1 - skip.excerpt.length);
   }
 
-  /** The skipped line reached its LF: the record goes on if its string does, else the oversize stretch is reported. */
+  /** The skipped line reached its LF: the stretch goes on if its string does, else the oversize stretch is reported. */
   function endSkippedLine(skip: Skip, end: number): void {
     skipping = null;
-    if (skip.state !== undefined && skip.state !== OUTSIDE) {
-      openRecord = { line: skip.line, offset: skip.offset, lines: null, excerpt: skip.excerpt };
-    } else reportOversize(skip.line, skip.offset, end, skip.excerpt);
+    if (skip.state !== undefined && skip.state !== OUTSIDE)
+      resync.reopen(skip.line, skip.offset, skip.excerpt);
+    else reportOversize(skip.line, skip.offset, end, skip.excerpt);
   }
 
   /** Adds a piece of the current line, merging small pieces so that tiny chunks do not cost one string each. */
@@ -399,12 +313,14 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
       return;
     }
     if (from < text.length) appendLinePart(from === 0 ? text : text.slice(from));
+    // Up to two bytes of a byte order mark may wait in the decoder: they are not part of any line yet.
+    if (atStreamStart) return;
     if (consumed - heldFrom() > maxRecordBytes) boundHeldBytes();
   }
 
   /** Offset of the first input byte still held: the open record's start, or the current line's. */
   function heldFrom(): number {
-    return openRecord === null || openRecord.lines === null ? lineStart : openRecord.offset;
+    return resync.heldFrom() ?? lineStart;
   }
 
   function takeLine(lastPiece: string): string {
@@ -469,17 +385,12 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
       } else if (rest.length > 0 || lineParts.length > 0) {
         readLine(takeLine(rest), consumed, consumed, false);
       }
-      const open = openRecord;
-      if (open !== null) {
-        // The input ended right after this record's last line feed.
-        openRecord = null;
-        giveUpOpenRecord(open, consumed - 1, consumed);
-      }
+      resync.finish(consumed);
       return drain();
     },
 
     get bufferedBytes(): number {
-      return skipping === null ? consumed - heldFrom() : 0;
+      return skipping === null && !atStreamStart ? consumed - heldFrom() : 0;
     },
 
     reset(): void {
@@ -491,26 +402,11 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
       atStreamStart = true;
       lineParts = [];
       skipping = null;
-      openRecord = null;
+      resync.reset();
       ended = false;
       collected = [];
     },
   };
-}
-
-/**
- * A line that is a complete JSON object on its own (checked cheaply first: it must start with `{`). Returns
- * undefined otherwise. A continuation of a string can look like this only if it holds no quote at all, so an empty
- * object is not taken as a new record.
- */
-function parseStandaloneObject(text: string): Record<string, unknown> | undefined {
-  if (firstSignificantChar(text) !== '{' || text.indexOf('"') === -1) return undefined;
-  try {
-    const value: unknown = JSON.parse(text);
-    return isJsonObject(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** The first characters of a text given in pieces, as many as an excerpt shows (one more, so it knows to cut). */
@@ -521,22 +417,6 @@ function headOf(pieces: readonly string[]): string {
     head += piece.slice(0, EXCERPT_LENGTH + 1 - head.length);
   }
   return head;
-}
-
-/**
- * Whether `JSON.parse` failed because the text ended early (a record cut short) rather than on a wrong character.
- * V8 names the end of input, or a position at the end of the text.
- */
-function endsEarly(parseError: unknown, text: string): boolean {
-  if (!(parseError instanceof Error)) return false;
-  const message = parseError.message;
-  if (/end of (JSON )?(input|data)|unterminated string/i.test(message)) return true;
-  const position = /at position (\d+)/.exec(message)?.[1];
-  return position !== undefined && Number(position) >= text.trimEnd().length;
-}
-
-function invalidJsonMessage(parseError: unknown): string {
-  return parseError instanceof Error ? `not valid JSON: ${parseError.message}` : 'not valid JSON';
 }
 
 function describe(value: unknown): string {

@@ -128,7 +128,8 @@ export interface NdjsonTokenizer {
   reset(): void;
   /**
    * Bytes of input held for the record being read (its lines so far). Never above `maxRecordBytes` between calls:
-   * a larger record is dropped and skipped to its end.
+   * a larger record is dropped and skipped to its end. The at most three bytes of a first character still being
+   * decoded (a byte order mark, perhaps) belong to no line yet and are not counted.
    */
   readonly bufferedBytes: number;
 }

@@ -176,3 +176,43 @@ export function renderDocument(doc: Document): string {
   const body = lines.join(eol) + (doc.finalNewline && lines.length > 0 ? eol : '');
   return (doc.bom ? '\uFEFF' : '') + body;
 }
+
+/** `text` with raw control characters inside its strings escaped: an independent reading of what repair must do. */
+function escapeRawControlsInStrings(text: string): string {
+  let out = '';
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i] as string;
+    if (inString && char === '\\') {
+      out += char + (text[i + 1] ?? '');
+      i++;
+      continue;
+    }
+    if (char === '"') inString = !inString;
+    const code = char.charCodeAt(0);
+    out += inString && code < 0x20 ? `\\u${code.toString(16).padStart(4, '0')}` : char;
+  }
+  return out;
+}
+
+/** Whether `text` is one JSON text once raw control characters inside its strings are escaped. */
+export function isJsonText(text: string): boolean {
+  for (const candidate of [text, escapeRawControlsInStrings(text)]) {
+    try {
+      JSON.parse(candidate);
+      return true;
+    } catch {}
+  }
+  return false;
+}
+
+/**
+ * Whether a record written over several physical lines has a continuation line that is a JSON text on its own. The
+ * tokenizer reads such a line as a record of its own (the documented cost of never waiting on an open string).
+ */
+export function hasJsonContinuationLine(text: string): boolean {
+  return text
+    .split('\n')
+    .slice(1)
+    .some((line) => line.trim() !== '' && isJsonText(line));
+}

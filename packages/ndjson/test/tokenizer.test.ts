@@ -1,4 +1,9 @@
-import { createNdjsonTokenizer, type NdjsonItem, type NdjsonRecord } from '@cursor-stream/ndjson';
+import {
+  createNdjsonTokenizer,
+  MAX_RECORD_BYTES_CAP,
+  type NdjsonItem,
+  type NdjsonRecord,
+} from '@cursor-stream/ndjson';
 import { describe, expect, test } from 'vitest';
 import { cutBySizes, encodeUtf8, tokenize } from './support.ts';
 
@@ -193,6 +198,14 @@ describe('recovery', () => {
     expect(() => createNdjsonTokenizer({ maxRecordBytes: 0 })).toThrow(RangeError);
   });
 
+  test('a maxRecordBytes the runtime could not hold as one string is refused with the cap in the message', () => {
+    expect(() => createNdjsonTokenizer({ maxRecordBytes: MAX_RECORD_BYTES_CAP + 1 })).toThrow(
+      new RegExp(`at most ${MAX_RECORD_BYTES_CAP} `),
+    );
+    expect(() => createNdjsonTokenizer({ maxRecordBytes: 2 ** 30 })).toThrow(RangeError);
+    expect(() => createNdjsonTokenizer({ maxRecordBytes: MAX_RECORD_BYTES_CAP })).not.toThrow();
+  });
+
   test('reset reads a new stream from its first byte', () => {
     const tokenizer = createNdjsonTokenizer();
     tokenizer.feed('{"a":1}\n{"open":"');
@@ -226,6 +239,14 @@ describe('bounded memory', () => {
       },
       { value: { b: 2 }, text: '{"b":2}', line: 3, offset: 2019, length: 8 },
     ]);
+  });
+
+  test('a byte order mark fed byte by byte under a 1-byte limit is counted once, as in one chunk', () => {
+    const bytes = encodeUtf8('\uFEFF{"a":1}\n');
+    const whole = tokenize([bytes], { maxRecordBytes: 1 });
+    expect(whole.skips).toEqual([{ reason: 'byte-order-mark', line: 1, offset: 0, length: 3 }]);
+    expect(whole.items).toEqual([expect.objectContaining({ code: 'oversize', offset: 3, length: 8 })]);
+    expect(tokenize(cutBySizes(bytes, [1]), { maxRecordBytes: 1 })).toEqual(whole);
   });
 
   test('a record that arrives whole in one chunk is held to the same limit', () => {
