@@ -11,6 +11,7 @@ import {
 } from '@cursor-stream/ndjson';
 import type { Dialect, DialectContext, JsonObject } from '../dialect.ts';
 import type { CanonicalEvent, InvalidLineCode, InvalidLineEvent, SourceLocation } from '../events.ts';
+import { type ForeignLog, foreignAgentOf, foreignLog } from '../foreign-agents.ts';
 import { isJsonObject } from '../json-values.ts';
 import { createSessionTracker } from '../session/session-tracker.ts';
 import { unknownEvent } from '../unknown-event.ts';
@@ -84,6 +85,7 @@ export function createNormalizerEngine(options: NormalizerEngineOptions): Normal
   let reparseDepth = 0;
   let ended = false;
   let pushedRecords = 0;
+  let foreign: ForeignLog | undefined;
 
   /** One context per dialect for top-level records, reused: a record's context lives only during its `normalize`. */
   const topContexts = new Map<
@@ -127,6 +129,10 @@ export function createNormalizerEngine(options: NormalizerEngineOptions): Normal
   }
 
   function normalizeValue(record: JsonObject, loc: SourceLocation, text: TextSource): Normalized {
+    if (foreign === undefined && reparseDepth === 0) {
+      const agent = foreignAgentOf(record);
+      if (agent !== undefined) foreign = foreignLog(agent, loc);
+    }
     const dialect = router.route(record);
     if (dialect === undefined) return { dialect, events: [unexplainedRecord(record, loc, text)] };
     try {
@@ -218,6 +224,9 @@ export function createNormalizerEngine(options: NormalizerEngineOptions): Normal
       tracker.end(out);
       ended = true;
       return drain();
+    },
+    get foreign() {
+      return foreign;
     },
     get dialect() {
       // A stream of shared records only (init, prompt, thinking, text, result) is, once complete, best named by the
