@@ -8,6 +8,7 @@ import {
   type CanonicalEvent,
   createNormalizer,
   type Dialect,
+  type ForeignLog,
   type NormalizerOptions,
 } from '@cursor-stream/core/normalize';
 import type { NdjsonRecord } from '@cursor-stream/ndjson';
@@ -47,6 +48,8 @@ export interface LogStats {
   invalidLines: number;
   /** The dialect that read the stream: the one forced, or the one detected; `null` when none was. */
   dialect: string | null;
+  /** Set when the log is another agent's (or mixes its records in), at its first record of theirs. */
+  foreign: ForeignLog | null;
 }
 
 function normalizerOptions(options: ReadLogOptions): NormalizerOptions {
@@ -129,6 +132,7 @@ async function readSource(source: LogSource, options: ReadLogOptions): Promise<R
     bytes: counter.bytes,
     ...counts,
     dialect: normalizer.dialect ?? null,
+    foreign: normalizer.foreign ?? null,
   };
   return { ok: true, value: stats };
 }

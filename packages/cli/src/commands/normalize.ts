@@ -1,7 +1,7 @@
 /** `cursor-stream normalize`: canonical events as NDJSON, one per line, each with its `loc`. */
 
-import { type CliIo, progressFor, reportError, writeText } from '../cli-io.ts';
-import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
+import { type CliIo, logExitCode, progressFor, reportError, writeText } from '../cli-io.ts';
+import { EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
 import type { InputOptions } from '../options.ts';
 import { readLog } from '../read-log.ts';
 
@@ -22,5 +22,5 @@ export async function runNormalize(path: string, options: InputOptions, io: CliI
     reportError(io, result.error);
     return EXIT_USAGE_OR_IO;
   }
-  return result.value.invalidLines > 0 ? EXIT_PROBLEMS : EXIT_OK;
+  return logExitCode(io, path, result.value);
 }
