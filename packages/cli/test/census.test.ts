@@ -155,8 +155,8 @@ describe('census of the hand-written drift recording', () => {
       unknownFields: [{ pointer: '/tools', count: 2, first: { path, line: 1 } }],
     });
     expect(rows.get('tool_call/started')?.unknownFields).toEqual([
-      { pointer: '/tool_call/shellToolCall/args/closeStdin', count: 1, first: { path, line: 3 } },
-      { pointer: '/tool_call/shellToolCall/args/hardTimeout', count: 1, first: { path, line: 3 } },
+      { pointer: '/tool_call/shellToolCall/args/sandboxTier', count: 1, first: { path, line: 3 } },
+      { pointer: '/tool_call/shellToolCall/args/stdinPolicy', count: 1, first: { path, line: 3 } },
     ]);
     expect(rows.get('assistant')?.unknownFields).toEqual([
       { pointer: '/message/content/*/annotations', count: 1, first: { path, line: 6 } },
@@ -173,7 +173,7 @@ describe('census of the hand-written drift recording', () => {
 
   test('marks a record type the canonical events do not model', async () => {
     const rows = rowsByName(await census([DRIFT_LOG]));
-    expect(rows.get('system/status')).toMatchObject({
+    expect(rows.get('system/heartbeat')).toMatchObject({
       modelled: false,
       unknownFields: [{ pointer: '/status', count: 1 }],
     });
@@ -183,9 +183,9 @@ describe('census of the hand-written drift recording', () => {
     const lines = formatCensusText(await census([DRIFT_LOG]), createPalette(false));
     const text = lines.join('\n');
     expect(text).toMatch(
-      /unknown field \/tool_call\/shellToolCall\/args\/hardTimeout +1 +first at .*unknown-fields\.ndjson:3/,
+      /unknown field \/tool_call\/shellToolCall\/args\/sandboxTier +1 +first at .*unknown-fields\.ndjson:3/,
     );
-    expect(text).toMatch(/system\/status .*not modelled/);
+    expect(text).toMatch(/system\/heartbeat .*not modelled/);
     expect(lines.at(-1)).toMatch(
       /^1 file, 9 records, 7 record types: 7 unknown fields, 1 record type not modelled$/,
     );

@@ -28,24 +28,24 @@ export interface ForeignLog {
 }
 
 /**
- * Claude Code: an init listing `tools` (or naming its version, slash commands, MCP servers), messages that say which
- * tool use they belong to (`parent_tool_use_id`), a result with its cost or turn count, or a partial-message event.
+ * Claude Code: an init naming its version, slash commands or output style, messages that say which tool use they
+ * belong to (`parent_tool_use_id`), a result with its cost, or a partial-message event. An init listing `tools` or a
+ * result counting `num_turns` is not enough: cursor-agent's documentation announces those too.
  */
 function isClaudeCodeRecord(record: JsonObject): boolean {
   switch (record.type) {
     case 'system':
       return (
         record.subtype === 'init' &&
-        (Array.isArray(record.tools) ||
+        (typeof record.claude_code_version === 'string' ||
           Array.isArray(record.slash_commands) ||
-          Array.isArray(record.mcp_servers) ||
-          typeof record.claude_code_version === 'string')
+          typeof record.output_style === 'string')
       );
     case 'assistant':
     case 'user':
       return 'parent_tool_use_id' in record;
     case 'result':
-      return 'total_cost_usd' in record || 'num_turns' in record;
+      return typeof record.total_cost_usd === 'number';
     case 'stream_event':
       return isJsonObject(record.event);
     default:
