@@ -1,9 +1,8 @@
 /** The process streams and environment a command uses, passed in so that commands never reach for globals. */
 
-import { type CliError, cliError, formatCliError } from './cli-error.ts';
+import { type CliError, formatCliError } from './cli-error.ts';
 import { EXIT_OK, EXIT_PROBLEMS, type ExitCode } from './exit-codes.ts';
 import { createProgress, NO_PROGRESS, type Progress, type ProgressTarget } from './progress-bar.ts';
-import type { LogStats } from './read-log.ts';
 
 /** A writable stream as the commands use it. */
 export interface OutputStream extends ProgressTarget {
@@ -51,14 +50,13 @@ export function progressFor(
 }
 
 /**
- * The exit code of a command that read a log: 1 when the log had invalid lines, or is another agent's log (then said
- * on stderr, naming the agent and the line of its first record), else 0.
+ * The exit code of a command that read a log through: 1 when it had invalid lines or problems after its readable
+ * part (each reported on stderr here, after the output), else 0.
  */
-export function logExitCode(io: CliIo, path: string, stats: LogStats): ExitCode {
-  const foreign = stats.foreign;
-  if (foreign !== null) {
-    reportError(io, cliError('foreign-format', `line ${foreign.loc.line}: ${foreign.message}`, path));
-    return EXIT_PROBLEMS;
-  }
-  return stats.invalidLines > 0 ? EXIT_PROBLEMS : EXIT_OK;
+export function readingExitCode(
+  io: CliIo,
+  stats: { readonly invalidLines: number; readonly inputProblems: readonly CliError[] },
+): ExitCode {
+  for (const problem of stats.inputProblems) reportError(io, problem);
+  return stats.invalidLines > 0 || stats.inputProblems.length > 0 ? EXIT_PROBLEMS : EXIT_OK;
 }

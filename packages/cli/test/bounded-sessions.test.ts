@@ -143,9 +143,9 @@ describe('createSummaryJsonWriter', () => {
     resultText: 'line\none',
     toolCalls: [],
     counts: { 'stream-start': 1 },
+    failure: null,
     durationMs: 5,
     usage: { inputTokens: 3 },
-    failure: null,
   });
 
   test.each([0, 1, 3])(

@@ -44,6 +44,7 @@ describe('sessionJson', () => {
       'dialect',
       'model',
       'status',
+      'error',
       'text',
       'textLength',
       'textOmitted',
@@ -74,6 +75,15 @@ describe('sessionJson', () => {
       null,
     );
     expect(json.toolCalls[0]).toMatchObject({ orphan: true, startLine: null });
+  });
+
+  test("a failed session carries the agent's sentence and its line as error", () => {
+    const failed = session({ status: 'error', failure: { message: 'Usage limit reached.', line: 7 } });
+    expect(sessionJson(finishedSession(failed), null).error).toEqual({
+      message: 'Usage limit reached.',
+      line: 7,
+    });
+    expect(sessionJson(finishedSession(session()), null).error).toBeNull();
   });
 
   test("a session without a dialect takes the stream's", () => {

@@ -14,7 +14,7 @@ const LITERAL_START = /^(?:true|false|null)(?![A-Za-z0-9_$])/;
  * Whether a line starts the way a JSON text can: an object, array, string or number, or a literal name as a whole
  * word. `null-pointer exception` starts like `null`; `nothing to do` does not.
  */
-export function beginsJsonText(text: string): boolean {
+export function startsLikeJson(text: string): boolean {
   // A byte order mark before a record is a broken record, not output.
   const start = text.search(/[^ \t\r\n\uFEFF]/);
   if (start === -1) return false;

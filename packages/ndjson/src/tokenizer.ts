@@ -24,10 +24,10 @@ import {
   type StringState,
   scanStringState,
 } from './json-text.ts';
-import { beginsJsonText, outputLineMessage } from './line-kind.ts';
+import { outputLineMessage, startsLikeJson } from './line-kind.ts';
 import { createResync, endsEarly, invalidJsonMessage, type LineSpan } from './open-record-resync.ts';
 import { oversizeMessage, resolveMaxRecordBytes } from './record-limits.ts';
-import { parseRepaired, startsLikeJson } from './record-text.ts';
+import { mayOpenInString, parseRepaired } from './record-text.ts';
 import type {
   NdjsonChunk,
   NdjsonItem,
@@ -201,8 +201,9 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
       emitSkip('blank-line', lineNumber, lineStart, end - lineStart);
       return;
     }
-    if (!startsLikeJson(firstSignificantChar(text))) {
-      if (beginsJsonText(text))
+    const first = firstSignificantChar(text);
+    if (!mayOpenInString(first)) {
+      if (startsLikeJson(text))
         emitProblem('invalid-json', invalidJsonMessage(parseError), lineNumber, lineStart, end, text);
       else emitProblem('non-json-output', outputLineMessage(text), lineNumber, lineStart, end, text);
       return;

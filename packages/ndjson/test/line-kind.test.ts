@@ -1,7 +1,7 @@
 import { createNdjsonTokenizer, MAX_OUTPUT_LINE_LENGTH, type NdjsonProblem } from '@cursor-stream/ndjson';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { beginsJsonText } from '../src/line-kind.ts';
+import { startsLikeJson } from '../src/line-kind.ts';
 
 function problemsOf(text: string): NdjsonProblem[] {
   const tokenizer = createNdjsonTokenizer({ objectsOnly: true });
@@ -54,9 +54,9 @@ describe('non-JSON output lines', () => {
           /[a-zA-Z:!#%&*]/.test(first) &&
           !/^(true|false|null)\b/.test(line.trimStart())
         ) {
-          expect(beginsJsonText(line)).toBe(false);
+          expect(startsLikeJson(line)).toBe(false);
         }
-        if (first !== undefined && /[{["\-0-9]/.test(first)) expect(beginsJsonText(line)).toBe(true);
+        if (first !== undefined && /[{["\-0-9]/.test(first)) expect(startsLikeJson(line)).toBe(true);
       }),
     );
   });

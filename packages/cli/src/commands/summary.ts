@@ -4,7 +4,7 @@
  */
 
 import type { CanonicalEvent } from '@cursor-stream/core/normalize';
-import { type CliIo, logExitCode, progressFor, reportError, writeText } from '../cli-io.ts';
+import { type CliIo, progressFor, readingExitCode, reportError, writeText } from '../cli-io.ts';
 import { EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
 import { createPalette, shouldUseColor } from '../format/colors.ts';
 import {
@@ -107,5 +107,5 @@ export async function runSummary(path: string, options: SummaryOptions, io: CliI
   await flush();
   const { lines, bytes } = result.value;
   await sink.end({ ...invalidLines.json(), lines, bytes }, sessionCount);
-  return logExitCode(io, path, result.value);
+  return readingExitCode(io, result.value);
 }

@@ -138,7 +138,11 @@ export async function validateLog(
     const problem = { ...foreign.loc, code: 'foreign-format', message: foreign.message };
     return { ok: true, value: { path, dialect, lines, events, problems: [problem], warnings: [] } };
   }
-  collector.end({ line: Math.max(1, lines), offset: bytes });
+  const end = { line: Math.max(1, lines), offset: bytes };
+  collector.end(end);
+  for (const problem of result.value.inputProblems) {
+    collector.problems.add({ ...end, code: problem.code, message: problem.message });
+  }
   const { problems, warnings } = collector;
   const report: FileReport = {
     path,
