@@ -155,8 +155,8 @@ describe('census of the hand-written drift recording', () => {
       unknownFields: [{ pointer: '/tools', count: 2, first: { path, line: 1 } }],
     });
     expect(rows.get('tool_call/started')?.unknownFields).toEqual([
-      { pointer: '/tool_call/shellToolCall/args/closeStdin', count: 1, first: { path, line: 3 } },
-      { pointer: '/tool_call/shellToolCall/args/hardTimeout', count: 1, first: { path, line: 3 } },
+      { pointer: '/tool_call/shellToolCall/args/sandboxTier', count: 1, first: { path, line: 3 } },
+      { pointer: '/tool_call/shellToolCall/args/stdinPolicy', count: 1, first: { path, line: 3 } },
     ]);
     expect(rows.get('assistant')?.unknownFields).toEqual([
       { pointer: '/message/content/*/annotations', count: 1, first: { path, line: 6 } },
@@ -185,7 +185,7 @@ describe('census of the hand-written drift recording', () => {
     const lines = formatCensusText(await census([DRIFT_LOG]), createPalette(false));
     const text = lines.join('\n');
     expect(text).toMatch(
-      /unknown field \/tool_call\/shellToolCall\/args\/hardTimeout +1 +first at .*unknown-fields\.ndjson:3/,
+      /unknown field \/tool_call\/shellToolCall\/args\/sandboxTier +1 +first at .*unknown-fields\.ndjson:3/,
     );
     expect(text).toMatch(/telemetry\/heartbeat .*not modelled/);
     expect(lines.at(-1)).toMatch(

@@ -50,15 +50,32 @@ describe('validate on the recordings of the real shapes', () => {
     ...REAL_CORPUS.ndjsonFiles().filter((path) => path.endsWith('cursor-turn-resume-reconnect.ndjson')),
   ];
   test.each(reconnects)(
-    'reconnects, retries and plan queries are modelled events: no warning, and --strict passes too: %s',
+    'reconnects, retries and plan queries are modelled events: no warning, and --strict passes: %s',
     async (reconnect) => {
       const lenient = await runCli(['validate', '--json', reconnect]);
       const strict = await runCli(['validate', '--json', '--strict', reconnect]);
       const [lenientFile] = JSON.parse(lenient.stdout).files;
       const [strictFile] = JSON.parse(strict.stdout).files;
-      expect([lenient.code, strict.code]).toEqual([0, 0]);
-      expect(lenientFile.warnings).toEqual([]);
-      expect([strictFile.problems, strictFile.warnings]).toEqual([[], []]);
+      expect([lenient.code, lenientFile.warnings]).toEqual([0, []]);
+      expect([strict.code, strictFile.problems, strictFile.warnings]).toEqual([0, [], []]);
+    },
+  );
+
+  test.each([
+    ['claude-code-stream-json', 'Claude Code stream-json'],
+    ['codex-exec-json', 'Codex exec --json'],
+    ['gemini-cli-stream-json', 'Gemini CLI stream-json'],
+  ])(
+    'a %s log is one foreign-format problem naming the agent, exit 1; summary says it on stderr',
+    async (name, format) => {
+      const path = join(REPO_ROOT, 'corpus/foreign', `${name}.ndjson`);
+      const sentence = `this looks like a ${format} log, not cursor-agent`;
+      const run = await runCli(['validate', path]);
+      expect(run.code).toBe(1);
+      expect(run.stdout.split('\n')[0]).toBe(`${path}:1: foreign-format: ${sentence}`);
+      const summary = await runCli(['summary', path]);
+      expect(summary.code).toBe(1);
+      expect(summary.stderr).toBe(`cursor-stream: ${path}: line 1: ${sentence}\n`);
     },
   );
 });

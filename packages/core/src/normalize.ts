@@ -48,6 +48,12 @@ export {
   type Usage,
   type UserMessageEvent,
 } from './events.ts';
+export {
+  FOREIGN_FORMAT_NAMES,
+  type ForeignAgent,
+  type ForeignLog,
+  foreignAgentOf,
+} from './foreign-agents.ts';
 export type { Normalizer, NormalizerOptions } from './normalizer/normalizer-types.ts';
 export {
   exceedsJsonDepth,
