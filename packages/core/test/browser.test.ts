@@ -99,7 +99,8 @@ describe.skipIf(!hasChromium)(`in headless Chromium${hasChromium ? '' : ` (${ski
       headless: true,
       args: CHROMIUM_FLAGS,
     });
-  });
+    // Chromium can take well over the default ten seconds to start on a busy machine.
+  }, 60_000);
 
   afterAll(async () => {
     await context?.close();
