@@ -148,7 +148,7 @@ describe('census of the hand-written drift recording', () => {
     const path = join(REPO_ROOT, DRIFT_LOG);
     const rows = rowsByName(result);
     expect(result.files).toBe(1);
-    expect(result.records).toBe(9);
+    expect(result.records).toBe(10);
     expect(rows.get('system/init')).toMatchObject({
       count: 2,
       first: { path, line: 1 },
@@ -171,12 +171,14 @@ describe('census of the hand-written drift recording', () => {
     expect(censusFoundDrift(result)).toBe(true);
   });
 
-  test('marks a record type the canonical events do not model', async () => {
+  test("marks a record type the canonical events do not model, and judges it by the stream's schema", async () => {
     const rows = rowsByName(await census([DRIFT_LOG]));
-    expect(rows.get('system/status')).toMatchObject({
+    expect(rows.get('telemetry/heartbeat')).toMatchObject({
+      dialect: 'official',
       modelled: false,
-      unknownFields: [{ pointer: '/status', count: 1 }],
+      unknownFields: [{ pointer: '/seq', count: 1 }],
     });
+    expect(rows.get('system/status')?.modelled).toBe(true);
   });
 
   test('the text form names each unknown field with its first location', async () => {
@@ -185,9 +187,9 @@ describe('census of the hand-written drift recording', () => {
     expect(text).toMatch(
       /unknown field \/tool_call\/shellToolCall\/args\/hardTimeout +1 +first at .*unknown-fields\.ndjson:3/,
     );
-    expect(text).toMatch(/system\/status .*not modelled/);
+    expect(text).toMatch(/telemetry\/heartbeat .*not modelled/);
     expect(lines.at(-1)).toMatch(
-      /^1 file, 9 records, 7 record types: 7 unknown fields, 1 record type not modelled$/,
+      /^1 file, 10 records, 8 record types: \d+ unknown fields, 1 record type not modelled, 1 schema violation, 1 line that is not a record$/,
     );
   });
 
