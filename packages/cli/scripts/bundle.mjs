@@ -6,16 +6,56 @@
  * Entry points sit side by side in `bundle/`, so that code resolving files relative to itself (`../package.json`,
  * the validate worker, the bench child) finds them as it does in `src/`.
  */
-import { rm } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const BUNDLE = join(root, 'bundle');
 
-/** Writes the bundle; resolves when done. */
-export async function bundleCli() {
-  // Chunk names carry content hashes: without a clean start, every rebuild would leave the old chunks behind.
-  await rm(new URL('../bundle', import.meta.url), { recursive: true, force: true });
+/** The entry points, which a running CLI loads first; they are swapped in last. */
+const ENTRIES = ['cli.js', 'validate-worker.js', 'bench-child.js'];
+
+/**
+ * A chunk the new build no longer has is kept this long: a CLI started before the rebuild loads its command's chunk
+ * only when the command runs, so deleting it at once could break that run.
+ */
+const STALE_CHUNK_MS = 60 * 60 * 1000;
+
+/**
+ * Writes the bundle; resolves when done. It is built in a folder of its own and moved into `bundle/` file by file
+ * (each move replaces one file at once, chunks before entry points), so a CLI running meanwhile, such as one started
+ * by hand while the tests rebuild, always finds a complete bundle. `clean` (for packing) starts from an empty
+ * `bundle/` instead, so that no chunk of an older build is shipped.
+ */
+export async function bundleCli({ clean = false } = {}) {
+  const next = join(root, `bundle.next-${process.pid}-${Date.now()}`);
+  try {
+    await buildInto(next);
+    if (clean) await rm(BUNDLE, { recursive: true, force: true });
+    await swapIn(next);
+  } finally {
+    await rm(next, { recursive: true, force: true });
+  }
+}
+
+async function swapIn(next) {
+  await mkdir(BUNDLE, { recursive: true });
+  const built = await readdir(next);
+  const chunks = built.filter((name) => !ENTRIES.includes(name));
+  for (const name of [...chunks, ...ENTRIES.filter((name) => built.includes(name))]) {
+    await rename(join(next, name), join(BUNDLE, name));
+  }
+  const now = Date.now();
+  for (const name of await readdir(BUNDLE)) {
+    if (built.includes(name)) continue;
+    const { mtimeMs } = await stat(join(BUNDLE, name));
+    if (now - mtimeMs > STALE_CHUNK_MS) await rm(join(BUNDLE, name), { recursive: true, force: true });
+  }
+}
+
+async function buildInto(outdir) {
   await build({
     absWorkingDir: root,
     entryPoints: {
@@ -23,7 +63,7 @@ export async function bundleCli() {
       'validate-worker': 'src/validate/validate-worker.ts',
       'bench-child': 'src/bench/bench-child.ts',
     },
-    outdir: 'bundle',
+    outdir,
     bundle: true,
     splitting: true,
     format: 'esm',
@@ -31,6 +71,9 @@ export async function bundleCli() {
     target: 'node20',
     // Workspace packages are bundled from their sources, like tests read them.
     conditions: ['@cursor-stream/source'],
+    // Optional peers of the export formats (DuckDB's native binary among them): loaded from the user's install,
+    // and only by the format that needs them.
+    external: ['@duckdb/node-api', '@opentelemetry/*'],
     // commander is CommonJS; its require() calls need a require in the ES module.
     banner: {
       js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
@@ -39,4 +82,5 @@ export async function bundleCli() {
   });
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) await bundleCli();
+if (process.argv[1] === fileURLToPath(import.meta.url))
+  await bundleCli({ clean: process.argv.includes('--clean') });

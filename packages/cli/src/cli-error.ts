@@ -3,6 +3,8 @@
  * layer prints them as one line.
  */
 
+import { escapeControls } from './format/text.ts';
+
 /** What kind of failure a {@link CliError} is. */
 export type CliErrorCode =
   | 'usage'
@@ -13,7 +15,8 @@ export type CliErrorCode =
   | 'not-text'
   | 'bad-gzip'
   | 'no-logs-found'
-  | 'read-failed';
+  | 'read-failed'
+  | 'export-failed';
 
 /** A usage or I/O error, printed as `cursor-stream: PATH: MESSAGE`. */
 export interface CliError {
@@ -39,9 +42,9 @@ export function formatCliError(error: CliError, program = 'cursor-stream'): stri
     : `${program}: ${displayPath(error.path)}: ${error.message}`;
 }
 
-/** How a path appears in messages: `-` is standard input. */
+/** How a path appears in messages: `-` is standard input, and control and bidi characters are escaped. */
 export function displayPath(path: string): string {
-  return path === '-' ? '<stdin>' : path;
+  return path === '-' ? '<stdin>' : escapeControls(path);
 }
 
 const ERRNO_MESSAGES: Readonly<Record<string, readonly [CliErrorCode, string]>> = {

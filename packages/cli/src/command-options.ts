@@ -11,7 +11,7 @@ import {
   type DialectChoice,
   isOptionValueError,
   type OptionValueError,
-  parseByteSize,
+  parseMaxRecordBytes,
 } from './options.ts';
 
 /** The options commander collects for every reading command. */
@@ -54,8 +54,8 @@ export function addReadingOptions(command: Command): Command {
     .addOption(
       new Option(
         '--max-record-bytes <n>',
-        'largest record to hold; larger ones are reported as oversize (e.g. 64m)',
-      ).argParser(optionParser(parseByteSize)),
+        'largest record to hold; larger ones are reported as oversize (e.g. 64m; at most just under 512m)',
+      ).argParser(optionParser(parseMaxRecordBytes)),
     );
 }
 

@@ -40,6 +40,34 @@ export function parsePositiveInteger(text: string): number | OptionValueError {
   return value;
 }
 
+/**
+ * The largest `--max-record-bytes` accepted: the longest string V8 holds (2^29 - 24 UTF-16 units). A record's bytes
+ * decode to at most as many units, so a record under it can always be joined and parsed; a larger limit would let a
+ * long line end in a `RangeError` instead of an `oversize` invalid line. The tokenizer package is the natural home
+ * for this figure; it is defined once, here, for the command line.
+ */
+export const MAX_RECORD_BYTES_LIMIT = 2 ** 29 - 24;
+
+/** Reads `--max-record-bytes`: a byte size (see {@link parseByteSize}) no larger than {@link MAX_RECORD_BYTES_LIMIT}. */
+export function parseMaxRecordBytes(text: string): number | OptionValueError {
+  const value = parseByteSize(text);
+  if (isOptionValueError(value) || value <= MAX_RECORD_BYTES_LIMIT) return value;
+  return {
+    code: 'bad-option-value',
+    message: `must be at most ${MAX_RECORD_BYTES_LIMIT} bytes (just under 512m), the longest string the JavaScript runtime holds`,
+  };
+}
+
+/** What `--jobs` comes to on this machine: at most one worker per CPU. */
+export function capJobs(requested: number, cpus: number): { jobs: number; note?: string } {
+  const most = Math.max(1, cpus);
+  if (requested <= most) return { jobs: requested };
+  return {
+    jobs: most,
+    note: `--jobs ${requested} lowered to ${most}, the number of CPUs: more workers than CPUs only add memory`,
+  };
+}
+
 /** Reads a byte size such as `1048576`, `512k`, `64m` or `1g` (binary units). */
 export function parseByteSize(text: string): number | OptionValueError {
   const match = /^(\d+)\s*([kmg]i?b?)?$/i.exec(text.trim());

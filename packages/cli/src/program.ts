@@ -17,8 +17,13 @@ import {
   type ReadingFlags,
   readingOptions,
 } from './command-options.ts';
+import type { ExportOptions } from './commands/export.ts';
 import type { ExitCode } from './exit-codes.ts';
+import { EXPORT_FORMATS, type ExportFormat } from './export-formats.ts';
+import { escapeControls } from './format/text.ts';
 import { parsePositiveInteger } from './options.ts';
+import { USAGE_GROUPINGS, type UsageGrouping } from './report/usage-grouping.ts';
+import { addServe } from './serve-command.ts';
 
 const VALIDATE_EXIT_HELP = `
 Exit codes:
@@ -100,10 +105,130 @@ function addRender(program: Command, { io, done }: CommandContext): void {
     )
     .argument('[FILE]', 'log file, or - for standard input', '-')
     .option('-f, --follow', 'keep reading as the file grows, until interrupted (Ctrl-C)')
+    .option(
+      '-v, --verbose',
+      'also show the plumbing arguments of tool calls (call ids, parsed commands, ...)',
+    )
     .addHelpText('after', `${INPUT_HELP}\n${EXIT_HELP}`)
-    .action(async (file: string, flags: ReadingFlags & { follow?: true }) => {
+    .action(async (file: string, flags: ReadingFlags & { follow?: true; verbose?: true }) => {
       const { runRender } = await import('./commands/render.ts');
-      done(await runRender(file, { ...readingOptions(flags), follow: flags.follow === true }, io));
+      const options = {
+        ...readingOptions(flags),
+        follow: flags.follow === true,
+        verbose: flags.verbose === true,
+      };
+      done(await runRender(file, options, io));
+    });
+}
+
+const EXPORT_HELP = `
+Formats:
+  otlp        OpenTelemetry traces (GenAI semantic conventions): OTLP JSON lines to -o FILE
+              (default: standard output), or OTLP/HTTP to --endpoint URL
+  duckdb      the tables sessions, tool_calls and events in the DuckDB file -o FILE
+  clickhouse  the same tables through ClickHouse's HTTP interface at --url URL
+              (credentials from CLICKHOUSE_USER and CLICKHOUSE_PASSWORD)
+  Exporting a log again replaces its rows. Optional packages are named when missing.
+
+Exit codes:
+  0  success
+  1  a log had invalid lines (they are exported as invalid-line events)
+  2  usage error, a log that cannot be read, a missing optional package, or a failed export`;
+
+function addExport(program: Command, { io, done }: CommandContext): void {
+  addReadingOptions(program.command('export').summary('export logs to OpenTelemetry, DuckDB or ClickHouse'))
+    .description(
+      'Export logs as OpenTelemetry traces (one invoke_agent span per session, one execute_tool span per tool call) or as the tables sessions, tool_calls and events in DuckDB or ClickHouse. Directories are searched for *.ndjson, *.jsonl, *.log and their .gz.',
+    )
+    .argument('<FILE...>', 'log files or directories, or - for standard input')
+    .addOption(
+      new Option('--format <format>', 'what to export to').choices(EXPORT_FORMATS).makeOptionMandatory(),
+    )
+    .option('-o, --output <file>', 'the OTLP JSON lines file (- for standard output) or the DuckDB file')
+    .option('--endpoint <url>', 'send OTLP/HTTP to this traces URL (e.g. http://127.0.0.1:4318/v1/traces)')
+    .option('--url <url>', "ClickHouse's HTTP interface (e.g. http://127.0.0.1:8123/)")
+    .option('--include-content', 'put tool arguments and results in the traces (they may hold secrets)')
+    .addHelpText('after', `${INPUT_HELP}\n${EXPORT_HELP}`)
+    .action(
+      async (
+        files: string[],
+        flags: ReadingFlags & {
+          format: ExportFormat;
+          output?: string;
+          endpoint?: string;
+          url?: string;
+          includeContent?: true;
+        },
+      ) => {
+        const { runExport } = await import('./commands/export.ts');
+        const options: ExportOptions = {
+          ...readingOptions(flags),
+          format: flags.format,
+          includeContent: flags.includeContent === true,
+        };
+        if (flags.output !== undefined) options.output = flags.output;
+        if (flags.endpoint !== undefined) options.endpoint = flags.endpoint;
+        if (flags.url !== undefined) options.url = flags.url;
+        done(await runExport(files, options, io));
+      },
+    );
+}
+
+const CENSUS_EXIT_HELP = `
+Exit codes:
+  0  the schemas know every field and value, and every record type is modelled
+  1  something is unknown: a field, an enumerated value, a record type the canonical events do not model,
+     a schema violation, or a line that is not a record
+  2  usage error, or I/O error (missing file, unreadable, not text, empty directory)`;
+
+function addCensus(program: Command, { io, done }: CommandContext): void {
+  addReadingOptions(
+    program.command('census').summary('list what the schemas do not know about logs, per record type'),
+  )
+    .description(
+      'Count the records of logs per dialect, type and subtype, and list the fields and enumerated values their JSON Schemas do not know and the record types the canonical events do not model, each with how often and where it first appears. Directories are searched for *.ndjson, *.jsonl, *.log and their .gz.',
+    )
+    .argument('<FILE...>', 'log files or directories, or - for standard input')
+    .option('--json', 'print one JSON document: { files, records, rows, invalidLines, unreadable, ... }')
+    .addHelpText('after', `${INPUT_HELP}\n${CENSUS_EXIT_HELP}`)
+    .action(async (files: string[], flags: ReadingFlags & { json?: true }) => {
+      const { runCensus } = await import('./commands/census.ts');
+      done(await runCensus(files, { ...readingOptions(flags), json: flags.json === true }, io));
+    });
+}
+
+const MULTI_INPUT_EXIT_HELP = `
+Exit codes:
+  0  success
+  1  a log had invalid lines (lines that are not records of any dialect)
+  2  usage error, or I/O error (a missing or unreadable log, an empty directory, an unwritable output)`;
+
+function addUsage(program: Command, { io, done }: CommandContext): void {
+  addReadingOptions(program.command('usage').summary('token totals per day, session or model'))
+    .description(
+      "Sum the token usage each session's result reports (input, output, cache write, cache read, total) per UTC day of the session's first timestamp, per session or per model, with a grand total. Sessions without usage are counted apart, never estimated. Directories are searched for *.ndjson, *.jsonl, *.log and their .gz.",
+    )
+    .argument('<FILE...>', 'log files or directories, or - for standard input')
+    .addOption(new Option('--by <group>', 'group sessions by').choices(USAGE_GROUPINGS).default('day'))
+    .option('--json', 'print { daily | sessions | models: [...], totals } with ccusage field names')
+    .addHelpText('after', `${INPUT_HELP}\n${MULTI_INPUT_EXIT_HELP}`)
+    .action(async (files: string[], flags: ReadingFlags & { by: UsageGrouping; json?: true }) => {
+      const { runUsage } = await import('./commands/usage.ts');
+      done(await runUsage(files, { ...readingOptions(flags), by: flags.by, json: flags.json === true }, io));
+    });
+}
+
+function addReport(program: Command, { io, done }: CommandContext): void {
+  addReadingOptions(program.command('report').summary('write a self-contained HTML report of logs'))
+    .description(
+      'Write one HTML page, with no outside resource, showing each session: status, model, duration, tokens, why it failed, a timeline of its reasoning, model turns and tool calls, and its transcript with tool arguments and outputs. Several sessions get a sortable index. Large outputs are cut with their size shown, so the page stays bounded whatever the size of the logs. Directories are searched for *.ndjson, *.jsonl, *.log and their .gz.',
+    )
+    .argument('<FILE...>', 'log files or directories, or - for standard input')
+    .requiredOption('-o, --output <file>', 'where to write the page (- for standard output)')
+    .addHelpText('after', `${INPUT_HELP}\n${MULTI_INPUT_EXIT_HELP}`)
+    .action(async (files: string[], flags: ReadingFlags & { output: string }) => {
+      const { runReport } = await import('./commands/report.ts');
+      done(await runReport(files, { ...readingOptions(flags), output: flags.output }, io));
     });
 }
 
@@ -111,7 +236,18 @@ function addRender(program: Command, { io, done }: CommandContext): void {
  * The commands, in the order `--help` lists them. Each declares its arguments and options here and loads its code
  * (`commands/<name>.ts`) only when it runs; a new command is one more such function.
  */
-const COMMANDS = [addNormalize, addValidate, addSummary, addRender, addBench] as const;
+const COMMANDS = [
+  addNormalize,
+  addValidate,
+  addSummary,
+  addRender,
+  addCensus,
+  addReport,
+  addUsage,
+  addExport,
+  addServe,
+  addBench,
+] as const;
 
 /**
  * Makes one `cursor-stream` command line.
@@ -141,13 +277,18 @@ export function createProgram(io: CliIo, done: (code: ExitCode) => void): Comman
 
 /**
  * Commander's error text on one line: `error: unknown option '--x'\n(Did you mean --y?)` becomes
- * `cursor-stream: unknown option '--x' (did you mean --y?)`.
+ * `cursor-stream: unknown option '--x' (did you mean --y?)`. The text holds the user's argument, which may be long
+ * and hold anything: the work is linear in its length (no backtracking pattern runs over it), and control and bidi
+ * characters are escaped.
  */
 export function oneLineUsageError(text: string): string {
-  const message = text
-    .trim()
-    .replace(/^error:\s*/, '')
-    .replace(/\s*\n\s*\(Did you mean/, ' (did you mean')
-    .replace(/\s*\n\s*/g, ' ');
-  return `cursor-stream: ${message}`;
+  const oneLine = text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .join(' ');
+  const message = (
+    oneLine.startsWith('error:') ? oneLine.slice('error:'.length).trimStart() : oneLine
+  ).replace(' (Did you mean', ' (did you mean');
+  return `cursor-stream: ${escapeControls(message)}`;
 }

@@ -3,6 +3,7 @@
  * when done so that it never mixes with the output.
  */
 
+import { displayPath } from './cli-error.ts';
 import { formatBytes } from './format/text.ts';
 
 /** Inputs smaller than this finish before a bar would be worth drawing. */
@@ -33,7 +34,7 @@ export function progressLine(done: number, total: number, label: string): string
   const fraction = total > 0 ? Math.min(1, done / total) : 0;
   const filled = Math.round(fraction * BAR_WIDTH);
   const percent = `${Math.floor(fraction * 100)}%`.padStart(4);
-  return `[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}] ${percent} ${formatBytes(done)} / ${formatBytes(total)} ${label}`;
+  return `[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}] ${percent} ${formatBytes(done)} / ${formatBytes(total)} ${displayPath(label)}`;
 }
 
 /**

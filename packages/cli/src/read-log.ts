@@ -15,7 +15,7 @@ import { type CliError, cliError, ioError, type Result } from './cli-error.ts';
 import { decompressedChunks } from './input/decompress.ts';
 import { createLineCounter } from './input/line-counter.ts';
 import { type LogSource, openLog } from './input/open-log.ts';
-import { firstNulByte, looksLikeBinary } from './input/text-sniff.ts';
+import { createTextSniffer } from './input/text-sniff.ts';
 import type { InputOptions } from './options.ts';
 import { NO_PROGRESS, type Progress } from './progress-bar.ts';
 
@@ -31,6 +31,8 @@ export interface ReadLogOptions extends InputOptions {
   onEvents(events: readonly CanonicalEvent[]): void | Promise<void>;
   /** Receives each record with the dialect that normalized it (`undefined`: none did). */
   onRecord?: (record: NdjsonRecord, dialect: Dialect | undefined) => void;
+  /** Told the stream's dialect as soon as it is known (forced, or detected), before the events it read. */
+  onDialect?: (dialect: string) => void;
 }
 
 /** What reading a log found, besides its events. */
@@ -96,27 +98,39 @@ async function readSource(source: LogSource, options: ReadLogOptions): Promise<R
   const progress = options.progress?.(source.size, source.path) ?? NO_PROGRESS;
   const { counts, deliver } = createDelivery(options.onEvents);
   const chunks = decompressedChunks(source.path, measured(source.chunks, progress));
+  let dialect: string | undefined;
+  const sniffer = createTextSniffer();
   try {
     for (;;) {
       const next = await nextChunk(chunks, source.path);
       if (!next.ok) return next;
       const chunk = next.value;
       if (chunk === null) break;
-      if (counter.bytes === 0) {
-        const nul = firstNulByte(chunk);
-        if (nul !== -1) return { ok: false, error: notText(source.path, `NUL byte at offset ${nul}`) };
-        if (looksLikeBinary(chunk)) return { ok: false, error: notText(source.path, 'not UTF-8') };
-      }
+      const notTextReason = sniffer.check(chunk);
+      if (notTextReason !== null) return { ok: false, error: notText(source.path, notTextReason) };
       counter.add(chunk);
-      await deliver(normalizer.feed(chunk));
+      const events = normalizer.feed(chunk);
+      if (normalizer.dialect !== undefined && normalizer.dialect !== dialect) {
+        dialect = normalizer.dialect;
+        options.onDialect?.(dialect);
+      }
+      await deliver(events);
     }
   } finally {
     progress.done();
     await chunks.return(undefined);
   }
-  await deliver(normalizer.end());
-  const dialect = normalizer.dialect ?? null;
-  return { ok: true, value: { lines: counter.lines, bytes: counter.bytes, ...counts, dialect } };
+  const last = normalizer.end();
+  if (normalizer.dialect !== undefined && normalizer.dialect !== dialect)
+    options.onDialect?.(normalizer.dialect);
+  await deliver(last);
+  const stats = {
+    lines: counter.lines,
+    bytes: counter.bytes,
+    ...counts,
+    dialect: normalizer.dialect ?? null,
+  };
+  return { ok: true, value: stats };
 }
 
 /**

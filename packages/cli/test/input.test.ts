@@ -1,10 +1,13 @@
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { fc, test } from '@fast-check/vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { main } from '../src/cli.ts';
 import { createLineCounter } from '../src/input/line-counter.ts';
-import { firstNulByte, looksLikeBinary, startsLikeGzip } from '../src/input/text-sniff.ts';
+import { createTextSniffer, firstNulByte, looksLikeBinary, startsLikeGzip } from '../src/input/text-sniff.ts';
 import { expandLogPaths, isLogFileName } from '../src/input/walk-logs.ts';
+import { fakeIo } from './support.ts';
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 
@@ -106,5 +109,53 @@ describe('looksLikeBinary', () => {
   test('a character cut by the end of the chunk is not counted', () => {
     const euro = utf8('€'.repeat(20));
     expect(looksLikeBinary(euro.subarray(0, euro.length - 1))).toBe(false);
+  });
+});
+
+describe('createTextSniffer', () => {
+  const verdict = (chunks: readonly Uint8Array[], prefix: number): string | null => {
+    const sniffer = createTextSniffer(prefix);
+    for (const chunk of chunks) {
+      const reason = sniffer.check(chunk);
+      if (reason !== null) return reason;
+    }
+    return null;
+  };
+  const byteArb = fc.oneof(
+    fc.constantFrom(0x00, 0xef, 0xbf, 0xbd, 0xff, 0x80, 0x0a),
+    fc.integer({ min: 0x20, max: 0x7e }),
+  );
+
+  test.prop([fc.uint8Array({ maxLength: 300 }), fc.array(fc.nat(300), { maxLength: 8 }), fc.nat(300)])(
+    'judges the same bytes the same however they are cut into chunks',
+    (bytes, cuts, prefix) => {
+      const points = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
+      const chunks = [0, ...points].map((start, index) =>
+        bytes.subarray(start, [...points, bytes.length][index]),
+      );
+      expect(verdict(chunks, prefix + 1)).toBe(verdict([bytes], prefix + 1));
+    },
+  );
+
+  test.prop([fc.array(byteArb, { maxLength: 300 }), fc.array(fc.nat(300), { maxLength: 8 })])(
+    'in particular on NULs, bad bytes and genuine U+FFFD cut anywhere',
+    (list, cuts) => {
+      const bytes = Uint8Array.from(list);
+      const points = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
+      const chunks = [0, ...points].map((start, index) =>
+        bytes.subarray(start, [...points, bytes.length][index]),
+      );
+      expect(verdict(chunks, 200)).toBe(verdict([bytes], 200));
+    },
+  );
+
+  test('a NUL on line 2 is refused from a slow pipe as from a file', async () => {
+    const first = '{"type":"system","subtype":"init","session_id":"s"}\n';
+    const { io, stderr } = fakeIo([first, '{"a":1}\u0000\n']);
+    const code = await main(['summary', '-'], io);
+    expect(code).toBe(2);
+    expect(stderr.text).toBe(
+      `cursor-stream: <stdin>: not a text log (NUL byte at offset ${first.length + 7})\n`,
+    );
   });
 });

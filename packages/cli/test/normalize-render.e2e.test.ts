@@ -50,15 +50,21 @@ describe('normalize', () => {
     );
   });
 
-  test('the assistant text of a real stream comes out exactly once', async () => {
-    const path = join(REAL_CORPUS, 'reifying__cursor-hack__experiments_direct-sleep.ndjson');
-    const run = await runCli(['normalize', path]);
-    const events = parseLines(run.stdout);
-    const text = events.flatMap((event) => (event.type === 'text-delta' ? [event.text] : [])).join('');
-    const finish = events.find((event) => event.type === 'finish');
-    expect(run.code).toBe(0);
-    expect(finish?.type === 'finish' ? finish.text : undefined).toBe(text);
-  });
+  const realShapes = [
+    join(REPO_ROOT, 'corpus/official/stream-partial-output.ndjson'),
+    ...REAL_CORPUS.ndjsonFiles().filter((path) => path.endsWith('experiments_direct-sleep.ndjson')),
+  ];
+  test.each(realShapes)(
+    'the assistant text of a stream of the real shapes comes out exactly once: %s',
+    async (path) => {
+      const run = await runCli(['normalize', path]);
+      const events = parseLines(run.stdout);
+      const text = events.flatMap((event) => (event.type === 'text-delta' ? [event.text] : [])).join('');
+      const finish = events.find((event) => event.type === 'finish');
+      expect(run.code).toBe(0);
+      expect(finish?.type === 'finish' ? finish.text : undefined).toBe(text);
+    },
+  );
 
   test('a truncated log gives an invalid-line event for the cut record and exits 1', async () => {
     const run = await runCli(['normalize'], { input: recording.subarray(0, recording.length - 40) });

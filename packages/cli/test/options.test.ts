@@ -1,6 +1,14 @@
 import { BUILT_IN_DIALECTS } from '@cursor-stream/core';
 import { describe, expect, test } from 'vitest';
-import { DIALECT_CHOICES, isOptionValueError, parseByteSize, parsePositiveInteger } from '../src/options.ts';
+import {
+  capJobs,
+  DIALECT_CHOICES,
+  isOptionValueError,
+  MAX_RECORD_BYTES_LIMIT,
+  parseByteSize,
+  parseMaxRecordBytes,
+  parsePositiveInteger,
+} from '../src/options.ts';
 
 describe('--dialect', () => {
   test('offers auto and exactly the core built-in dialects, in their order', () => {
@@ -32,5 +40,30 @@ describe('parseByteSize', () => {
 
   test.each(['0', '-5', '1.5m', 'lots', '12x'])('refuses %j', (text) => {
     expect(isOptionValueError(parseByteSize(text))).toBe(true);
+  });
+});
+
+describe('parseMaxRecordBytes', () => {
+  test('accepts sizes up to the longest string the runtime holds, and refuses larger ones', () => {
+    expect(parseMaxRecordBytes('64m')).toBe(64 * 1024 ** 2);
+    expect(parseMaxRecordBytes(String(MAX_RECORD_BYTES_LIMIT))).toBe(MAX_RECORD_BYTES_LIMIT);
+    expect(isOptionValueError(parseMaxRecordBytes(String(MAX_RECORD_BYTES_LIMIT + 1)))).toBe(true);
+    expect(isOptionValueError(parseMaxRecordBytes('1g'))).toBe(true);
+    expect(isOptionValueError(parseMaxRecordBytes('lots'))).toBe(true);
+  });
+
+  test('the limit is a string length V8 can make', () => {
+    expect(() => 'x'.repeat(MAX_RECORD_BYTES_LIMIT + 1)).toThrow(RangeError);
+  });
+});
+
+describe('capJobs', () => {
+  test('keeps a request within the CPU count, and lowers a larger one with a note', () => {
+    expect(capJobs(2, 4)).toEqual({ jobs: 2 });
+    expect(capJobs(4, 4)).toEqual({ jobs: 4 });
+    const lowered = capJobs(1000, 4);
+    expect(lowered.jobs).toBe(4);
+    expect(lowered.note).toMatch(/^--jobs 1000 lowered to 4/);
+    expect(capJobs(3, 0).jobs).toBe(1);
   });
 });

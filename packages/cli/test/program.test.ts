@@ -9,6 +9,20 @@ describe('oneLineUsageError', () => {
       "cursor-stream: unknown option '--folow' (did you mean --follow?)",
     );
   });
+
+  test('takes time linear in the argument: a long one of blanks is as quick as a short one', () => {
+    // The pattern this replaced backtracked over every blank: 130 KB of them took tens of seconds. The bound here is
+    // a count of steps, not a timing: the message must still carry the whole argument.
+    const argument = `${' '.repeat(200_000)}x`;
+    const line = oneLineUsageError(`error: unknown command '${argument}'\n`);
+    expect(line).toBe(`cursor-stream: unknown command '${argument}'`);
+  });
+
+  test('escapes control and bidi characters of the argument', () => {
+    expect(oneLineUsageError("error: unknown command 'a\u001b[31m\u202eb'")).toBe(
+      "cursor-stream: unknown command 'a\\u001b[31m\\u202eb'",
+    );
+  });
 });
 
 describe('argument handling', () => {
@@ -40,6 +54,28 @@ describe('argument handling', () => {
     expect(result.stderr).toBe("cursor-stream: unknown option '--folow' (did you mean --follow?)\n");
   });
 
+  test('a --max-record-bytes the runtime cannot hold is refused on one line, exit 2', async () => {
+    const result = await run('normalize', '--max-record-bytes', '1g', 'x.ndjson');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^cursor-stream: .*'1g'.*must be at most 536870888 bytes[^\n]*\n$/);
+    expect((await run('normalize', '--max-record-bytes', '512m', 'x.ndjson')).code).toBe(2);
+  });
+
+  test('--jobs beyond the CPU count is lowered, with a note on stderr', async () => {
+    const result = await run('validate', '--jobs', '100000', 'corpus/official/docs-example-zh.ndjson');
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/^cursor-stream: --jobs 100000 lowered to \d+, the number of CPUs/);
+  });
+
+  test('a file name with a line feed, an escape and a bidi override is printed escaped', async () => {
+    const result = await run('summary', 'no\nsuch\u001b[31mfile\u202e.ndjson');
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'cursor-stream: no\\nsuch\\u001b[31mfile\\u202e.ndjson: no such file\n',
+    });
+  });
+
   test('a bad --jobs value says what is wrong with it', async () => {
     const result = await run('validate', 'x.ndjson', '--jobs', '0');
     expect(result.stderr).toContain('must be a positive integer');
@@ -50,7 +86,7 @@ describe('argument handling', () => {
     expect(result).toEqual({ code: 0, stdout: '0.1.0\n', stderr: '' });
   });
 
-  test.each([['normalize'], ['validate'], ['summary'], ['render'], ['bench']])(
+  test.each([['normalize'], ['validate'], ['summary'], ['render'], ['census'], ['bench']])(
     '%s --help exits 0 and documents the dialects and the exit codes',
     async (command) => {
       const result = await run(command, '--help');
@@ -70,6 +106,17 @@ describe('argument handling', () => {
     const commands = result.stdout
       .match(/^ {2}([a-z]+) \[options\]/gm)
       ?.map((line) => line.trim().split(' ')[0]);
-    expect(commands).toEqual(['normalize', 'validate', 'summary', 'render', 'bench']);
+    expect(commands).toEqual([
+      'normalize',
+      'validate',
+      'summary',
+      'render',
+      'census',
+      'report',
+      'usage',
+      'export',
+      'serve',
+      'bench',
+    ]);
   });
 });

@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { sharedFolder } from '../../../tools/shared-material.ts';
 
 /** The repository root: commands run from here, as a user following the README would. */
 export const REPO_ROOT = join(import.meta.dirname, '../../..');
-/** Real recorded streams, read in place. */
-export const REAL_CORPUS = join(import.meta.dirname, '../../../../shared/real-corpus');
+/** Real recorded streams, read in place; the suites that need them skip when they are missing. */
+export const REAL_CORPUS = sharedFolder('real-corpus');
 /** The bundled recording the README's main job runs on. */
 export const RECORDING = 'corpus/official/docs-example-zh.ndjson';
 

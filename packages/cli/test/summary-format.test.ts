@@ -4,6 +4,7 @@ import { createPalette } from '../src/format/colors.ts';
 import { type SummaryJson, sessionJson } from '../src/format/summary-json.ts';
 import { formatSummaryText } from '../src/format/summary-text.ts';
 import { displayWidth, formatTable } from '../src/format/table.ts';
+import { finishedSession } from '../src/sessions/bounded-sessions.ts';
 
 const plain = createPalette(false);
 
@@ -34,16 +35,20 @@ function session(overrides: Partial<SessionSummary> = {}): SessionSummary {
 }
 
 describe('sessionJson', () => {
-  test('has exactly the documented keys, in order, and drops the reducer-only orphan flag', () => {
-    const json = sessionJson(session(), null);
+  test('has exactly the documented keys, in order, with the orphan flag of each tool call', () => {
+    const json = sessionJson(finishedSession(session()), null);
     expect(Object.keys(json)).toEqual([
       'sessionId',
       'dialect',
       'model',
       'status',
       'text',
+      'textLength',
+      'textOmitted',
       'resultText',
+      'textMatchesResult',
       'toolCalls',
+      'toolCallsOmitted',
       'counts',
       'durationMs',
       'usage',
@@ -55,11 +60,24 @@ describe('sessionJson', () => {
       'startLine',
       'endLine',
       'durationMs',
+      'orphan',
     ]);
   });
 
+  test('a completion without its start is marked orphan', () => {
+    const [call] = session().toolCalls;
+    if (call === undefined) throw new Error('no call');
+    const json = sessionJson(
+      finishedSession(session({ toolCalls: [{ ...call, orphan: true, startLine: null }] })),
+      null,
+    );
+    expect(json.toolCalls[0]).toMatchObject({ orphan: true, startLine: null });
+  });
+
   test("a session without a dialect takes the stream's", () => {
-    expect(sessionJson(session({ dialect: null }), 'python-wrapper').dialect).toBe('python-wrapper');
+    expect(sessionJson(finishedSession(session({ dialect: null })), 'python-wrapper').dialect).toBe(
+      'python-wrapper',
+    );
   });
 });
 
@@ -68,7 +86,7 @@ describe('formatSummaryText', () => {
     sessions: SessionSummary[],
     invalidLines: SummaryJson['invalidLines'] = [],
   ): SummaryJson => ({
-    sessions: sessions.map((s) => sessionJson(s, null)),
+    sessions: sessions.map((s) => sessionJson(finishedSession(s), null)),
     invalidLines,
     lines: 10,
     bytes: 2341,

@@ -1,8 +1,9 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { OWN_STREAMS } from '../../../tools/shared-material.ts';
 import { REAL_CORPUS, RECORDING, REPO_ROOT, runCli } from './run-cli.ts';
 
 let scratch = '';
@@ -29,7 +30,10 @@ describe('summary --json on the bundled recording', () => {
           model: 'Claude 4 Sonnet',
           status: 'success',
           text: '我會閱讀 README.md 檔案並建立摘要',
+          textLength: 22,
+          textOmitted: null,
           resultText: '我會閱讀 README.md 檔案並建立摘要',
+          textMatchesResult: true,
           toolCalls: [
             {
               toolCallId: 'toolu_vrtx_01NnjaR886UcE8whekg2MGJd',
@@ -38,6 +42,7 @@ describe('summary --json on the bundled recording', () => {
               startLine: 5,
               endLine: 6,
               durationMs: null,
+              orphan: false,
             },
             {
               toolCallId: 'toolu_vrtx_01Q3VHVnWFSKygaRPT7WDxrv',
@@ -46,8 +51,10 @@ describe('summary --json on the bundled recording', () => {
               startLine: 8,
               endLine: 9,
               durationMs: null,
+              orphan: false,
             },
           ],
+          toolCallsOmitted: 0,
           counts: {
             'stream-start': 1,
             'user-message': 1,
@@ -118,17 +125,12 @@ describe('summary of a truncated log', () => {
   });
 });
 
-describe('summary of every real recorded stream', async () => {
-  const names = (await readdir(REAL_CORPUS)).filter((name) => name.endsWith('.ndjson')).sort();
+describe('summary of every recording of the real shapes', () => {
+  const paths = [...OWN_STREAMS, ...REAL_CORPUS.ndjsonFiles()];
 
-  test('the real corpus is present', () => {
-    expect(names.length).toBeGreaterThan(10);
-  });
-
-  test.concurrent.each(names)(
+  test.concurrent.each(paths)(
     '%s: no invalid lines, its physical lines and bytes counted, exit 0',
-    async (name) => {
-      const path = join(REAL_CORPUS, name);
+    async (path) => {
       const bytes = await readFile(path);
       const run = await runCli(['summary', '--json', path]);
       expect([run.code, run.stderr]).toEqual([0, '']);

@@ -8,8 +8,9 @@ import {
   totalsLine,
   unreadableFileJson,
 } from '../src/format/validate-report.ts';
+import { finishedSession } from '../src/sessions/bounded-sessions.ts';
 import type { FileReport } from '../src/validate/findings.ts';
-import { streamAnomalies } from '../src/validate/stream-anomalies.ts';
+import { sessionAnomalies } from '../src/validate/stream-anomalies.ts';
 
 const plain = createPalette(false);
 
@@ -92,7 +93,7 @@ describe('totalsLine', () => {
   });
 });
 
-describe('streamAnomalies', () => {
+describe('sessionAnomalies', () => {
   const base: SessionSummary = {
     sessionId: 's1',
     dialect: 'official',
@@ -105,8 +106,8 @@ describe('streamAnomalies', () => {
     durationMs: null,
     usage: null,
   };
+  const finishLoc = { line: 9, offset: 800 };
   const where = {
-    finishes: [{ line: 9, offset: 800 }],
     toolOffsets: new Map([
       [4, 300],
       [6, 500],
@@ -115,7 +116,7 @@ describe('streamAnomalies', () => {
   };
 
   test('a clean session has none', () => {
-    expect(streamAnomalies([base], where)).toEqual([]);
+    expect(sessionAnomalies(finishedSession(base, undefined, { finishLoc }), where)).toEqual([]);
   });
 
   test('an orphan result and a pending call are located at their lines', () => {
@@ -142,7 +143,7 @@ describe('streamAnomalies', () => {
         },
       ],
     };
-    expect(streamAnomalies([session], where)).toEqual([
+    expect(sessionAnomalies(finishedSession(session, undefined, { finishLoc }), where)).toEqual([
       {
         line: 6,
         offset: 500,
@@ -154,17 +155,20 @@ describe('streamAnomalies', () => {
   });
 
   test('a session without a result is reported at the end of input', () => {
-    const findings = streamAnomalies([{ ...base, status: 'incomplete', resultText: null }], {
-      ...where,
-      finishes: [undefined],
-    });
+    const findings = sessionAnomalies(
+      finishedSession({ ...base, status: 'incomplete', resultText: null }),
+      where,
+    );
     expect(findings).toEqual([
       { line: 9, offset: 900, code: 'missing-result', message: 'session s1 ends without a result' },
     ]);
   });
 
   test('text that differs from the result text is reported at the result', () => {
-    const [finding] = streamAnomalies([{ ...base, resultText: 'other' }], where);
+    const [finding] = sessionAnomalies(
+      finishedSession({ ...base, resultText: 'other' }, undefined, { finishLoc }),
+      where,
+    );
     expect(finding).toMatchObject({ line: 9, offset: 800, code: 'text-mismatch' });
   });
 });

@@ -1,8 +1,9 @@
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { OWN_STREAMS } from '../../../tools/shared-material.ts';
 import { REAL_CORPUS, RECORDING, REPO_ROOT, runCli } from './run-cli.ts';
 
 let scratch = '';
@@ -17,10 +18,7 @@ const SCHEMA_BREAKING_LOG = [
 
 beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), 'cursor-stream-validate-'));
-  realStreams = (await readdir(REAL_CORPUS))
-    .filter((name) => name.endsWith('.ndjson'))
-    .sort()
-    .map((name) => join(REAL_CORPUS, name));
+  realStreams = [...OWN_STREAMS, ...REAL_CORPUS.ndjsonFiles()];
   await writeFile(join(scratch, 'schema.ndjson'), SCHEMA_BREAKING_LOG);
 });
 
@@ -28,8 +26,8 @@ afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
-describe('validate on the real corpus', () => {
-  test('finds no problem in any real stream, lists the files in argument order, and exits 0', async () => {
+describe('validate on the recordings of the real shapes', () => {
+  test('finds no problem in any of them, lists the files in argument order, and exits 0', async () => {
     const run = await runCli(['validate', '--json', ...realStreams]);
     expect([run.code, run.stderr]).toEqual([0, '']);
     const report = JSON.parse(run.stdout);
@@ -46,20 +44,29 @@ describe('validate on the real corpus', () => {
     expect(JSON.parse(three.stdout).files.map((file: { path: string }) => file.path)).toEqual(reversed);
   });
 
-  test('stream anomalies and unknown event types are warnings that keep exit 0, and --strict makes them problems', async () => {
-    const reconnect = realStreams.find((path) => path.endsWith('cursor-turn-resume-reconnect.ndjson')) ?? '';
-    const lenient = await runCli(['validate', '--json', reconnect]);
-    const strict = await runCli(['validate', '--json', '--strict', reconnect]);
-    const [lenientFile] = JSON.parse(lenient.stdout).files;
-    const [strictFile] = JSON.parse(strict.stdout).files;
-    expect(lenient.code).toBe(0);
-    expect(lenientFile.warnings.map((warning: { code: string }) => warning.code)).toEqual(
-      Array(4).fill('unknown-event'),
-    );
-    expect(strict.code).toBe(1);
-    expect(strictFile.problems.map((problem: { line: number }) => problem.line)).toEqual([5, 7, 8, 9]);
-    expect(strictFile.warnings).toEqual([]);
-  });
+  /** Reconnects, retries and plan queries, as ours and (when present) a real capture hold them, with their lines. */
+  const reconnects = [
+    { path: join(REPO_ROOT, 'corpus/official/reconnect-retry-plan.ndjson'), lines: [3, 4, 7, 8, 9, 10] },
+    ...REAL_CORPUS.ndjsonFiles()
+      .filter((path) => path.endsWith('cursor-turn-resume-reconnect.ndjson'))
+      .map((path) => ({ path, lines: [5, 7, 8, 9] })),
+  ];
+  test.each(reconnects)(
+    'stream anomalies and unknown event types are warnings that keep exit 0, and --strict makes them problems: $path',
+    async ({ path: reconnect, lines }) => {
+      const lenient = await runCli(['validate', '--json', reconnect]);
+      const strict = await runCli(['validate', '--json', '--strict', reconnect]);
+      const [lenientFile] = JSON.parse(lenient.stdout).files;
+      const [strictFile] = JSON.parse(strict.stdout).files;
+      expect(lenient.code).toBe(0);
+      expect(lenientFile.warnings.map((warning: { code: string }) => warning.code)).toEqual(
+        Array(lines.length).fill('unknown-event'),
+      );
+      expect(strict.code).toBe(1);
+      expect(strictFile.problems.map((problem: { line: number }) => problem.line)).toEqual(lines);
+      expect(strictFile.warnings).toEqual([]);
+    },
+  );
 });
 
 describe('validate reports problems', () => {

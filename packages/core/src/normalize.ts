@@ -44,6 +44,7 @@ export {
   type UserMessageEvent,
 } from './events.ts';
 export type { Normalizer, NormalizerOptions } from './normalizer/normalizer-types.ts';
+export { isSessionContent, opensNewSession, type SessionProgress } from './session/session-boundary.ts';
 export {
   exceedsJsonDepth,
   type JsonWriteProblem,

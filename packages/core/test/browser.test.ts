@@ -7,7 +7,7 @@ import type { CanonicalEvent } from '@cursor-stream/core';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bundleForBrowser } from './browser/bundle-for-browser.ts';
-import { CORPUS_DIR, normalizeText, REAL_CORPUS_DIR } from './support.ts';
+import { CORPUS_DIR, normalizeText, REAL_CORPUS } from './support.ts';
 
 /** Debian's Chromium (package `chromium`), which CI installs. */
 const CHROMIUM = '/usr/bin/chromium';
@@ -31,9 +31,15 @@ const RECORDINGS: Record<string, string> = {
     CORPUS_DIR,
     'payload-envelope/stored-records-and-wrapper-events.ndjson',
   ),
-  '/recordings/direct-sleep.ndjson': join(
-    REAL_CORPUS_DIR,
-    'reifying__cursor-hack__experiments_direct-sleep.ndjson',
+  '/recordings/parallel-tools-out-of-order.ndjson': join(
+    CORPUS_DIR,
+    'official/parallel-tools-out-of-order.ndjson',
+  ),
+  // A real capture with hundreds of one-token thinking records, when the real recordings are beside the repository.
+  ...Object.fromEntries(
+    REAL_CORPUS.ndjsonFiles()
+      .filter((file) => file.endsWith('experiments_direct-sleep.ndjson'))
+      .map((file) => ['/recordings/direct-sleep.ndjson', file]),
   ),
 };
 

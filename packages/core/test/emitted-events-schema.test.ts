@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { type CanonicalEvent, validateCanonicalEvent } from '@cursor-stream/core';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { CORPUS_DIR, ndjson, normalizeText, REAL_CORPUS_DIR } from './support.ts';
+import { CORPUS_DIR, ndjson, normalizeText, REAL_CORPUS } from './support.ts';
 
 function invalidEvents(events: readonly CanonicalEvent[]) {
   return events.flatMap((event) => {
@@ -23,8 +23,8 @@ function ndjsonFiles(folder: string): string[] {
 }
 
 const RECORDINGS = [
-  ...ndjsonFiles(REAL_CORPUS_DIR),
-  ...ndjsonFiles(join(REAL_CORPUS_DIR, 'fragments')),
+  ...REAL_CORPUS.ndjsonFiles(),
+  ...REAL_CORPUS.ndjsonFiles('fragments'),
   ...['official', 'python-wrapper', 'payload-envelope'].flatMap((dialect) =>
     ndjsonFiles(join(CORPUS_DIR, dialect)),
   ),

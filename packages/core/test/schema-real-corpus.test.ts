@@ -1,10 +1,10 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { type JsonObject, validateDialectRecord } from '@cursor-stream/core';
 import { describe, expect, test } from 'vitest';
+import { OWN_STREAMS, sharedFolder } from '../../../tools/shared-material.ts';
 
-const REAL_CORPUS = join(import.meta.dirname, '../../../../shared/real-corpus');
-const FRAGMENTS = join(REAL_CORPUS, 'fragments');
+const REAL_CORPUS = sharedFolder('real-corpus');
 
 /**
  * The tool kind of each tool-call body in the fragments file, by line. Line 1 is a wrapper's envelope whose `payload`
@@ -34,15 +34,17 @@ function completedToolCall(kind: string, body: unknown): JsonObject {
   return { type: 'tool_call', subtype: 'completed', call_id: 'fragment', tool_call: { [kind]: body } };
 }
 
-const streams = readdirSync(REAL_CORPUS).filter((name) => name.endsWith('.ndjson'));
+/** The repository's recordings of the real shapes, then the real recordings when they are beside it. */
+const streams = [...OWN_STREAMS, ...REAL_CORPUS.ndjsonFiles()];
 
-describe('the official schema and the real recordings', () => {
-  test('the folder holds the recordings', () => {
-    expect(streams.length).toBeGreaterThan(10);
+describe('the official schema and the recordings of the real shapes', () => {
+  test('the folders hold the recordings', () => {
+    expect(streams.length).toBeGreaterThanOrEqual(OWN_STREAMS.length + (REAL_CORPUS.present ? 10 : 0));
   });
 
-  for (const name of streams) {
-    const lines = records(join(REAL_CORPUS, name));
+  for (const path of streams) {
+    const name = basename(path);
+    const lines = records(path);
 
     test(`every line of ${name} is valid`, () => {
       const invalid = lines
@@ -62,16 +64,19 @@ describe('the official schema and the real recordings', () => {
     });
   }
 
-  test('the tool-call bodies and events of the fragments are valid, strict mode included', () => {
-    const [fragments] = readdirSync(FRAGMENTS).filter((name) => name.endsWith('.ndjson'));
-    const checked = records(join(FRAGMENTS, fragments ?? '')).map(({ line, record }) => {
-      const kind = FRAGMENT_BODY_KINDS[line];
-      const body = line === 1 ? record.payload : record;
-      const asRecord = kind === undefined ? record : completedToolCall(kind, body);
-      return { line, kind, issues: validateDialectRecord('official', asRecord, { strict: true }) };
-    });
-    expect(checked.filter(({ kind }) => kind !== undefined)).toHaveLength(8);
-    expect(checked.length).toBeGreaterThan(8);
-    expect(checked.filter(({ issues }) => issues.length > 0)).toEqual([]);
-  });
+  test.skipIf(!REAL_CORPUS.present)(
+    `the tool-call bodies and events of the fragments are valid, strict mode included ${REAL_CORPUS.needs}`,
+    () => {
+      const [fragments] = REAL_CORPUS.ndjsonFiles('fragments');
+      const checked = records(fragments ?? '').map(({ line, record }) => {
+        const kind = FRAGMENT_BODY_KINDS[line];
+        const body = line === 1 ? record.payload : record;
+        const asRecord = kind === undefined ? record : completedToolCall(kind, body);
+        return { line, kind, issues: validateDialectRecord('official', asRecord, { strict: true }) };
+      });
+      expect(checked.filter(({ kind }) => kind !== undefined)).toHaveLength(8);
+      expect(checked.length).toBeGreaterThan(8);
+      expect(checked.filter(({ issues }) => issues.length > 0)).toEqual([]);
+    },
+  );
 });

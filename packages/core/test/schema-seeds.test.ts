@@ -2,8 +2,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type BuiltInDialectName, type JsonObject, validateDialectRecord } from '@cursor-stream/core';
 import { describe, expect, test } from 'vitest';
+import { sharedFolder } from '../../../tools/shared-material.ts';
 
-const SEEDS = join(import.meta.dirname, '../../../../shared/seeds');
+/** The founding format documents; the recordings in corpus/ hold their examples as streams (see corpus/README.md). */
+const SEEDS = sharedFolder('seeds');
 
 /** Which dialect each format document describes, by file-name prefix, and how many example events it shows. */
 const SEED_DIALECTS: readonly { prefix: string; dialect: BuiltInDialectName; examples: number }[] = [
@@ -41,9 +43,9 @@ function exampleObjects(text: string): JsonObject[] {
 }
 
 function seedExamples(prefix: string): JsonObject[] {
-  const file = readdirSync(SEEDS).find((name) => name.startsWith(prefix));
+  const file = readdirSync(SEEDS.path).find((name) => name.startsWith(prefix));
   if (file === undefined) throw new Error(`no seed ${prefix}`);
-  return exampleObjects(readFileSync(join(SEEDS, file), 'utf8')).filter((example) => 'type' in example);
+  return exampleObjects(readFileSync(join(SEEDS.path, file), 'utf8')).filter((example) => 'type' in example);
 }
 
 /** The Python wrapper's `EventType` of a raw event, as its document's table maps them. */
@@ -96,7 +98,7 @@ function asStoredRecord(event: JsonObject, index: number): JsonObject {
   };
 }
 
-describe('the seeds’ examples', () => {
+describe.skipIf(!SEEDS.present)(`the seeds’ examples ${SEEDS.needs}`, () => {
   for (const { prefix, dialect, examples: count } of SEED_DIALECTS) {
     test(`every example event of seed ${prefix} is valid against the ${dialect} schema`, () => {
       const examples = seedExamples(prefix);

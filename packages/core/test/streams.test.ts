@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import {
   type CanonicalEvent,
   type Dialect,
@@ -10,7 +10,8 @@ import {
 } from '@cursor-stream/core';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { CORPUS_DIR, cutAt, normalizeText, REAL_CORPUS_DIR, withoutLoc } from './support.ts';
+import { OWN_STREAMS } from '../../../tools/shared-material.ts';
+import { CORPUS_DIR, cutAt, normalizeText, REAL_CORPUS, withoutLoc } from './support.ts';
 
 /** A web stream of `chunks`. */
 function streamOf<T>(chunks: readonly T[]): ReadableStream<T> {
@@ -34,7 +35,8 @@ function encodeAs(dialect: Dialect, events: readonly CanonicalEvent[]): Promise<
 }
 
 const DOCS_EXAMPLE = readFileSync(join(CORPUS_DIR, 'official/docs-example-zh.ndjson'), 'utf8');
-const realStreams = readdirSync(REAL_CORPUS_DIR).filter((name) => name.endsWith('.ndjson'));
+/** The repository's own recordings of the real shapes, and the real recordings when they are beside it. */
+const realStreams = [...OWN_STREAMS, ...REAL_CORPUS.ndjsonFiles()];
 
 describe('NormalizerTransformStream', () => {
   test.prop([fc.array(fc.nat({ max: DOCS_EXAMPLE.length }), { maxLength: 12 })])(
@@ -61,9 +63,9 @@ describe('NormalizerTransformStream', () => {
 
 describe('DialectEncoderTransformStream', () => {
   for (const dialect of [payloadEnvelopeDialect, officialDialect]) {
-    for (const name of realStreams) {
-      test(`${name} read back from ${dialect.name} NDJSON gives the same events apart from loc`, async () => {
-        const events = normalizeText(readFileSync(join(REAL_CORPUS_DIR, name)));
+    for (const path of realStreams) {
+      test(`${basename(path)} read back from ${dialect.name} NDJSON gives the same events apart from loc`, async () => {
+        const events = normalizeText(readFileSync(path));
         const lines = await encodeAs(dialect, events);
         expect(lines.every((line) => line.endsWith('\n') && !line.slice(0, -1).includes('\n'))).toBe(true);
         const again = await collect(streamOf(lines).pipeThrough(new NormalizerTransformStream()));

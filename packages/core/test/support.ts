@@ -5,9 +5,10 @@ import {
   type Normalizer,
   type NormalizerOptions,
 } from '@cursor-stream/core';
+import { sharedFolder } from '../../../tools/shared-material.ts';
 
-/** The shared real recordings (read in place, never copied). */
-export const REAL_CORPUS_DIR = join(import.meta.dirname, '../../../../shared/real-corpus');
+/** The shared real recordings (read in place, never copied); suites skip what needs them when they are missing. */
+export const REAL_CORPUS = sharedFolder('real-corpus');
 
 /** This repository's recordings with their expected events. */
 export const CORPUS_DIR = join(import.meta.dirname, '../../../corpus');

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   type BuiltInDialectName,
@@ -8,8 +8,8 @@ import {
 } from '@cursor-stream/core';
 import { fc, test as propertyTest } from '@fast-check/vitest';
 import { describe, expect, test } from 'vitest';
+import { OWN_STREAMS, sharedFolder } from '../../../tools/shared-material.ts';
 
-const REAL_CORPUS = join(import.meta.dirname, '../../../../shared/real-corpus');
 const SCHEMAS = join(import.meta.dirname, '../../../schemas');
 
 const SESSION = 'c6b62c6f-7ead-4fd6-9922-e952131177ff';
@@ -43,10 +43,10 @@ function where(issues: readonly SchemaIssue[]): { pointer: string; keyword: stri
   return issues.map(({ pointer, keyword }) => ({ pointer, keyword }));
 }
 
+/** Every record of the repository's recordings of the real shapes, and of the real recordings when present. */
 function readRecords(): JsonObject[] {
-  return readdirSync(REAL_CORPUS)
-    .filter((name) => name.endsWith('.ndjson'))
-    .flatMap((name) => readFileSync(join(REAL_CORPUS, name), 'utf8').split('\n'))
+  return [...OWN_STREAMS, ...sharedFolder('real-corpus').ndjsonFiles()]
+    .flatMap((path) => readFileSync(path, 'utf8').split('\n'))
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as JsonObject);
 }
@@ -323,7 +323,7 @@ describe('strict mode', () => {
   });
 });
 
-describe('mutations of real records', () => {
+describe('mutations of records of the real shapes', () => {
   const required = requiredByType();
   const records = readRecords();
   const withRequiredFields = records.filter((record) => (required.get(String(record.type))?.length ?? 0) > 0);

@@ -1,24 +1,20 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { createNdjsonTokenizer, type NdjsonItem } from '@cursor-stream/ndjson';
 import { describe, expect, test } from 'vitest';
+import { OWN_STREAMS, sharedFolder } from '../../../tools/shared-material.ts';
 
-const REAL_CORPUS = join(import.meta.dirname, '../../../../shared/real-corpus');
+const REAL_CORPUS = sharedFolder('real-corpus');
 
-function streamFiles(folder: string): string[] {
-  return readdirSync(folder)
-    .filter((name) => name.endsWith('.ndjson'))
-    .map((name) => join(folder, name));
-}
+describe('every recorded cursor-agent stream of the real shapes', () => {
+  // The repository's own recordings, then the real ones (and their fragments) when they are beside it.
+  const files = [...OWN_STREAMS, ...REAL_CORPUS.ndjsonFiles(), ...REAL_CORPUS.ndjsonFiles('fragments')];
 
-describe('every recorded cursor-agent stream', () => {
-  const files = [...streamFiles(REAL_CORPUS), ...streamFiles(join(REAL_CORPUS, 'fragments'))];
-
-  test('the real corpus is present', () => {
-    expect(files.length).toBeGreaterThan(10);
+  test('the recordings are present', () => {
+    expect(files.length).toBeGreaterThanOrEqual(OWN_STREAMS.length + (REAL_CORPUS.present ? 10 : 0));
   });
 
-  test.each(files.map((file) => [file.slice(REAL_CORPUS.length + 1), file]))(
+  test.each(files.map((file) => [basename(file), file]))(
     '%s: every line is a record, none is a problem',
     (_name, file) => {
       const bytes = readFileSync(file);

@@ -38,6 +38,16 @@ export interface AgentProcessOptions {
 
 /** Options of {@link runAgent}. Each CLI flag is passed only when set. */
 export interface RunAgentOptions extends AgentProcessOptions {
+  /**
+   * How the prompt reaches the agent: written to its standard input (the CLI reads the prompt there when none is
+   * on the command line), or as the last argument after `--`. Standard input has no size limit; an argument is
+   * bounded by the system (`E2BIG` past about 128 KiB on Linux) and shows in the process list.
+   *
+   * @defaultValue `'stdin'`
+   */
+  promptVia?: 'stdin' | 'argv';
+  /** `--mode <mode>`: `plan` (read-only, plans first) or `ask` (answers questions, read-only). */
+  mode?: 'agent' | 'plan' | 'ask';
   /** `--workspace <path>`: the directory the agent works in. */
   workspace?: string;
   /** `--model <id>`, e.g. `sonnet-4`. */
@@ -59,12 +69,25 @@ export interface RunAgentOptions extends AgentProcessOptions {
   /** The dialect of the output; see the normalizer's option. @defaultValue `'auto'` */
   dialect?: string;
   /**
+   * Keeps every event for {@link AgentResult.events}. Without it, events are kept only when `collect()` is called
+   * before the run is iterated; a run that is only iterated keeps none, so its memory does not grow with its
+   * output. The result's text, tool calls and outcome are complete either way.
+   *
+   * @defaultValue `false`
+   */
+  keepEvents?: boolean;
+  /**
    * Once the `result` has arrived, how long the agent may take to exit before it is stopped. cursor-agent sometimes
    * never exits after its result; a stop in this window does not change the outcome.
    *
    * @defaultValue 3000
    */
   exitGraceMs?: number;
+  /**
+   * Receives the agent's stdout as it arrives, byte for byte and before it is normalized, e.g. to keep the run's log
+   * (a relay serving the events resumably by byte offset).
+   */
+  onStdout?: (chunk: Uint8Array) => void;
 }
 
 /** The executables tried when {@link AgentProcessOptions.binary} is not given. */

@@ -38,18 +38,29 @@ export interface AgentRunError {
 export interface StreamEnd {
   /** A `finish` from a `result` arrived (not a synthesized `incomplete` one). */
   sawResult: boolean;
-  /** The message of the agent's reported error, when its `result` was an error. */
+  /** The agent reported an error: its `result` was one. */
+  agentFailed: boolean;
+  /**
+   * The agent's own sentence for its error: the error `result`'s text, else the nearest non-JSON stdout line before
+   * it (`RetriableError: [invalid_argument] unknown option '--system-prompt'`).
+   */
   agentError: string | undefined;
-  /** Non-JSON stdout lines (excerpts), e.g. `Press any key to sign in...`. */
+  /** Non-JSON stdout lines (excerpts), e.g. `Press any key to sign in...`, oldest first. */
   stdoutNoise: readonly string[];
 }
+
+/** What a failed `result` says when neither it, nor the output around it, nor stderr has a sentence. */
+const NO_MESSAGE = 'The agent reported an error without a message.';
 
 /** Longest reason quoted in an error message; the whole text stays in the result's `stderr`. */
 const REASON_LENGTH = 300;
 
-/** The first line worth quoting from stderr, else from the non-JSON stdout. */
+/**
+ * The agent's sentence for a failure: the last non-JSON stdout line (the CLI prints its failure there, right before
+ * it stops), else the first line of stderr.
+ */
 export function reasonOf(stderr: string, stdoutNoise: readonly string[]): string | undefined {
-  const lines = [...stderr.split('\n'), ...stdoutNoise];
+  const lines = [...stdoutNoise].reverse().concat(stderr.split('\n'));
   const line = lines.map((candidate) => candidate.trim()).find((candidate) => candidate.length > 0);
   return line === undefined ? undefined : line.slice(0, REASON_LENGTH);
 }
@@ -74,7 +85,10 @@ export function classifyRun(exit: ProcessExit, stream: StreamEnd): AgentRunError
   if (exit.stopReason === 'cancelled')
     return { code: 'cancelled', message: `The run of ${name} was cancelled.` };
   if (exit.binary === undefined) return spawnFailure(exit);
-  if (stream.agentError !== undefined) return { code: 'agent-error', message: stream.agentError };
+  if (stream.agentFailed) {
+    const message = stream.agentError ?? reasonOf(exit.stderr.text, []) ?? NO_MESSAGE;
+    return { code: 'agent-error', message };
+  }
   // A stop after the result is the supervisor ending a process that would not exit; the result stands.
   if (exit.stopReason === 'after-result' && stream.sawResult) return null;
   if (exit.signal !== null)

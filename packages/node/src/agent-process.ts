@@ -2,6 +2,10 @@
  * One supervised child process: started from the first executable found, stopped on a timeout or an abort (a stop
  * signal, then `SIGKILL` after a grace period), and always waited for, so it never outlives its run as a zombie.
  * Every timer and listener it adds is removed when the process is gone.
+ *
+ * On POSIX systems the process leads a process group of its own, and every signal goes to the whole group: a tool
+ * the agent started (a shell running `sleep 300`, a dev server) ends with the run, whether the run timed out, was
+ * cancelled or ended normally, instead of living on with the run's pipes.
  */
 
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -54,6 +58,60 @@ export interface ProcessSpec {
   options: AgentProcessOptions;
   /** Receives stdout as it arrives. */
   onStdout: (chunk: Uint8Array) => void;
+  /** Written to the process's standard input, which is then closed; without it, standard input is empty. */
+  stdin?: string | undefined;
+}
+
+/** Whether children get a process group of their own (Windows has none; there the agent alone is signalled). */
+const GROUPS = process.platform !== 'win32';
+
+/** Sends `signal` (0: none, only the check) to the process group led by `pid`; `false` when the group is gone. */
+function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-pid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Groups of runs still going, so that the parent's own exit can end them (their leaders are detached). */
+const liveGroups = new Set<number>();
+
+function killLiveGroups(): void {
+  for (const group of liveGroups) signalGroup(group, 'SIGKILL');
+}
+
+/** Forgets a group that is gone; the exit hook goes with the last one, so an idle process holds no listener. */
+function untrackGroup(pid: number): void {
+  liveGroups.delete(pid);
+  if (liveGroups.size === 0) process.off('exit', killLiveGroups);
+}
+
+/** How often a group that got `SIGTERM` is checked for members left. */
+const GROUP_POLL_MS = 25;
+
+/**
+ * Ends what is left of the group of an agent that has exited: `SIGTERM`, then `SIGKILL` once `graceMs` have passed
+ * with a member still there. Resolves at once when the group is empty.
+ */
+async function endGroup(pid: number, graceMs: number): Promise<void> {
+  if (signalGroup(pid, 'SIGTERM')) {
+    const deadline = Date.now() + graceMs;
+    while (signalGroup(pid, 0)) {
+      if (Date.now() >= deadline) {
+        signalGroup(pid, 'SIGKILL');
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, GROUP_POLL_MS));
+    }
+  }
+  untrackGroup(pid);
+}
+
+function trackGroup(pid: number): void {
+  if (liveGroups.size === 0) process.on('exit', killLiveGroups);
+  liveGroups.add(pid);
 }
 
 function candidatesOf(binary: AgentProcessOptions['binary']): readonly string[] {
@@ -83,6 +141,7 @@ function spawnFirst(
   options: AgentProcessOptions,
   failures: SpawnFailure[],
   stopped: () => boolean,
+  input: string | undefined,
 ): Promise<{ child: ChildProcess; binary: string } | undefined> {
   const env = childEnv(options);
   const tryAt = async (index: number): Promise<{ child: ChildProcess; binary: string } | undefined> => {
@@ -91,7 +150,12 @@ function spawnFirst(
     const started = await new Promise<ChildProcess | SpawnFailure>((resolve) => {
       let child: ChildProcess;
       try {
-        child = spawn(binary, args, { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+        child = spawn(binary, args, {
+          cwd: options.cwd,
+          env,
+          stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+          detached: GROUPS,
+        });
       } catch (error) {
         resolve(failureOf(binary, error));
         return;
@@ -138,15 +202,21 @@ export function startAgentProcess(spec: ProcessSpec): AgentProcess {
   };
   const hasExited = (proc: ChildProcess) => proc.exitCode !== null || proc.signalCode !== null;
 
+  /** Signals the agent and, where there are groups, everything it started. */
+  function kill(target: ChildProcess, signal: NodeJS.Signals): void {
+    if (GROUPS && target.pid !== undefined && signalGroup(target.pid, signal)) return;
+    target.kill(signal);
+  }
+
   function signalChild(): void {
     if (child === undefined || hasExited(child)) return;
     // A paused pipe would keep the process's last output, and so its `close`, from ever arriving.
     child.stdout?.resume();
-    child.kill(stopSignal);
+    kill(child, stopSignal);
     if (stopSignal !== 'SIGKILL') {
       const target = child;
       later(killGraceMs, () => {
-        if (!hasExited(target)) target.kill('SIGKILL');
+        if (!hasExited(target)) kill(target, 'SIGKILL');
       });
     }
   }
@@ -159,7 +229,7 @@ export function startAgentProcess(spec: ProcessSpec): AgentProcess {
       stopSignal = signal;
       signalChild();
     } else if (signal === 'SIGKILL' && child !== undefined && !hasExited(child)) {
-      child.kill('SIGKILL');
+      kill(child, 'SIGKILL');
     }
   }
 
@@ -182,6 +252,7 @@ export function startAgentProcess(spec: ProcessSpec): AgentProcess {
       options,
       failures,
       () => stopReason !== undefined,
+      spec.stdin,
     );
     if (started === undefined) {
       cleanUp();
@@ -196,6 +267,12 @@ export function startAgentProcess(spec: ProcessSpec): AgentProcess {
     }
     child = started.child;
     const running = child;
+    if (GROUPS && running.pid !== undefined) trackGroup(running.pid);
+    if (running.stdin !== null) {
+      // An agent that exits without reading its input closes the pipe; that is its outcome to report, not ours.
+      running.stdin.on('error', () => {});
+      running.stdin.end(spec.stdin);
+    }
     running.stdout?.on('data', (chunk: Uint8Array) => onStdout(chunk));
     running.stderr?.on('data', (chunk: Uint8Array) => stderr.write(chunk));
     if (stopReason !== undefined) signalChild();
@@ -203,12 +280,15 @@ export function startAgentProcess(spec: ProcessSpec): AgentProcess {
       running.once('close', (code, signal) => resolve({ code, signal }));
       // A grandchild that inherited the pipes can hold them open after the agent is gone; don't wait for it forever.
       running.once('exit', () => {
+        // What the agent started goes with it; its pipes then close, which ends the wait below.
+        if (GROUPS && running.pid !== undefined) signalGroup(running.pid, 'SIGTERM');
         later(killGraceMs, () => {
           running.stdout?.destroy();
           running.stderr?.destroy();
         });
       });
     });
+    if (GROUPS && running.pid !== undefined) await endGroup(running.pid, killGraceMs);
     cleanUp();
     return {
       binary: started.binary,

@@ -1,11 +1,11 @@
 /** The whole of a finished run, shaped like the Python wrapper's `AgentResult`. */
 
-import {
-  type CanonicalEvent,
-  type FinishEvent,
-  reduceSessions,
-  type ToolCallSummary,
-  type Usage,
+import type {
+  CanonicalEvent,
+  FinishEvent,
+  SessionSummary,
+  ToolCallSummary,
+  Usage,
 } from '@cursor-stream/core/normalize';
 import type { AgentRunError } from './agent-outcome.ts';
 import type { ProcessExit } from './agent-process.ts';
@@ -24,7 +24,10 @@ export interface AgentResult {
   usage: Usage | null;
   /** Why the run failed; `null` on success. */
   error: AgentRunError | null;
-  /** Every event of the run, in order; the last is its `finish`. */
+  /**
+   * Every event of the run, in order (the last is its `finish`), when they were kept: `keepEvents`, or `collect()`
+   * called before the run was iterated. Empty otherwise.
+   */
   events: CanonicalEvent[];
   /** The tool calls, paired by exact id. */
   toolCalls: ToolCallSummary[];
@@ -42,7 +45,12 @@ export interface AgentResult {
 
 /** What {@link buildResult} folds together. */
 export interface RunRecord {
+  /** The events kept (none unless asked). */
   events: readonly CanonicalEvent[];
+  /** The run's last session, folded from every event. */
+  session: SessionSummary | undefined;
+  /** The run's `finish`, its last event. */
+  finish: FinishEvent | undefined;
   error: AgentRunError | null;
   exit: ProcessExit;
   stdoutNoise: readonly string[];
@@ -52,10 +60,7 @@ export interface RunRecord {
 
 /** Folds a finished run into its {@link AgentResult}. */
 export function buildResult(run: RunRecord): AgentResult {
-  const events = [...run.events];
-  // The run's finish is its last event, so the last session is the run's (noise before it opens none).
-  const session = reduceSessions(events).at(-1);
-  const finish = events.findLast((event): event is FinishEvent => event.type === 'finish');
+  const { session, finish } = run;
   return {
     success: run.error === null,
     text: session?.resultText ?? session?.text ?? '',
@@ -65,7 +70,7 @@ export function buildResult(run: RunRecord): AgentResult {
     durationApiMs: finish?.durationApiMs ?? null,
     usage: finish?.usage ?? null,
     error: run.error,
-    events,
+    events: [...run.events],
     toolCalls: session?.toolCalls ?? [],
     exitCode: run.exit.exitCode,
     signal: run.exit.signal,

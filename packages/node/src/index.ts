@@ -1,4 +1,4 @@
-export { agentArgs } from './agent-argv.ts';
+export { agentArgs, type OutputFormat } from './agent-argv.ts';
 export {
   type AgentProcessOptions,
   DEFAULT_BINARIES,
@@ -11,6 +11,7 @@ export type { AgentResult } from './agent-result.ts';
 export { type AgentSession, createSession, type SendOptions, type SessionOptions } from './agent-session.ts';
 export { DEFAULT_CAPTURE_BYTES } from './bounded-capture.ts';
 export { type CreateChatResult, createChat } from './create-chat.ts';
+export { type AgentModel, type ListModelsResult, listModels, parseModelList } from './list-models.ts';
 export { createNormalizerTransform } from './normalizer-transform.ts';
-export { type AgentRun, runAgent } from './run-agent.ts';
+export { type AgentRun, query, runAgent } from './run-agent.ts';
 export type { SessionChange } from './run-events.ts';

@@ -3,8 +3,8 @@
  * `error` event then the one `finish`, and a coded {@link AgentRunError} in the result; the process is always reaped.
  */
 
-import type { CanonicalEvent } from '@cursor-stream/core/normalize';
-import { agentArgs, promptProblem } from './agent-argv.ts';
+import type { CanonicalEvent, FinishEvent } from '@cursor-stream/core/normalize';
+import { agentArgs, type OutputFormat, promptProblem } from './agent-argv.ts';
 import { DEFAULT_EXIT_GRACE_MS, type RunAgentOptions } from './agent-options.ts';
 import { type AgentRunError, classifyRun } from './agent-outcome.ts';
 import { type AgentProcess, type ProcessExit, startAgentProcess } from './agent-process.ts';
@@ -76,15 +76,18 @@ export function startAgentRun(
   options: RunAgentOptions,
   observer: RunObserver = {},
   refusal?: AgentRunError,
+  outputFormat: OutputFormat = 'stream-json',
 ): AgentRun {
-  const problem = promptProblem(prompt);
+  const problem = promptProblem(prompt, options.promptVia);
   const refused =
     refusal ?? (problem === undefined ? undefined : { code: 'invalid-prompt', message: problem });
-  const args = agentArgs(prompt, options);
+  const args = agentArgs(prompt, options, outputFormat);
+  const stdin = options.promptVia === 'argv' ? undefined : prompt;
   let proc: AgentProcess | undefined;
   const events = createRunEvents({
     dialect: options.dialect,
     resume: options.resume,
+    keep: true,
     hooks: {
       onSessionId: (sessionId) => observer.onSessionId?.(sessionId),
       onResult: () => proc?.stopLater('after-result', options.exitGraceMs ?? DEFAULT_EXIT_GRACE_MS),
@@ -100,7 +103,15 @@ export function startAgentRun(
   };
   proc =
     refused === undefined
-      ? startAgentProcess({ args, options, onStdout: (chunk) => push(events.feed(chunk)) })
+      ? startAgentProcess({
+          args,
+          options,
+          stdin,
+          onStdout: (chunk) => {
+            options.onStdout?.(chunk);
+            push(events.feed(chunk));
+          },
+        })
       : notStarted();
   const running = proc;
 
@@ -109,10 +120,13 @@ export function startAgentRun(
     const { stream, events: last } = events.end();
     push(last);
     const error = refused ?? classifyRun(exit, stream);
-    push(events.close(error));
+    const final = events.close(error);
+    push(final);
     queue.close();
     const result = buildResult({
-      events: events.all,
+      events: events.kept,
+      session: events.session,
+      finish: final.findLast((event): event is FinishEvent => event.type === 'finish'),
       error,
       exit,
       stdoutNoise: events.stdoutNoise,
@@ -124,6 +138,7 @@ export function startAgentRun(
   })();
 
   let iterated = false;
+  let collecting = false;
   const run: AgentRun = {
     get pid() {
       return running.pid;
@@ -133,6 +148,7 @@ export function startAgentRun(
       running.stop('cancelled', signal);
     },
     collect() {
+      collecting = true;
       // The result holds every event already, so collect need not read the queue; it only must not let a queue
       // that no loop drains hold the agent back. A loop still reading loses nothing.
       queue.unbound();
@@ -142,6 +158,8 @@ export function startAgentRun(
       if (iterated)
         throw new TypeError('An agent run can be iterated only once; collect() gives all its events.');
       iterated = true;
+      // A run that is only iterated keeps nothing: its consumer has the events already.
+      if (!collecting && options.keepEvents !== true) events.stopKeeping();
       return {
         next: () => queue.next(),
         async return() {
@@ -173,4 +191,19 @@ export function startAgentRun(
  */
 export function runAgent(prompt: string, options: RunAgentOptions = {}): AgentRun {
   return startAgentRun(prompt, options);
+}
+
+/**
+ * Runs the agent once with `--output-format json` (one JSON object with the final result, no events on the way) and
+ * resolves to the same result as {@link AgentRun.collect}: `success`, `text`, `sessionId`, durations, `error` with
+ * its code, and `events` (the result's `finish`, and the run's `error` before it when it failed). For progress as it
+ * happens, use {@link runAgent}.
+ *
+ * @example
+ * ```ts
+ * const { success, text, error } = await query('What does this repository do?', { mode: 'ask', trust: true });
+ * ```
+ */
+export function query(prompt: string, options: RunAgentOptions = {}): Promise<AgentResult> {
+  return startAgentRun(prompt, options, {}, undefined, 'json').collect();
 }

@@ -1,9 +1,19 @@
 /**
  * The events of one run: the normalizer's, with the session's `finish` held back until the process is gone, so the
  * run's own `error` (exit code, signal, timeout, ...) can come before it and the `finish` is always the last event.
+ * Each session of the output keeps its own `finish`: a run that holds two sessions (an agent that started a fresh
+ * chat) yields two, and the run's is the last.
+ *
+ * The run's summary (text, tool calls) is folded as events pass; the events themselves are kept only while asked.
  */
 
-import { type CanonicalEvent, createNormalizer, type FinishEvent } from '@cursor-stream/core/normalize';
+import {
+  type CanonicalEvent,
+  createNormalizer,
+  createSessionReducer,
+  type FinishEvent,
+  type SessionSummary,
+} from '@cursor-stream/core/normalize';
 import type { AgentRunError, StreamEnd } from './agent-outcome.ts';
 
 /** Non-JSON stdout lines kept for the result; each is an excerpt of at most 120 characters. */
@@ -33,8 +43,12 @@ export interface RunEvents {
   end(): { stream: StreamEnd; events: CanonicalEvent[] };
   /** The final events: the run's `error` (unless the agent reported it) and the one `finish`. */
   close(error: AgentRunError | null): CanonicalEvent[];
-  /** Every event handed out, in order. */
-  readonly all: readonly CanonicalEvent[];
+  /** Every event handed out, in order, while they are kept (see {@link RunEventOptions.keep}); else none. */
+  readonly kept: readonly CanonicalEvent[];
+  /** Stops keeping events and lets go of those kept. */
+  stopKeeping(): void;
+  /** The last session of the output so far, folded from every event handed out. */
+  readonly session: SessionSummary | undefined;
   readonly sessionId: string | undefined;
   readonly sessionChange: SessionChange | null;
   readonly stdoutNoise: readonly string[];
@@ -46,6 +60,17 @@ export interface RunEventOptions {
   /** The session asked for with `--resume`. */
   resume?: string | undefined;
   hooks?: RunEventHooks;
+  /** Keep the events handed out until {@link RunEvents.stopKeeping}. @defaultValue `true` */
+  keep?: boolean;
+}
+
+/**
+ * Whether an invalid line is text the agent printed (`RetriableError: ...`, `Press any key to sign in...`) rather
+ * than a broken record: it does not start like JSON.
+ */
+function isAgentText(excerpt: string): boolean {
+  const first = excerpt.trimStart()[0];
+  return first !== undefined && first !== '{' && first !== '[';
 }
 
 /** Whether an event belongs to a session's content; noise and errors around a finished session do not. */
@@ -56,12 +81,16 @@ function isContent(event: CanonicalEvent): boolean {
 /** Creates the event recorder of one run. */
 export function createRunEvents(options: RunEventOptions = {}): RunEvents {
   const normalizer = createNormalizer(options.dialect === undefined ? {} : { dialect: options.dialect });
-  const all: CanonicalEvent[] = [];
+  let kept: CanonicalEvent[] | undefined = options.keep === false ? undefined : [];
+  const reducer = createSessionReducer();
   const stdoutNoise: string[] = [];
   let held: FinishEvent | undefined;
   let sawResult = false;
+  let agentFailed = false;
   let agentError: string | undefined;
-  let lastError: string | undefined;
+  // The agent's last line of plain text before a result: its own sentence when that result is a bare error.
+  let lastText: string | undefined;
+  let lastErrorMessage: string | undefined;
   let sessionId: string | undefined;
   let sessionChange: SessionChange | null = null;
 
@@ -73,16 +102,29 @@ export function createRunEvents(options: RunEventOptions = {}): RunEvents {
       }
       options.hooks?.onSessionId?.(sessionId);
     }
-    if (event.type === 'error') lastError = event.message;
-    if (event.type === 'invalid-line' && stdoutNoise.length < MAX_NOISE_LINES)
-      stdoutNoise.push(event.excerpt);
+    if (event.type === 'error') lastErrorMessage = event.message;
+    if (event.type !== 'invalid-line') return;
+    if (isAgentText(event.excerpt)) lastText = event.excerpt.trim();
+    // The first lines and the latest one are kept: the oldest say what went wrong first, the latest is the sentence.
+    if (stdoutNoise.length < MAX_NOISE_LINES) stdoutNoise.push(event.excerpt);
+    else stdoutNoise[MAX_NOISE_LINES - 1] = event.excerpt;
   }
 
   function onFinish(finish: FinishEvent): void {
     if (finish.finishReason === 'incomplete') return;
     sawResult = true;
-    if (finish.isError) agentError = lastError ?? finish.text ?? 'The agent reported an error.';
+    if (finish.isError) {
+      agentFailed = true;
+      const text = finish.text?.trim();
+      agentError = text !== undefined && text !== '' ? text : lastText;
+    }
+    lastText = undefined;
     options.hooks?.onResult?.();
+  }
+
+  function handOut(out: readonly CanonicalEvent[]): void {
+    for (const event of out) reducer.push(event);
+    kept?.push(...out);
   }
 
   /** Hands out `events`, holding the latest `finish` until content of another session or the end. */
@@ -101,7 +143,7 @@ export function createRunEvents(options: RunEventOptions = {}): RunEvents {
         out.push(event);
       }
     }
-    all.push(...out);
+    handOut(out);
     return out;
   }
 
@@ -109,12 +151,13 @@ export function createRunEvents(options: RunEventOptions = {}): RunEvents {
     feed: (chunk) => route(normalizer.feed(chunk)),
     end() {
       const events = route(normalizer.end());
-      return { stream: { sawResult, agentError, stdoutNoise }, events };
+      return { stream: { sawResult, agentFailed, agentError, stdoutNoise }, events };
     },
     close(error) {
       const out: CanonicalEvent[] = [];
       const located = sessionId === undefined ? {} : { sessionId };
-      if (error !== null && error.code !== 'agent-error')
+      // The agent's own error event is enough when it carries the sentence; a bare one is followed by the run's.
+      if (error !== null && !(error.code === 'agent-error' && lastErrorMessage === error.message))
         out.push({ type: 'error', message: error.message, code: error.code, ...located });
       const finish: FinishEvent = held ?? {
         type: 'finish',
@@ -126,10 +169,18 @@ export function createRunEvents(options: RunEventOptions = {}): RunEvents {
       held = undefined;
       // The finish speaks for the run: a failed process is an error even when the stream looked fine.
       out.push(error === null ? finish : { ...finish, isError: true });
-      all.push(...out);
+      handOut(out);
       return out;
     },
-    all,
+    get kept() {
+      return kept ?? [];
+    },
+    stopKeeping() {
+      kept = undefined;
+    },
+    get session() {
+      return reducer.sessions().at(-1);
+    },
     get sessionId() {
       return sessionId;
     },

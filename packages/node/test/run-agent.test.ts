@@ -8,10 +8,10 @@ import {
   DOCS_EXAMPLE,
   DOCS_EXAMPLE_SESSION,
   fakeRun,
+  initAndPromptOnly,
   installFakeAgent,
   isAlive,
   normalizeFile,
-  REAL_CORPUS_DIR,
   readCall,
   scratchDir,
   typesOf,
@@ -52,8 +52,8 @@ describe('reading part of a run', () => {
     return file;
   }
 
-  test('collect() after reading a few events resolves with every event, though the rest were never read', async () => {
-    const run = runAgent('hi', fakeRun(agent, { FAKE_AGENT_REPLAY: longRecording() }));
+  test('collect() after reading a few events resolves with every event with keepEvents, though the rest were never read', async () => {
+    const run = runAgent('hi', fakeRun(agent, { FAKE_AGENT_REPLAY: longRecording() }, { keepEvents: true }));
     const iterator = run[Symbol.asyncIterator]();
     expect((await iterator.next()).value).toMatchObject({ type: 'stream-start' });
     const result = await run.collect();
@@ -62,8 +62,16 @@ describe('reading part of a run', () => {
     expect(isAlive(run.pid ?? -1)).toBe(false);
   });
 
+  test('a run iterated before collect() keeps no events, and its result is complete without them', async () => {
+    const run = runAgent('hi', fakeRun(agent, { FAKE_AGENT_REPLAY: longRecording() }));
+    const iterator = run[Symbol.asyncIterator]();
+    expect((await iterator.next()).value).toMatchObject({ type: 'stream-start' });
+    const result = await run.collect();
+    expect(result).toMatchObject({ success: true, error: null, sessionId: 's', events: [] });
+  });
+
   test('next() called again before the last call resolved gives consecutive events', async () => {
-    const run = runAgent('hi', fakeRun(agent, { FAKE_AGENT_REPLAY: DOCS_EXAMPLE }));
+    const run = runAgent('hi', fakeRun(agent, { FAKE_AGENT_REPLAY: DOCS_EXAMPLE }, { keepEvents: true }));
     const iterator = run[Symbol.asyncIterator]();
     const firstTwo = await Promise.all([iterator.next(), iterator.next()]);
     expect(firstTwo.map((step) => (step.value as CanonicalEvent).type)).toEqual([
@@ -83,7 +91,8 @@ describe('runAgent on a replayed recording', () => {
     const result = await run.collect();
 
     expect(seen).toEqual(normalizeFile(DOCS_EXAMPLE));
-    expect(result.events).toEqual(seen);
+    // Only iterated, so nothing was kept: the summary below is folded as the events went by.
+    expect(result.events).toEqual([]);
     expect(result).toMatchObject({
       success: true,
       error: null,
@@ -132,7 +141,7 @@ describe('runAgent on a replayed recording', () => {
 });
 
 describe('runAgent arguments', () => {
-  test('passes every flag as its own argument and the prompt last, after --', async () => {
+  test('passes every flag as its own argument and the prompt on standard input', async () => {
     const record = join(scratch.dir, 'flags.json');
     const prompt = '--force; rm -rf / $(whoami) "quoted"\nsecond line';
     const options = fakeRun(
@@ -147,6 +156,7 @@ describe('runAgent arguments', () => {
         headers: ['X-One: 1', 'X-Two: 2'],
         resume: DOCS_EXAMPLE_SESSION,
         streamPartialOutput: true,
+        mode: 'plan',
         cwd: scratch.dir,
       },
     );
@@ -169,26 +179,47 @@ describe('runAgent arguments', () => {
       '/work space',
       '--resume',
       DOCS_EXAMPLE_SESSION,
+      '--mode',
+      'plan',
       '-H',
       'X-One: 1',
       '-H',
       'X-Two: 2',
-      '--',
-      prompt,
     ]);
+    expect(call.stdin).toBe(prompt);
     expect(call.cwd).toBe(scratch.dir);
   });
 
   test('passes no optional flag that was not asked for', async () => {
     const record = join(scratch.dir, 'bare.json');
     await runAgent('-starts with a dash', fakeRun(agent, { FAKE_AGENT_RECORD: record })).collect();
-    expect(readCall(record).argv).toEqual([
-      '--print',
-      '--output-format',
-      'stream-json',
-      '--',
-      '-starts with a dash',
-    ]);
+    const call = readCall(record);
+    expect(call.argv).toEqual(['--print', '--output-format', 'stream-json']);
+    expect(call.stdin).toBe('-starts with a dash');
+  });
+
+  test('with promptVia argv, passes the prompt last, after --, and nothing on standard input', async () => {
+    const record = join(scratch.dir, 'argv.json');
+    const options = fakeRun(agent, { FAKE_AGENT_RECORD: record }, { promptVia: 'argv' });
+    await runAgent('-starts with a dash', options).collect();
+    const call = readCall(record);
+    expect(call.argv).toEqual(['--print', '--output-format', 'stream-json', '--', '-starts with a dash']);
+    expect(call.stdin).toBe('');
+  });
+
+  test('a 2 MB prompt reaches the agent whole, a size no argument list could carry', async () => {
+    const record = join(scratch.dir, 'large.json');
+    const line = 'context: 日本語 and emoji 🧪, quotes "x" and a tab\t\n';
+    const prompt = line.repeat(Math.ceil((2 * 1024 * 1024) / Buffer.byteLength(line)));
+    const result = await runAgent(
+      prompt,
+      fakeRun(agent, { FAKE_AGENT_RECORD: record, FAKE_AGENT_REPLAY: DOCS_EXAMPLE }),
+    ).collect();
+    expect(result.success).toBe(true);
+    const call = readCall(record);
+    expect(Buffer.byteLength(call.stdin)).toBeGreaterThanOrEqual(2 * 1024 * 1024);
+    expect(call.stdin === prompt).toBe(true);
+    expect(call.argv.join(' ')).not.toContain('context:');
   });
 
   test('passes the API key in the environment, never on the command line', async () => {
@@ -199,22 +230,31 @@ describe('runAgent arguments', () => {
     expect(call.argv.join(' ')).not.toContain('sk-secret');
   });
 
-  test('refuses a prompt the CLI would run as a subcommand, without starting anything', async () => {
+  test('refuses an argument the CLI would run as a subcommand, without starting anything', async () => {
     const record = join(scratch.dir, 'never.json');
-    const run = runAgent('update', fakeRun(agent, { FAKE_AGENT_RECORD: record }));
+    const run = runAgent('update', fakeRun(agent, { FAKE_AGENT_RECORD: record }, { promptVia: 'argv' }));
     const result = await run.collect();
     expectFailedEnding(result, 'invalid-prompt');
     expect(run.pid).toBeUndefined();
     expect(typesOf(result.events)).toEqual(['error', 'finish']);
   });
+
+  test('passes a subcommand name on standard input as the prompt it is', async () => {
+    const record = join(scratch.dir, 'update.json');
+    await runAgent(
+      'update',
+      fakeRun(agent, { FAKE_AGENT_RECORD: record, FAKE_AGENT_REPLAY: DOCS_EXAMPLE }),
+    ).collect();
+    expect(readCall(record)).toMatchObject({
+      stdin: 'update',
+      argv: ['--print', '--output-format', 'stream-json'],
+    });
+  });
 });
 
 describe('runAgent failure paths', () => {
   test('a non-zero exit ends with exit-nonzero, quoting stderr', async () => {
-    const recording = join(
-      REAL_CORPUS_DIR,
-      'LRM-Teams__coforge__packages_daemon_test_fixtures_cursor-turn-free-plan-error.ndjson',
-    );
+    const recording = initAndPromptOnly(scratch.dir);
     const reason = 'ActionRequiredError: Named models unavailable Free plans can only use Auto.';
     const vars = { FAKE_AGENT_REPLAY: recording, FAKE_AGENT_STDERR: `${reason}\n`, FAKE_AGENT_EXIT: '1' };
     const result = await runAgent('hi', fakeRun(agent, vars)).collect();
@@ -263,10 +303,7 @@ describe('runAgent failure paths', () => {
   });
 
   test('exit 0 without a result ends with no-result and an incomplete finish', async () => {
-    const recording = join(
-      REAL_CORPUS_DIR,
-      'LRM-Teams__coforge__packages_daemon_test_fixtures_cursor-turn-free-plan-error.ndjson',
-    );
+    const recording = initAndPromptOnly(scratch.dir);
     const result = await runAgent('hi', fakeRun(agent, { FAKE_AGENT_REPLAY: recording })).collect();
     expectFailedEnding(result, 'no-result');
     expect(result.events.at(-1)).toMatchObject({ finishReason: 'incomplete' });
@@ -330,7 +367,8 @@ describe('runAgent stops and reaps the process', () => {
       FAKE_AGENT_HANG: 'before',
       FAKE_AGENT_STDERR: 'waiting\n',
     };
-    const run = runAgent('hi', fakeRun(agent, vars, { timeoutMs: 300 }));
+    // Long enough for a loaded machine to start the agent and let it write stderr before the timeout.
+    const run = runAgent('hi', fakeRun(agent, vars, { timeoutMs: 2000 }));
     const result = await run.collect();
 
     expectFailedEnding(result, 'timeout');
@@ -352,7 +390,7 @@ describe('runAgent stops and reaps the process', () => {
 
   test('cancel() mid-stream ends the run with cancelled, after the events so far', async () => {
     const vars = { FAKE_AGENT_REPLAY: DOCS_EXAMPLE, FAKE_AGENT_CHUNK_BYTES: '64', FAKE_AGENT_DELAY_MS: '20' };
-    const run = runAgent('hi', fakeRun(agent, vars));
+    const run = runAgent('hi', fakeRun(agent, vars, { keepEvents: true }));
     const seen: CanonicalEvent[] = [];
     for await (const event of run) {
       seen.push(event);
@@ -369,7 +407,7 @@ describe('runAgent stops and reaps the process', () => {
 
   test('cancel(SIGKILL) kills at once, even an agent that ignores SIGTERM', async () => {
     const vars = { FAKE_AGENT_HANG: 'before', FAKE_AGENT_IGNORE_SIGTERM: '1', FAKE_AGENT_NOISE: 'started\n' };
-    const run = runAgent('hi', fakeRun(agent, vars, { killGraceMs: 60_000 }));
+    const run = runAgent('hi', fakeRun(agent, vars, { killGraceMs: 60_000, keepEvents: true }));
     for await (const event of run) if (event.type === 'invalid-line') run.cancel('SIGKILL');
     const result = await run.collect();
 
@@ -380,7 +418,7 @@ describe('runAgent stops and reaps the process', () => {
   test('aborting the AbortSignal cancels the run and leaves no listener on it', async () => {
     const controller = new AbortController();
     const vars = { FAKE_AGENT_HANG: 'before', FAKE_AGENT_NOISE: 'started\n' };
-    const run = runAgent('hi', fakeRun(agent, vars, { signal: controller.signal }));
+    const run = runAgent('hi', fakeRun(agent, vars, { signal: controller.signal, keepEvents: true }));
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
     for await (const event of run) if (event.type === 'invalid-line') controller.abort();
     const result = await run.collect();

@@ -10,14 +10,34 @@ export const FAKE_AGENT = join(import.meta.dirname, 'fixtures/fake-agent.mjs');
 /** This repository's recordings. */
 export const CORPUS_DIR = join(import.meta.dirname, '../../../corpus');
 
-/** The shared real recordings (read in place, never copied). */
-export const REAL_CORPUS_DIR = join(import.meta.dirname, '../../../../shared/real-corpus');
-
 /** The recording most tests replay: one session with tool calls and a result. */
 export const DOCS_EXAMPLE = join(CORPUS_DIR, 'official/docs-example-zh.ndjson');
 
 /** The session id of {@link DOCS_EXAMPLE}. */
 export const DOCS_EXAMPLE_SESSION = 'c6b62c6f-7ead-4fd6-9922-e952131177ff';
+
+/**
+ * Writes a recording of a run that stopped before its answer, as a plan-limited account's does (`system/init` and
+ * the prompt, then the agent exits), and returns its path.
+ */
+export function initAndPromptOnly(dir: string): string {
+  const path = join(dir, 'init-and-prompt.ndjson');
+  const session = { session_id: '0b8e4c2a-6d1f-4e3b-9a57-c2e0f4a6b8d1' };
+  const records = [
+    {
+      type: 'system',
+      subtype: 'init',
+      apiKeySource: 'login',
+      cwd: '/w',
+      ...session,
+      model: 'Auto',
+      permissionMode: 'default',
+    },
+    { type: 'user', message: { role: 'user', content: [{ type: 'text', text: 'hi' }] }, ...session },
+  ];
+  writeFileSync(path, records.map((record) => `${JSON.stringify(record)}\n`).join(''));
+  return path;
+}
 
 /** A scratch folder removed by the returned function. */
 export function scratchDir(): { dir: string; remove: () => void } {
@@ -45,6 +65,10 @@ export interface FakeAgentCall {
   cwd: string;
   apiKey: string | null;
   pid: number;
+  /** Everything read on standard input. */
+  stdin: string;
+  /** The `sleep 300` it started, with `FAKE_AGENT_GRANDCHILD`. */
+  grandchildPid: number | null;
 }
 
 /** Reads what the fake agent recorded. */

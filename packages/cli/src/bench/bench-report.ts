@@ -1,7 +1,7 @@
 /** The report of `cursor-stream bench`: medians per row and file, as a table or as JSON. */
 
 import { formatTable } from '../format/table.ts';
-import { formatCount } from '../format/text.ts';
+import { escapeControls, formatCount } from '../format/text.ts';
 import { type BenchRowName, type BenchRun, REFERENCE_ROW } from './bench-rows.ts';
 import type { MachineInfo } from './machine.ts';
 
@@ -74,7 +74,7 @@ export function formatBenchText(report: BenchReport): string {
     `Median of ${report.runs} runs, each in a fresh process; 1 MB = 10^6 B; ratio to the reference loop.`,
   ];
   for (const file of report.files) {
-    lines.push('', `${file.path}: ${grouped(file.bytes)} bytes`);
+    lines.push('', `${escapeControls(file.path)}: ${grouped(file.bytes)} bytes`);
     const header = ['row', 'MB/s', 'events/s', 'ratio', 'peak RSS MB'].map((text) => ({ text }));
     const rows = file.rows.map((row) =>
       [

@@ -13,6 +13,8 @@ import { createTranscript } from '../render/transcript.ts';
 export interface RenderOptions extends InputOptions {
   /** Keep reading as the file grows, until interrupted. */
   follow: boolean;
+  /** Also show the plumbing arguments of tool calls. */
+  verbose?: boolean;
 }
 
 /** Aborts on the first SIGINT, so that `--follow` ends like a log that ended; the listener goes with `release`. */
@@ -36,10 +38,11 @@ export async function runRender(path: string, options: RenderOptions, io: CliIo)
     );
     return EXIT_USAGE_OR_IO;
   }
-  const transcript = createTranscript(createPalette(shouldUseColor({ isTTY: io.stdout.isTTY, env: io.env })));
+  const palette = createPalette(shouldUseColor({ isTTY: io.stdout.isTTY, env: io.env }));
+  const transcript = createTranscript(palette, { verbose: options.verbose === true });
   const interrupt = options.follow ? interruptSignal() : undefined;
   try {
-    const { follow: _follow, ...inputOptions } = options;
+    const { follow: _follow, verbose: _verbose, ...inputOptions } = options;
     const result = await readLog(path, {
       ...inputOptions,
       stdin: io.stdin,

@@ -1,18 +1,24 @@
-/** `cursor-stream summary`: the session reducer's view of a log, as a table or as JSON. */
+/**
+ * `cursor-stream summary`: the session reducer's view of a log, as a table or as JSON. Each session is written as
+ * soon as it ends, so memory holds the open session only, however many sessions the log has.
+ */
 
-import { type CanonicalEvent, createSessionReducer } from '@cursor-stream/core/normalize';
+import type { CanonicalEvent } from '@cursor-stream/core/normalize';
 import { type CliIo, progressFor, reportError, writeText } from '../cli-io.ts';
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
 import { createPalette, shouldUseColor } from '../format/colors.ts';
 import {
+  createSummaryJsonWriter,
   MAX_INVALID_LINES_LISTED,
   type SummaryInvalidLineJson,
   type SummaryJson,
+  type SummarySessionJson,
   sessionJson,
 } from '../format/summary-json.ts';
-import { formatSummaryText } from '../format/summary-text.ts';
+import { sessionLines, summaryFooterLine } from '../format/summary-text.ts';
 import type { InputOptions } from '../options.ts';
 import { readLog } from '../read-log.ts';
+import { type BoundedSession, createBoundedSessions } from '../sessions/bounded-sessions.ts';
 
 /** Options of `summary`. */
 export interface SummaryOptions extends InputOptions {
@@ -20,8 +26,40 @@ export interface SummaryOptions extends InputOptions {
   json: boolean;
 }
 
-function reducerOptions(options: InputOptions): { dialect?: string } {
-  return options.dialect === 'auto' ? {} : { dialect: options.dialect };
+/** Where the sessions go as they end: the JSON document, or the text blocks. */
+interface SummarySink {
+  session(json: SummarySessionJson): Promise<void>;
+  end(rest: Omit<SummaryJson, 'sessions'>, sessionCount: number): Promise<void>;
+}
+
+function summarySink(options: SummaryOptions, io: CliIo): SummarySink {
+  const write = (text: string): Promise<void> => writeText(io.stdout, text);
+  if (options.json) {
+    const writer = createSummaryJsonWriter(write);
+    return { session: writer.session, end: (rest) => writer.end(rest) };
+  }
+  const palette = createPalette(shouldUseColor({ isTTY: io.stdout.isTTY, env: io.env }));
+  return {
+    session: (json) => write(`${sessionLines(json, palette).join('\n')}\n\n`),
+    end: (rest, sessionCount) => write(`${summaryFooterLine(rest, sessionCount, palette)}\n`),
+  };
+}
+
+/** Keeps the first invalid lines and counts the rest. */
+function createInvalidLineList() {
+  const listed: SummaryInvalidLineJson[] = [];
+  let omitted = 0;
+  return {
+    add(event: CanonicalEvent): void {
+      if (event.type !== 'invalid-line' || event.loc === undefined) return;
+      if (listed.length < MAX_INVALID_LINES_LISTED) {
+        listed.push({ line: event.loc.line, offset: event.loc.offset, code: event.code });
+      } else omitted++;
+    },
+    json(): Pick<SummaryJson, 'invalidLines' | 'invalidLinesOmitted'> {
+      return omitted > 0 ? { invalidLines: listed, invalidLinesOmitted: omitted } : { invalidLines: listed };
+    },
+  };
 }
 
 /**
@@ -30,39 +68,44 @@ function reducerOptions(options: InputOptions): { dialect?: string } {
  * @returns 0, 1 when the log had invalid lines, 2 on an I/O error.
  */
 export async function runSummary(path: string, options: SummaryOptions, io: CliIo): Promise<ExitCode> {
-  const reducer = createSessionReducer(reducerOptions(options));
-  const invalidLines: SummaryInvalidLineJson[] = [];
-  let invalidLinesOmitted = 0;
+  const sink = summarySink(options, io);
+  const invalidLines = createInvalidLineList();
+  const finished: BoundedSession[] = [];
+  const sessions = createBoundedSessions(
+    options.dialect === 'auto' ? {} : { dialect: options.dialect },
+    (session) => finished.push(session),
+  );
+  let sessionCount = 0;
+  // The dialect is known once detected; a session the reducer could not name one for is printed with it.
+  let dialect: string | null = null;
+  async function flush(): Promise<void> {
+    for (const session of finished.splice(0)) {
+      sessionCount += 1;
+      await sink.session(sessionJson(session, dialect));
+    }
+  }
   const result = await readLog(path, {
     ...options,
     stdin: io.stdin,
     progress: progressFor(io, false),
-    onEvents(events: readonly CanonicalEvent[]) {
+    onDialect(name) {
+      dialect = name;
+    },
+    async onEvents(events) {
       for (const event of events) {
-        reducer.push(event);
-        if (event.type === 'invalid-line' && event.loc !== undefined) {
-          if (invalidLines.length < MAX_INVALID_LINES_LISTED) {
-            invalidLines.push({ line: event.loc.line, offset: event.loc.offset, code: event.code });
-          } else invalidLinesOmitted++;
-        }
+        sessions.push(event);
+        invalidLines.add(event);
       }
+      await flush();
     },
   });
   if (!result.ok) {
     reportError(io, result.error);
     return EXIT_USAGE_OR_IO;
   }
-  const { lines, bytes, dialect } = result.value;
-  const summary: SummaryJson = {
-    sessions: reducer.sessions().map((session) => sessionJson(session, dialect)),
-    invalidLines,
-    ...(invalidLinesOmitted > 0 ? { invalidLinesOmitted } : {}),
-    lines,
-    bytes,
-  };
-  const text = options.json
-    ? `${JSON.stringify(summary, null, 2)}\n`
-    : `${formatSummaryText(summary, createPalette(shouldUseColor({ isTTY: io.stdout.isTTY, env: io.env }))).join('\n')}\n`;
-  await writeText(io.stdout, text);
+  sessions.end();
+  await flush();
+  const { lines, bytes } = result.value;
+  await sink.end({ ...invalidLines.json(), lines, bytes }, sessionCount);
   return result.value.invalidLines > 0 ? EXIT_PROBLEMS : EXIT_OK;
 }

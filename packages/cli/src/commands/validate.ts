@@ -1,5 +1,6 @@
 /** `cursor-stream validate`: schema, tokenizer and stream checks over many logs, in parallel, reported in order. */
 
+import { availableParallelism } from 'node:os';
 import { type CliError, cliError, type Result } from '../cli-error.ts';
 import { type CliIo, progressFor, reportError, writeText } from '../cli-io.ts';
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
@@ -13,6 +14,7 @@ import {
   type ValidateJson,
 } from '../format/validate-report.ts';
 import { expandLogPaths, type LogEntry } from '../input/walk-logs.ts';
+import { capJobs } from '../options.ts';
 import type { Progress } from '../progress-bar.ts';
 import { type FileReport, problemCount } from '../validate/findings.ts';
 import { type ValidateLogOptions, validateLog } from '../validate/validate-log.ts';
@@ -112,8 +114,10 @@ export async function runValidate(
     reportError(io, cliError('usage', 'standard input (-) can be read only once'));
     return EXIT_USAGE_OR_IO;
   }
+  const { jobs, note } = capJobs(options.jobs, availableParallelism());
+  if (note !== undefined) io.stderr.write(`cursor-stream: ${note}\n`);
   const entries = await expandLogPaths(paths);
-  const printer = createOrderedPrinter(entries, options, io);
+  const printer = createOrderedPrinter(entries, { ...options, jobs }, io);
   const tasks: ValidateTask[] = [];
   entries.forEach((entry, index) => {
     if ('error' in entry) printer.onResult(index, { ok: false, error: entry.error });
@@ -122,7 +126,7 @@ export async function runValidate(
   const total = entries.reduce((sum, entry) => sum + ('size' in entry ? (entry.size ?? 0) : 0), 0);
   const progress = progressFor(io, !options.json)(total, plural(tasks.length, 'file'));
   try {
-    await validateTasks(tasks, options, io, progress, printer.onResult);
+    await validateTasks(tasks, { ...options, jobs }, io, progress, printer.onResult);
   } finally {
     progress.done();
   }

@@ -1,6 +1,8 @@
 /** The `summary --json` document: its shape is part of the CLI's contract (see the README). */
 
 import type { SessionSummary, ToolCallSummary } from '@cursor-stream/core/normalize';
+import type { BoundedSession } from '../sessions/bounded-sessions.ts';
+import type { TextOmission } from '../sessions/kept-text.ts';
 
 /** One tool call in `summary --json`. */
 export interface SummaryToolCallJson {
@@ -10,6 +12,8 @@ export interface SummaryToolCallJson {
   startLine: number | null;
   endLine: number | null;
   durationMs: number | null;
+  /** True for a completion whose start the log does not hold. */
+  orphan: boolean;
 }
 
 /** One session in `summary --json`. */
@@ -18,9 +22,19 @@ export interface SummarySessionJson {
   dialect: string | null;
   model: string | null;
   status: SessionSummary['status'];
+  /** The assistant text; past 131,072 UTF-16 units, its first and last 65,536 joined (see `textOmitted`). */
   text: string;
+  /** Length of the whole assistant text, in UTF-16 units. */
+  textLength: number;
+  /** `null` when `text` is whole; else the units left out, `length` of them at offset `at` of `text`. */
+  textOmitted: TextOmission | null;
   resultText: string | null;
+  /** Whether the whole assistant text equals `resultText`; `null` without a result text. */
+  textMatchesResult: boolean | null;
+  /** The first 1,000 tool calls of the session. */
   toolCalls: SummaryToolCallJson[];
+  /** Tool calls past the listed ones, counted by their starts (0 when all are listed). */
+  toolCallsOmitted: number;
   counts: SessionSummary['counts'];
   durationMs: number | null;
   usage: SessionSummary['usage'];
@@ -53,6 +67,7 @@ function toolCallJson(call: ToolCallSummary): SummaryToolCallJson {
     startLine: call.startLine,
     endLine: call.endLine,
     durationMs: call.durationMs,
+    orphan: call.orphan,
   };
 }
 
@@ -61,15 +76,20 @@ function toolCallJson(call: ToolCallSummary): SummaryToolCallJson {
  *
  * @param fallbackDialect - The stream's dialect, for a session the reducer could not name one for.
  */
-export function sessionJson(session: SessionSummary, fallbackDialect: string | null): SummarySessionJson {
+export function sessionJson(bounded: BoundedSession, fallbackDialect: string | null): SummarySessionJson {
+  const { summary: session, text } = bounded;
   return {
     sessionId: session.sessionId,
     dialect: session.dialect ?? fallbackDialect,
     model: session.model,
     status: session.status,
-    text: session.text,
+    text: text.text,
+    textLength: text.length,
+    textOmitted: text.omitted,
     resultText: session.resultText,
+    textMatchesResult: bounded.textMatchesResult,
     toolCalls: session.toolCalls.map(toolCallJson),
+    toolCallsOmitted: bounded.toolCallsOmitted,
     counts: session.counts,
     durationMs: session.durationMs,
     usage: session.usage,
@@ -80,6 +100,34 @@ export function sessionJson(session: SessionSummary, fallbackDialect: string | n
 export const MAX_INVALID_LINES_LISTED = 10_000;
 
 /** Invalid lines of a summary, listed or not. */
-export function invalidLineCount(summary: SummaryJson): number {
+export function invalidLineCount(summary: Pick<SummaryJson, 'invalidLines' | 'invalidLinesOmitted'>): number {
   return summary.invalidLines.length + (summary.invalidLinesOmitted ?? 0);
+}
+
+/** `JSON.stringify(value, null, 2)` as it reads nested `depth` levels deep in a 2-space indented document. */
+function indentedJson(value: unknown, depth: number): string {
+  // JSON escapes line feeds inside strings, so every raw one is between values and takes the indent.
+  return JSON.stringify(value, null, 2).replaceAll('\n', `\n${'  '.repeat(depth)}`);
+}
+
+/**
+ * Writes the `summary --json` document a session at a time, exactly as `JSON.stringify(document, null, 2)` would
+ * print it whole, so that memory holds one session however many the log has.
+ */
+export function createSummaryJsonWriter(write: (text: string) => Promise<void>) {
+  let sessions = 0;
+  return {
+    /** Writes the next session. */
+    async session(json: SummarySessionJson): Promise<void> {
+      const before = sessions === 0 ? '{\n  "sessions": [\n    ' : ',\n    ';
+      sessions += 1;
+      await write(before + indentedJson(json, 2));
+    },
+    /** Closes the session list and writes the rest of the document. */
+    async end(rest: Omit<SummaryJson, 'sessions'>): Promise<void> {
+      const closing = sessions === 0 ? '{\n  "sessions": [],\n' : '\n  ],\n';
+      // The rest as its own document, without its opening brace: its keys follow the sessions.
+      await write(`${closing}${indentedJson(rest, 0).slice(2)}\n`);
+    },
+  };
 }

@@ -83,7 +83,7 @@ function textLines(session: SummarySessionJson, palette: Palette): Cell[][] {
       { text: session.text === '' ? '(none)' : truncate(foldToOneLine(session.text), TEXT_PREVIEW_LENGTH) },
     ],
   ];
-  if (session.resultText !== null && session.resultText !== session.text) {
+  if (session.resultText !== null && session.textMatchesResult === false) {
     rows.push([
       { text: 'result' },
       {
@@ -100,15 +100,13 @@ export function sessionLines(session: SummarySessionJson, palette: Palette): str
   const model = [session.model, session.dialect === null ? null : `(${session.dialect})`].filter(
     (part) => part !== null,
   );
+  const toolCallTotal = session.toolCalls.length + session.toolCallsOmitted;
   const fields: Cell[][] = [
     [{ text: 'model' }, { text: model.length === 0 ? '-' : escapeControls(model.join(' ')) }],
     [{ text: 'status' }, { text: statusLine(session, palette) }],
     ...textLines(session, palette),
     [{ text: 'events' }, { text: countsText(session.counts) }],
-    [
-      { text: 'tools' },
-      { text: session.toolCalls.length === 0 ? 'none' : plural(session.toolCalls.length, 'call') },
-    ],
+    [{ text: 'tools' }, { text: toolCallTotal === 0 ? 'none' : plural(toolCallTotal, 'call') }],
   ];
   const title = `${palette.bold('session')} ${escapeControls(session.sessionId ?? '(no id)')}`;
   const tools =
@@ -123,7 +121,10 @@ export function sessionLines(session: SummarySessionJson, palette: Palette): str
   ];
 }
 
-function invalidLinesText(summary: SummaryJson): string {
+/** The input facts `summary` ends with, whatever the number of sessions before them. */
+export type SummaryFooter = Omit<SummaryJson, 'sessions'>;
+
+function invalidLinesText(summary: SummaryFooter): string {
   const { invalidLines } = summary;
   const total = invalidLineCount(summary);
   if (total === 0) return 'no invalid lines';
@@ -132,11 +133,18 @@ function invalidLinesText(summary: SummaryJson): string {
   return `${plural(total, 'invalid line')}: ${listed.join(', ')}${more > 0 ? `, and ${formatCount(more)} more` : ''}`;
 }
 
+/** The closing `input` line: lines, bytes, sessions and invalid lines of the log. */
+export function summaryFooterLine(summary: SummaryFooter, sessionCount: number, palette: Palette): string {
+  const input = `${palette.bold('input')} ${plural(summary.lines, 'line')}, ${formatBytes(summary.bytes)}, ${plural(sessionCount, 'session')}, `;
+  const invalid = invalidLinesText(summary);
+  return input + (invalidLineCount(summary) === 0 ? invalid : palette.red(invalid));
+}
+
 /** The whole text form of `summary`, one string per output line. */
 export function formatSummaryText(summary: SummaryJson, palette: Palette): string[] {
   const blocks = summary.sessions.map((session) => sessionLines(session, palette));
-  const input = `${palette.bold('input')} ${plural(summary.lines, 'line')}, ${formatBytes(summary.bytes)}, ${plural(summary.sessions.length, 'session')}, `;
-  const invalid = invalidLinesText(summary);
-  const inputLine = input + (invalidLineCount(summary) === 0 ? invalid : palette.red(invalid));
-  return [...blocks.flatMap((block) => [...block, '']), inputLine];
+  return [
+    ...blocks.flatMap((block) => [...block, '']),
+    summaryFooterLine(summary, summary.sessions.length, palette),
+  ];
 }

@@ -1,9 +1,10 @@
 /** Small text helpers shared by the text formats: one-line escaping, truncation, human numbers. */
 
-// C0 controls, DEL and C1 controls, plus the Unicode line and paragraph separators: anything that would break a
-// one-line message or move the terminal cursor.
+// C0 controls, DEL and C1 controls, the Unicode line and paragraph separators, and the bidirectional formatting
+// characters (marks, embeddings, overrides, isolates): anything that would break a one-line message, move the
+// terminal cursor, or make a file name or a message read in another order than it is stored.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
 
 const NAMED_ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
@@ -11,7 +12,11 @@ function escapeControl(char: string): string {
   return NAMED_ESCAPES[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
 
-/** Escapes control characters (`\n`, `\t`, `\u001b`, ...) so that a value prints on one line and cannot move the cursor. */
+/**
+ * Escapes control and bidirectional formatting characters (`\n`, `\t`, `\u001b`, `\u202e`, ...) so that a value
+ * prints on one line, cannot move the cursor and reads in its stored order: for every file name and every piece of
+ * untrusted text the CLI prints on a terminal.
+ */
 export function escapeControls(text: string): string {
   return text.replace(CONTROL_CHARACTERS, escapeControl);
 }

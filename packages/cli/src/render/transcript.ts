@@ -7,6 +7,7 @@
 import type {
   CanonicalEvent,
   FinishEvent,
+  TextDeltaEvent,
   ToolCallEvent,
   ToolResultEvent,
 } from '@cursor-stream/core/normalize';
@@ -35,18 +36,29 @@ export interface Transcript {
   end(): string;
 }
 
+/** Options of {@link createTranscript}. */
+export interface TranscriptOptions {
+  /** Also show the plumbing arguments of tool calls (call id echoes, parsed commands, runner settings). */
+  readonly verbose?: boolean;
+}
+
 /** Creates a {@link Transcript} styled with `palette`. */
-export function createTranscript(palette: Palette): Transcript {
+export function createTranscript(palette: Palette, options: TranscriptOptions = {}): Transcript {
+  const verbose = options.verbose === true;
   let reasoning: string[] = [];
   let reasoningLength = 0;
   // Assistant text may stop mid-line; the next block starts on a line of its own.
   let atLineStart = true;
+  // The model call of the assistant text written last, while nothing else came after it: a message from another
+  // model call is set apart by a blank line instead of being glued on.
+  let textModelCall: { id: string | undefined } | null = null;
   // Tool calls by id, so that a result names the call it completes even when calls interleave.
   const calls = new Map<string, ToolCallEvent>();
 
   function block(lines: readonly string[]): string {
     const lead = atLineStart ? '' : '\n';
     atLineStart = true;
+    textModelCall = null;
     return `${flushReasoning()}${lead}${lines.map((line) => `${line}\n`).join('')}`;
   }
 
@@ -60,17 +72,25 @@ export function createTranscript(palette: Palette): Transcript {
     return folded === '' ? '' : `${lead}${palette.dim(`(thinking) ${folded}`)}\n`;
   }
 
-  function text(piece: string): string {
-    if (piece === '') return '';
+  function text(event: TextDeltaEvent): string {
+    if (event.text === '') return '';
     const held = flushReasoning();
-    atLineStart = piece.endsWith('\n');
-    return held + escapeControlsKeepingLines(piece);
+    const separator =
+      textModelCall?.id !== undefined && textModelCall.id !== event.modelCallId ? messageBreak() : '';
+    textModelCall = { id: event.modelCallId };
+    atLineStart = event.text.endsWith('\n');
+    return held + separator + escapeControlsKeepingLines(event.text);
+  }
+
+  /** Ends the text written so far and leaves one blank line. */
+  function messageBreak(): string {
+    return atLineStart ? '\n' : '\n\n';
   }
 
   function toolCall(event: ToolCallEvent): string {
     calls.set(event.toolCallId, event);
-    const headline = toolHeadline(event.input);
-    const details = toolArgumentDetails(event.input);
+    const headline = toolHeadline(event.toolName, event.input);
+    const details = toolArgumentDetails(event.toolName, event.input, verbose);
     const title = `${palette.cyan('●')} ${palette.bold(escapeControls(event.toolName))}${headline === '' ? '' : ` ${headline}`}`;
     return block(details === '' ? [title] : [title, palette.dim(`    ${details}`)]);
   }
@@ -79,7 +99,7 @@ export function createTranscript(palette: Palette): Transcript {
     const call = calls.get(event.toolCallId);
     calls.delete(event.toolCallId);
     const mark = event.isError ? palette.red('✗') : palette.green('✓');
-    const headline = call === undefined ? '' : toolHeadline(call.input);
+    const headline = call === undefined ? '' : toolHeadline(call.toolName, call.input);
     const subject = `${escapeControls(event.toolName)}${headline === '' ? '' : ` ${headline}`}`;
     const facts = [
       event.isError ? palette.red(event.status) : event.status,
@@ -129,7 +149,7 @@ export function createTranscript(palette: Palette): Transcript {
       case 'reasoning-end':
         return flushReasoning();
       case 'text-delta':
-        return text(event.text);
+        return text(event);
       case 'tool-call':
         return toolCall(event);
       case 'tool-result':

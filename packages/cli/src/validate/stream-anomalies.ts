@@ -1,19 +1,18 @@
 /**
- * Stream-level anomalies, read off the session reducer's result: a tool result without its call, calls still
+ * Stream-level anomalies, read off each session's summary as it ends: a tool result without its call, calls still
  * pending at the end, a session with no `result`, and assistant text that differs from `result.result`.
  */
 
 import type { SessionSummary, SourceLocation } from '@cursor-stream/core/normalize';
-import { codePointCount, escapeControls, plural } from '../format/text.ts';
+import { escapeControls, plural } from '../format/text.ts';
+import type { BoundedSession } from '../sessions/bounded-sessions.ts';
 import type { Finding } from './findings.ts';
 
-/** Where things are in the input, gathered from the events while reading. */
-export interface StreamLocations {
-  /** The `loc` of each session's `finish` event, in session order (`undefined` for a synthesized one). */
-  finishes: readonly (SourceLocation | undefined)[];
+/** Where things are in the input, gathered from the session's events while reading. */
+export interface SessionLocations {
   /** Byte offset of each line that starts a tool call or tool result, to locate tool findings exactly. */
   toolOffsets: ReadonlyMap<number, number>;
-  /** The end of input: its last line and byte count. */
+  /** Where the session ended: the event after it, or the end of input (its last line and byte count). */
   end: SourceLocation;
 }
 
@@ -21,7 +20,7 @@ function describeCall(toolCallId: string, toolName: string): string {
   return `${toolName} call ${escapeControls(JSON.stringify(toolCallId))}`;
 }
 
-function toolAnomalies(session: SessionSummary, where: StreamLocations): Finding[] {
+function toolAnomalies(session: SessionSummary, where: SessionLocations): Finding[] {
   const findings: Finding[] = [];
   for (const call of session.toolCalls) {
     if (call.orphan && call.endLine !== null) {
@@ -49,17 +48,14 @@ function sessionName(session: SessionSummary): string {
   return session.sessionId === null ? 'the session' : `session ${escapeControls(session.sessionId)}`;
 }
 
-function endAnomalies(
-  session: SessionSummary,
-  finish: SourceLocation | undefined,
-  where: StreamLocations,
-): Finding[] {
-  const at = finish ?? where.end;
+function endAnomalies(bounded: BoundedSession, where: SessionLocations): Finding[] {
+  const { summary: session } = bounded;
+  const at = bounded.finishLoc ?? where.end;
   if (session.status === 'incomplete') {
     return [{ ...at, code: 'missing-result', message: `${sessionName(session)} ends without a result` }];
   }
-  if (session.resultText !== null && session.text !== session.resultText) {
-    const lengths = `${plural(codePointCount(session.text), 'character')} vs ${plural(codePointCount(session.resultText), 'character')}`;
+  if (session.resultText !== null && bounded.textMatchesResult === false) {
+    const lengths = `${plural(bounded.text.length, 'character')} vs ${plural(session.resultText.length, 'character')}`;
     return [
       {
         ...at,
@@ -71,10 +67,7 @@ function endAnomalies(
   return [];
 }
 
-/** The anomalies of every session, each located at the line that shows it. */
-export function streamAnomalies(sessions: readonly SessionSummary[], where: StreamLocations): Finding[] {
-  return sessions.flatMap((session, index) => [
-    ...toolAnomalies(session, where),
-    ...endAnomalies(session, where.finishes[index], where),
-  ]);
+/** The anomalies of one session, each located at the line that shows it. */
+export function sessionAnomalies(session: BoundedSession, where: SessionLocations): Finding[] {
+  return [...toolAnomalies(session.summary, where), ...endAnomalies(session, where)];
 }

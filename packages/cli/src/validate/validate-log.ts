@@ -5,7 +5,6 @@
 
 import {
   type CanonicalEvent,
-  createSessionReducer,
   type Dialect,
   type JsonObject,
   loadSchemaValidators,
@@ -17,8 +16,12 @@ import type { Result } from '../cli-error.ts';
 import type { InputOptions } from '../options.ts';
 import type { Progress } from '../progress-bar.ts';
 import { readLog } from '../read-log.ts';
+import { createBoundedSessions, MAX_TOOL_CALLS_LISTED } from '../sessions/bounded-sessions.ts';
 import { byPosition, createFindingList, type FileReport, type Finding } from './findings.ts';
-import { streamAnomalies } from './stream-anomalies.ts';
+import { sessionAnomalies } from './stream-anomalies.ts';
+
+// A tool call has a start line and an end line.
+const MAX_TOOL_LINES_KEPT = 2 * MAX_TOOL_CALLS_LISTED;
 
 /** Options of {@link validateLog}. */
 export interface ValidateLogOptions extends InputOptions {
@@ -40,14 +43,28 @@ function schemaFinding(record: NdjsonRecord, issue: SchemaIssue): Finding {
   return { line: record.line, offset: record.offset, code, message: issue.message, pointer: issue.pointer };
 }
 
-/** Collects findings and the locations the stream anomalies need, event by event. */
-function createCollector(strict: boolean) {
+/**
+ * Collects findings event by event. Each session's anomalies are added when it ends, and what is kept about it (its
+ * tool lines, its bounded summary) goes with it: memory holds the open session and the listed findings, never the
+ * sessions or the lines before.
+ */
+function createCollector(strict: boolean, dialect: string | undefined) {
   const problems = createFindingList();
   const warnings = createFindingList();
-  const finishes: (SourceLocation | undefined)[] = [];
-  const toolOffsets = new Map<number, number>();
-  // Lines whose record the schema check already reported, so that a normalizer's own schema verdict is not doubled.
+  // Byte offsets of the open session's tool lines, to locate its tool findings exactly (bounded like its calls).
+  let toolOffsets = new Map<number, number>();
+  // Lines of the current batch whose record the schema check already reported, so that a normalizer's own schema
+  // verdict is not doubled; a record's events come in the batch that read it.
   const schemaLines = new Set<number>();
+  const anomalyList = (): ReturnType<typeof createFindingList> => (strict ? problems : warnings);
+  const sessions = createBoundedSessions(dialect === undefined ? {} : { dialect }, (session) => {
+    for (const finding of sessionAnomalies(session, { toolOffsets, end: endOfSession }))
+      anomalyList().add(finding);
+    toolOffsets = new Map();
+  });
+  // Where a session that ends without a finish of its own is located: the event that begins the next one while
+  // reading, the end of input at the end.
+  let endOfSession: SourceLocation = { line: 1, offset: 0 };
 
   function onRecord(record: NdjsonRecord, dialect: Dialect | undefined): void {
     if (dialect === undefined) return;
@@ -68,14 +85,30 @@ function createCollector(strict: boolean) {
         code: 'unknown-event',
         message: `event type ${type} is not modelled`,
       });
-    } else if (event.type === 'finish') {
-      finishes.push(loc);
     } else if ((event.type === 'tool-call' || event.type === 'tool-result') && loc !== undefined) {
-      toolOffsets.set(loc.line, loc.offset);
+      if (toolOffsets.size < MAX_TOOL_LINES_KEPT) toolOffsets.set(loc.line, loc.offset);
     }
   }
 
-  return { problems, warnings, finishes, toolOffsets, onRecord, onEvent };
+  return {
+    problems,
+    warnings,
+    onRecord,
+    onEvents(events: readonly CanonicalEvent[]): void {
+      for (const event of events) {
+        // The session is pushed first: an event that opens a new session closes the previous one, whose anomalies
+        // need that session's tool lines, not this event's.
+        if (event.loc !== undefined) endOfSession = event.loc;
+        sessions.push(event);
+        onEvent(event);
+      }
+      schemaLines.clear();
+    },
+    end(end: SourceLocation): void {
+      endOfSession = end;
+      sessions.end();
+    },
+  };
 }
 
 /**
@@ -91,37 +124,24 @@ export async function validateLog(
 ): Promise<Result<FileReport>> {
   // The generated validators are most of the code; only validation loads them, once per thread.
   await loadSchemaValidators();
-  const collector = createCollector(options.strict);
-  const reducer = createSessionReducer(options.dialect === 'auto' ? {} : { dialect: options.dialect });
+  const collector = createCollector(options.strict, options.dialect === 'auto' ? undefined : options.dialect);
   const result = await readLog(path, {
     ...options,
     ...context,
     onRecord: collector.onRecord,
-    onEvents(events) {
-      for (const event of events) {
-        collector.onEvent(event);
-        reducer.push(event);
-      }
-    },
+    onEvents: collector.onEvents,
   });
   if (!result.ok) return result;
   const { lines, bytes, events, dialect } = result.value;
-  const anomalies = streamAnomalies(reducer.sessions(), {
-    finishes: collector.finishes,
-    toolOffsets: collector.toolOffsets,
-    end: { line: Math.max(1, lines), offset: bytes },
-  });
-  // Anomalies are few (a handful per session), so they are always listed.
+  collector.end({ line: Math.max(1, lines), offset: bytes });
   const { problems, warnings } = collector;
-  const problemList = options.strict ? [...problems.listed, ...anomalies] : problems.listed;
-  const warningList = options.strict ? warnings.listed : [...warnings.listed, ...anomalies];
   const report: FileReport = {
     path,
     dialect,
     lines,
     events,
-    problems: problemList.sort(byPosition),
-    warnings: warningList.sort(byPosition),
+    problems: problems.listed.sort(byPosition),
+    warnings: warnings.listed.sort(byPosition),
   };
   if (problems.omitted > 0) report.problemsOmitted = problems.omitted;
   if (warnings.omitted > 0) report.warningsOmitted = warnings.omitted;

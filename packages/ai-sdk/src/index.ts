@@ -1,0 +1,17 @@
+/**
+ * `@cursor-stream/ai-sdk`: cursor-stream's canonical events as the Vercel AI SDK's UI message stream, so a `useChat`
+ * front end can show a cursor-agent run (text, reasoning, tool calls and their outcomes) with no adapter of its own.
+ */
+
+export {
+  type CanonicalEventSource,
+  toUIMessageReadableStream,
+  toUIMessageStream,
+} from './to-ui-message-stream.ts';
+export { toolErrorText } from './tool-error-text.ts';
+export {
+  createUIMessageEncoder,
+  type UIMessageEncoder,
+  type UIMessageEncoderOptions,
+  UNFINISHED_TOOL_ERROR_TEXT,
+} from './ui-message-encoder.ts';

@@ -1,0 +1,194 @@
+/**
+ * Canonical events to the AI SDK's UI message stream chunks, one event at a time. A stream of events becomes one
+ * assistant message: text and reasoning as blocks with stable ids, each tool call as one tool part that ends with
+ * its output or its error, and the run's failure as the `error` chunk, sent last so that a `useChat` client, which
+ * stops reading at an error, has every part first.
+ */
+
+import type {
+  CanonicalEvent,
+  FinishEvent,
+  ToolCallEvent,
+  ToolResultEvent,
+} from '@cursor-stream/core/normalize';
+import type { FinishReason, UIMessageChunk } from 'ai';
+import { toolErrorText } from './tool-error-text.ts';
+
+/** Options of {@link createUIMessageEncoder} and {@link toUIMessageStream}. */
+export interface UIMessageEncoderOptions {
+  /** The assistant message's id, sent in the `start` chunk; the client generates one when absent. */
+  messageId?: string;
+  /**
+   * Send tool calls as dynamic tools (`dynamic-tool` parts named by `toolName`) rather than as `tool-${toolName}`
+   * parts. Use it when the front end's message type declares no tools.
+   *
+   * @defaultValue false
+   */
+  dynamicTools?: boolean;
+  /**
+   * Send the model's reasoning as `reasoning-*` chunks.
+   *
+   * @defaultValue true
+   */
+  reasoning?: boolean;
+}
+
+/** The error text of a tool call still open when its session ended. */
+export const UNFINISHED_TOOL_ERROR_TEXT = 'The session ended before the tool call completed.';
+
+/** Turns canonical events into UI message stream chunks; see {@link createUIMessageEncoder}. */
+export interface UIMessageEncoder {
+  /** The chunks for one event (the first call also gives `start`). */
+  encode(event: CanonicalEvent): UIMessageChunk[];
+  /** Closes what is open and gives the last chunks: the run's `error`, if it failed, then `finish`. */
+  end(): UIMessageChunk[];
+}
+
+type BlockKind = 'text' | 'reasoning';
+
+const FINISH_REASONS: Record<FinishEvent['finishReason'], FinishReason> = {
+  stop: 'stop',
+  error: 'error',
+  incomplete: 'other',
+};
+
+/**
+ * Creates an encoder of one assistant message. Block ids are `text-1`, `reasoning-1`, `text-2`, ... in the order the
+ * blocks open, so the same events always give the same chunks (a relay replaying a log sends the same ids again).
+ *
+ * Mapping: `text-delta` → `text-start`/`text-delta`/`text-end`; `reasoning-delta`/`reasoning-end` →
+ * `reasoning-start`/`reasoning-delta`/`reasoning-end`; `tool-call` → `tool-input-available`; `tool-result` →
+ * `tool-output-available`, or `tool-output-error` with {@link toolErrorText} when it failed; a call still open at
+ * its session's `finish` → `tool-output-error`; `error` events and a failed `finish` → one `error` chunk at the end;
+ * then `finish` (`stop`, `error`, or `other` for an incomplete session). Other events give no chunk.
+ */
+export function createUIMessageEncoder(options: UIMessageEncoderOptions = {}): UIMessageEncoder {
+  const dynamic = options.dynamicTools === true ? { dynamic: true } : {};
+  const openTools = new Map<string, string>();
+  let started = false;
+  let ended = false;
+  let block: { kind: BlockKind; id: string } | undefined;
+  const blockCounts: Record<BlockKind, number> = { text: 0, reasoning: 0 };
+  let errorText: string | undefined;
+  let finishReason: FinishReason | undefined;
+
+  function start(out: UIMessageChunk[]): void {
+    if (started) return;
+    started = true;
+    out.push(
+      options.messageId === undefined ? { type: 'start' } : { type: 'start', messageId: options.messageId },
+    );
+  }
+
+  function closeBlock(out: UIMessageChunk[]): void {
+    if (block === undefined) return;
+    out.push({ type: block.kind === 'text' ? 'text-end' : 'reasoning-end', id: block.id });
+    block = undefined;
+  }
+
+  function delta(out: UIMessageChunk[], kind: BlockKind, text: string): void {
+    if (block?.kind !== kind) {
+      closeBlock(out);
+      blockCounts[kind] += 1;
+      block = { kind, id: `${kind}-${blockCounts[kind]}` };
+      out.push({ type: kind === 'text' ? 'text-start' : 'reasoning-start', id: block.id });
+    }
+    out.push({ type: kind === 'text' ? 'text-delta' : 'reasoning-delta', id: block.id, delta: text });
+  }
+
+  function toolInput(
+    out: UIMessageChunk[],
+    call: Pick<ToolCallEvent, 'toolCallId' | 'toolName'>,
+    input: unknown,
+  ) {
+    closeBlock(out);
+    openTools.set(call.toolCallId, call.toolName);
+    out.push({
+      type: 'tool-input-available',
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+      input,
+      providerExecuted: true,
+      ...dynamic,
+    });
+  }
+
+  function toolOutput(out: UIMessageChunk[], result: ToolResultEvent): void {
+    // The AI SDK attaches an output to an existing tool part, so a result without its call opens the part first.
+    if (!openTools.has(result.toolCallId)) toolInput(out, result, undefined);
+    openTools.delete(result.toolCallId);
+    out.push(
+      result.isError
+        ? {
+            type: 'tool-output-error',
+            toolCallId: result.toolCallId,
+            errorText: toolErrorText(result),
+            ...dynamic,
+          }
+        : { type: 'tool-output-available', toolCallId: result.toolCallId, output: result.output, ...dynamic },
+    );
+  }
+
+  function closeSession(out: UIMessageChunk[]): void {
+    closeBlock(out);
+    for (const toolCallId of openTools.keys()) {
+      out.push({ type: 'tool-output-error', toolCallId, errorText: UNFINISHED_TOOL_ERROR_TEXT, ...dynamic });
+    }
+    openTools.clear();
+  }
+
+  function finish(out: UIMessageChunk[], event: FinishEvent): void {
+    closeSession(out);
+    finishReason = FINISH_REASONS[event.finishReason];
+    if (event.isError && errorText === undefined) errorText = event.text ?? 'The agent reported an error.';
+  }
+
+  function route(out: UIMessageChunk[], event: CanonicalEvent): void {
+    switch (event.type) {
+      case 'text-delta':
+        if (event.text !== '') delta(out, 'text', event.text);
+        return;
+      case 'reasoning-delta':
+        if (options.reasoning !== false && event.text !== '') delta(out, 'reasoning', event.text);
+        return;
+      case 'reasoning-end':
+        if (block?.kind === 'reasoning') closeBlock(out);
+        return;
+      case 'tool-call':
+        // A repeated start of a call that is still open adds nothing.
+        if (!openTools.has(event.toolCallId)) toolInput(out, event, event.input);
+        return;
+      case 'tool-result':
+        toolOutput(out, event);
+        return;
+      case 'error':
+        errorText = event.message;
+        return;
+      case 'finish':
+        finish(out, event);
+        return;
+      default:
+        return;
+    }
+  }
+
+  return {
+    encode(event) {
+      const out: UIMessageChunk[] = [];
+      if (ended) return out;
+      start(out);
+      route(out, event);
+      return out;
+    },
+    end() {
+      const out: UIMessageChunk[] = [];
+      if (ended) return out;
+      ended = true;
+      start(out);
+      closeSession(out);
+      if (errorText !== undefined) out.push({ type: 'error', errorText });
+      out.push(finishReason === undefined ? { type: 'finish' } : { type: 'finish', finishReason });
+      return out;
+    },
+  };
+}

@@ -1,0 +1,280 @@
+import {
+  createUIMessageEncoder,
+  toolErrorText,
+  toUIMessageStream,
+  UNFINISHED_TOOL_ERROR_TEXT,
+} from '@cursor-stream/ai-sdk';
+import type { CanonicalEvent } from '@cursor-stream/core';
+import { fc, test as propertyTest } from '@fast-check/vitest';
+import type { UIMessageChunk } from 'ai';
+import { describe, expect, test } from 'vitest';
+import { readAsAiSdk, toolParts } from './support.ts';
+
+const finish = (over: Partial<Extract<CanonicalEvent, { type: 'finish' }>> = {}): CanonicalEvent => ({
+  type: 'finish',
+  finishReason: 'stop',
+  isError: false,
+  pendingToolCallIds: [],
+  ...over,
+});
+
+const SESSION: CanonicalEvent[] = [
+  { type: 'stream-start', model: 'Auto' },
+  { type: 'user-message', text: 'list files' },
+  { type: 'reasoning-delta', text: 'I should ' },
+  { type: 'reasoning-delta', text: 'look.' },
+  { type: 'reasoning-end' },
+  { type: 'text-delta', text: 'Looking' },
+  { type: 'text-delta', text: '…' },
+  {
+    type: 'tool-call',
+    toolCallId: 'c1',
+    toolName: 'ls',
+    providerToolName: 'lsToolCall',
+    input: { path: '.' },
+  },
+  {
+    type: 'tool-result',
+    toolCallId: 'c1',
+    toolName: 'ls',
+    providerToolName: 'lsToolCall',
+    status: 'success',
+    isError: false,
+    output: { files: ['a'] },
+  },
+  { type: 'text-delta', text: 'One file.' },
+  finish(),
+];
+
+async function chunksOf(events: Iterable<CanonicalEvent> | AsyncIterable<CanonicalEvent>) {
+  const chunks: UIMessageChunk[] = [];
+  for await (const chunk of toUIMessageStream(events)) chunks.push(chunk);
+  return chunks;
+}
+
+describe('toUIMessageStream', () => {
+  test('gives blocks with stable ids, a tool part per call, and start and finish around them', async () => {
+    expect(await chunksOf(SESSION)).toEqual([
+      { type: 'start' },
+      { type: 'reasoning-start', id: 'reasoning-1' },
+      { type: 'reasoning-delta', id: 'reasoning-1', delta: 'I should ' },
+      { type: 'reasoning-delta', id: 'reasoning-1', delta: 'look.' },
+      { type: 'reasoning-end', id: 'reasoning-1' },
+      { type: 'text-start', id: 'text-1' },
+      { type: 'text-delta', id: 'text-1', delta: 'Looking' },
+      { type: 'text-delta', id: 'text-1', delta: '…' },
+      { type: 'text-end', id: 'text-1' },
+      {
+        type: 'tool-input-available',
+        toolCallId: 'c1',
+        toolName: 'ls',
+        input: { path: '.' },
+        providerExecuted: true,
+      },
+      { type: 'tool-output-available', toolCallId: 'c1', output: { files: ['a'] } },
+      { type: 'text-start', id: 'text-2' },
+      { type: 'text-delta', id: 'text-2', delta: 'One file.' },
+      { type: 'text-end', id: 'text-2' },
+      { type: 'finish', finishReason: 'stop' },
+    ]);
+  });
+
+  test('reads an async iterable as it reads an array', async () => {
+    async function* later() {
+      for (const event of SESSION) yield event;
+    }
+    expect(await chunksOf(later())).toEqual(await chunksOf(SESSION));
+  });
+
+  test('stops its source when the consumer leaves early', async () => {
+    let stopped = false;
+    function* source() {
+      try {
+        yield* SESSION;
+      } finally {
+        stopped = true;
+      }
+    }
+    for await (const chunk of toUIMessageStream(source())) if (chunk.type === 'text-delta') break;
+    expect(stopped).toBe(true);
+  });
+
+  test('a failed run ends with its reason as the error chunk, after every part', async () => {
+    const chunks = await chunksOf([
+      { type: 'text-delta', text: 'Working' },
+      {
+        type: 'tool-call',
+        toolCallId: 'c2',
+        toolName: 'shell',
+        providerToolName: 'shellToolCall',
+        input: {},
+      },
+      { type: 'error', message: 'The agent exited with code 1: not logged in', code: 'exit-nonzero' },
+      finish({ finishReason: 'incomplete', isError: true, pendingToolCallIds: ['c2'] }),
+    ]);
+    expect(chunks.slice(-5)).toEqual([
+      { type: 'text-end', id: 'text-1' },
+      expect.objectContaining({ type: 'tool-input-available', toolCallId: 'c2' }),
+      { type: 'tool-output-error', toolCallId: 'c2', errorText: UNFINISHED_TOOL_ERROR_TEXT },
+      { type: 'error', errorText: 'The agent exited with code 1: not logged in' },
+      { type: 'finish', finishReason: 'other' },
+    ]);
+  });
+
+  test("an error result without an error event reports the result's text", async () => {
+    const chunks = await chunksOf([finish({ finishReason: 'error', isError: true, text: 'Rate limited.' })]);
+    expect(chunks).toEqual([
+      { type: 'start' },
+      { type: 'error', errorText: 'Rate limited.' },
+      { type: 'finish', finishReason: 'error' },
+    ]);
+  });
+
+  test('a result without its call opens the tool part first, as the AI SDK needs', async () => {
+    const { message } = await readAsAiSdk([
+      {
+        type: 'tool-result',
+        toolCallId: 'orphan',
+        toolName: 'read',
+        providerToolName: 'readToolCall',
+        status: 'error',
+        isError: true,
+        output: { errorMessage: 'File not found' },
+      },
+    ]);
+    expect(toolParts(message)).toEqual([
+      expect.objectContaining({
+        toolCallId: 'orphan',
+        state: 'output-error',
+        errorText: 'error: File not found',
+      }),
+    ]);
+  });
+
+  test('options: a message id, dynamic tools, no reasoning', async () => {
+    const chunks: UIMessageChunk[] = [];
+    const options = { messageId: 'm1', dynamicTools: true, reasoning: false };
+    for await (const chunk of toUIMessageStream(SESSION, options)) chunks.push(chunk);
+    expect(chunks[0]).toEqual({ type: 'start', messageId: 'm1' });
+    expect(chunks.some((chunk) => chunk.type.startsWith('reasoning'))).toBe(false);
+    expect(chunks.find((chunk) => chunk.type === 'tool-input-available')).toMatchObject({ dynamic: true });
+    const { message } = await readAsAiSdk(SESSION, options);
+    expect(message?.parts.find((part) => part.type === 'dynamic-tool')).toMatchObject({
+      toolName: 'ls',
+      state: 'output-available',
+    });
+  });
+
+  test('the encoder gives nothing after end()', () => {
+    const encoder = createUIMessageEncoder();
+    encoder.encode({ type: 'text-delta', text: 'a' });
+    expect(encoder.end().at(-1)).toEqual({ type: 'finish' });
+    expect(encoder.encode({ type: 'text-delta', text: 'b' })).toEqual([]);
+    expect(encoder.end()).toEqual([]);
+  });
+});
+
+describe('toolErrorText', () => {
+  test.each([
+    [{ status: 'error', output: { errorMessage: 'File not found' } }, 'error: File not found'],
+    [
+      { status: 'failure', output: { exitCode: 127, stdout: '', stderr: 'python: command not found\n' } },
+      'failure (exit code 127): python: command not found',
+    ],
+    [{ status: 'rejected', output: { command: 'rm -rf /', reason: '' } }, 'rejected'],
+    [
+      { status: 'rejected', output: { reason: 'MCP tool execution rejected by user ' } },
+      'rejected: MCP tool execution rejected by user',
+    ],
+    [{ status: 'failure', output: { error: { message: 'boom' } } }, 'failure: boom'],
+    [{ status: 'timeout', output: null }, 'timeout'],
+    [{ status: 'failure', output: 'plain words' }, 'failure: plain words'],
+  ])('%j → %s', (result, expected) => {
+    expect(toolErrorText(result)).toBe(expected);
+  });
+
+  test('quotes at most 2000 characters of a long reason', () => {
+    const text = toolErrorText({ status: 'failure', output: { stderr: 'x'.repeat(10_000) } });
+    expect(text).toBe(`failure: ${'x'.repeat(2000)}…`);
+  });
+});
+
+const toolId = fc.constantFrom('a', 'b', 'c');
+const eventArb: fc.Arbitrary<CanonicalEvent> = fc.oneof(
+  fc.record({ type: fc.constant('text-delta' as const), text: fc.string({ maxLength: 3 }) }),
+  fc.record({ type: fc.constant('reasoning-delta' as const), text: fc.string({ maxLength: 3 }) }),
+  fc.constant({ type: 'reasoning-end' as const }),
+  fc.record({
+    type: fc.constant('tool-call' as const),
+    toolCallId: toolId,
+    toolName: fc.constantFrom('read', 'shell'),
+    providerToolName: fc.constant('x'),
+    input: fc.jsonValue(),
+  }),
+  fc.record({
+    type: fc.constant('tool-result' as const),
+    toolCallId: toolId,
+    toolName: fc.constantFrom('read', 'shell'),
+    providerToolName: fc.constant('x'),
+    status: fc.constantFrom('success', 'failure', 'rejected'),
+    isError: fc.boolean(),
+    output: fc.jsonValue(),
+  }),
+  fc.record({ type: fc.constant('error' as const), message: fc.string() }),
+  fc.record({
+    type: fc.constant('finish' as const),
+    finishReason: fc.constantFrom('stop' as const, 'error' as const, 'incomplete' as const),
+    isError: fc.boolean(),
+    pendingToolCallIds: fc.constant<string[]>([]),
+  }),
+  fc.constant({ type: 'stream-start' as const }),
+);
+
+/** The rules a UI message stream follows: one start first, one finish last, blocks opened before use and closed. */
+function expectWellFormed(chunks: readonly UIMessageChunk[]): void {
+  expect(chunks[0]?.type).toBe('start');
+  expect(chunks.at(-1)?.type).toBe('finish');
+  expect(chunks.filter((chunk) => chunk.type === 'start' || chunk.type === 'finish')).toHaveLength(2);
+  const open = new Set<string>();
+  const tools = new Map<string, 'input' | 'done'>();
+  for (const chunk of chunks) {
+    if (chunk.type === 'text-start' || chunk.type === 'reasoning-start') {
+      expect(open.size).toBe(0);
+      open.add(chunk.id);
+    } else if (chunk.type === 'text-delta' || chunk.type === 'reasoning-delta') {
+      expect(open.has(chunk.id)).toBe(true);
+    } else if (chunk.type === 'text-end' || chunk.type === 'reasoning-end') {
+      expect(open.delete(chunk.id)).toBe(true);
+    } else if (chunk.type === 'tool-input-available') {
+      tools.set(chunk.toolCallId, 'input');
+    } else if (chunk.type === 'tool-output-available' || chunk.type === 'tool-output-error') {
+      expect(tools.get(chunk.toolCallId)).toBe('input');
+      tools.set(chunk.toolCallId, 'done');
+    }
+  }
+  expect(open.size).toBe(0);
+  expect([...tools.values()].every((state) => state === 'done')).toBe(true);
+}
+
+describe('every event sequence', () => {
+  propertyTest.prop([fc.array(eventArb, { maxLength: 40 })])(
+    'gives a well-formed stream whose text and reasoning are the events’ own, in one part per block',
+    async (events) => {
+      const chunks = await chunksOf(events);
+      expectWellFormed(chunks);
+      const deltas = (type: string) =>
+        chunks.map((chunk) => (chunk.type === type && 'delta' in chunk ? chunk.delta : '')).join('');
+      const texts = (type: string) =>
+        events.map((event) => (event.type === type && 'text' in event ? event.text : '')).join('');
+      expect(deltas('text-delta')).toBe(texts('text-delta'));
+      expect(deltas('reasoning-delta')).toBe(texts('reasoning-delta'));
+      const { message } = await readAsAiSdk(events);
+      const calls = new Set(events.flatMap((event) => ('toolCallId' in event ? [event.toolCallId] : [])));
+      expect(
+        toolParts(message)
+          .map((part) => part.toolCallId)
+          .sort(),
+      ).toEqual([...calls].sort());
+    },
+  );
+});

@@ -1,0 +1,70 @@
+import { existsSync } from 'node:fs';
+import { relative } from 'node:path';
+import { toolErrorText, UNFINISHED_TOOL_ERROR_TEXT } from '@cursor-stream/ai-sdk';
+import type { CanonicalEvent, SessionSummary } from '@cursor-stream/core';
+import { describe, expect, test } from 'vitest';
+import {
+  CORPUS_DIR,
+  partText,
+  REAL_CORPUS_DIR,
+  readAsAiSdk,
+  readRecording,
+  recordingsIn,
+  toolParts,
+} from './support.ts';
+
+function joined(events: readonly CanonicalEvent[], type: 'text-delta' | 'reasoning-delta'): string {
+  return events.map((event) => (event.type === type ? event.text : '')).join('');
+}
+
+/** The state and error text a call's tool part must end in, from the session reducer's view of the call. */
+function expectedTool(events: readonly CanonicalEvent[], call: SessionSummary['toolCalls'][number]) {
+  if (call.status === 'pending') return { state: 'output-error', errorText: UNFINISHED_TOOL_ERROR_TEXT };
+  const result = events.findLast(
+    (event): event is Extract<CanonicalEvent, { type: 'tool-result' }> =>
+      event.type === 'tool-result' && event.toolCallId === call.toolCallId,
+  );
+  if (result === undefined) throw new Error(`no result for ${call.toolCallId}`);
+  return result.isError
+    ? { state: 'output-error', errorText: toolErrorText(result) }
+    : { state: 'output-available', output: result.output };
+}
+
+async function checkRecording(path: string): Promise<void> {
+  const { events, sessions } = readRecording(path);
+  const { message, errors } = await readAsAiSdk(events);
+  // The reader shows a message once it has a part; a run that said nothing has none.
+  if (message !== undefined) expect(message.role).toBe('assistant');
+  expect(partText(message, 'text')).toBe(sessions.map((session) => session.text).join(''));
+  expect(partText(message, 'text')).toBe(joined(events, 'text-delta'));
+  expect(partText(message, 'reasoning')).toBe(joined(events, 'reasoning-delta'));
+
+  const calls = sessions.flatMap((session) => session.toolCalls);
+  const parts = toolParts(message);
+  expect(parts.map((part) => part.toolCallId).sort()).toEqual(calls.map((call) => call.toolCallId).sort());
+  for (const call of calls) {
+    const part = parts.find((candidate) => candidate.toolCallId === call.toolCallId);
+    expect(part?.toolName).toBe(call.toolName);
+    expect(part).toMatchObject(expectedTool(events, call));
+  }
+
+  // A failed run reports why, once, as the AI SDK's error; a successful one reports nothing.
+  const failed = events.some((event) => event.type === 'error' || (event.type === 'finish' && event.isError));
+  expect(errors).toHaveLength(failed ? 1 : 0);
+}
+
+describe("this repository's recordings through the AI SDK's readUIMessageStream", () => {
+  for (const path of recordingsIn(CORPUS_DIR)) {
+    test(relative(CORPUS_DIR, path), () => checkRecording(path));
+  }
+});
+
+const hasRealCorpus = existsSync(REAL_CORPUS_DIR);
+describe.skipIf(!hasRealCorpus)(
+  `real recordings through the AI SDK's readUIMessageStream${hasRealCorpus ? '' : ` (skipped: ${REAL_CORPUS_DIR} is missing)`}`,
+  () => {
+    for (const path of hasRealCorpus ? recordingsIn(REAL_CORPUS_DIR) : []) {
+      test(relative(REAL_CORPUS_DIR, path), () => checkRecording(path));
+    }
+  },
+);

@@ -1,0 +1,105 @@
+/** The text form of the census: one block per dialect, one line per record type, its drift indented below it. */
+
+import type { Palette } from '../format/colors.ts';
+import { type Cell, formatTable } from '../format/table.ts';
+import { escapeControls, formatCount, plural } from '../format/text.ts';
+import type { CensusDriftEntry, CensusJson, CensusLocation, CensusRow } from './census-tally.ts';
+
+function at(location: CensusLocation): string {
+  return `first at ${escapeControls(location.path)}:${location.line}`;
+}
+
+function typeLabel(row: CensusRow): string {
+  const type = row.type === null ? '(no type)' : row.type;
+  return escapeControls(row.subtype === null ? type : `${type}/${row.subtype}`);
+}
+
+function entryRow(kind: 'field' | 'value', entry: CensusDriftEntry, palette: Palette): Cell[] {
+  const what = entry.value === undefined ? entry.pointer : `${entry.pointer} = ${entry.value}`;
+  return [
+    { text: `    unknown ${kind} ${escapeControls(what)}`, style: palette.yellow },
+    { text: formatCount(entry.count) },
+    { text: at(entry.first), style: palette.dim },
+  ];
+}
+
+function rowCells(row: CensusRow, palette: Palette): Cell[][] {
+  const note = row.modelled ? '' : '  not modelled: read as unknown events';
+  const cells: Cell[][] = [
+    [
+      { text: `  ${typeLabel(row)}` },
+      { text: formatCount(row.count) },
+      { text: `${at(row.first)}${note}`, style: row.modelled ? palette.dim : palette.yellow },
+    ],
+  ];
+  for (const entry of row.unknownFields) cells.push(entryRow('field', entry, palette));
+  for (const entry of row.unknownValues) cells.push(entryRow('value', entry, palette));
+  if (row.entriesOmitted > 0) {
+    cells.push([
+      {
+        text: `    and ${plural(row.entriesOmitted, 'more unknown field or value', 'more unknown fields or values')} not listed`,
+        style: palette.yellow,
+      },
+    ]);
+  }
+  if (row.violations !== null) {
+    const { first, count } = row.violations;
+    const pointer = first.pointer === '' ? '' : ` (at ${escapeControls(first.pointer)})`;
+    cells.push([
+      { text: `    schema violation: ${escapeControls(first.message)}${pointer}`, style: palette.red },
+      { text: formatCount(count) },
+      { text: at(first), style: palette.dim },
+    ]);
+  }
+  return cells;
+}
+
+function dialectBlocks(census: CensusJson, palette: Palette): string[] {
+  const byDialect = new Map<string | null, CensusRow[]>();
+  for (const row of census.rows) byDialect.set(row.dialect, [...(byDialect.get(row.dialect) ?? []), row]);
+  const lines: string[] = [];
+  for (const [dialect, rows] of byDialect) {
+    const records = rows.reduce((sum, row) => sum + row.count, 0);
+    const name = dialect ?? 'no dialect (records no dialect explains)';
+    lines.push(`${palette.bold(escapeControls(name))}: ${plural(records, 'record')}`);
+    lines.push(...formatTable(rows.flatMap((row) => rowCells(row, palette))), '');
+  }
+  return lines;
+}
+
+function otherLines(census: CensusJson, palette: Palette): string[] {
+  const lines = census.invalidLines.map(
+    (invalid) =>
+      `${palette.red(`invalid lines: ${invalid.code}`)} ${formatCount(invalid.count)}, ${at(invalid.first)}`,
+  );
+  if (census.recordsOmitted > 0) {
+    lines.push(palette.yellow(`and ${plural(census.recordsOmitted, 'more record')} of types not listed`));
+  }
+  for (const file of census.unreadable) {
+    lines.push(palette.red(`not read: ${escapeControls(file.path)}: ${escapeControls(file.message)}`));
+  }
+  if (census.unreadableOmitted > 0)
+    lines.push(palette.red(`and ${plural(census.unreadableOmitted, 'more file')} not read`));
+  return lines;
+}
+
+function closingLine(census: CensusJson, palette: Palette): string {
+  const fields = census.rows.reduce((sum, row) => sum + row.unknownFields.length, 0);
+  const values = census.rows.reduce((sum, row) => sum + row.unknownValues.length, 0);
+  const unmodelled = census.rows.filter((row) => !row.modelled).length;
+  const facts = [
+    fields === 0 ? '' : plural(fields, 'unknown field'),
+    values === 0 ? '' : plural(values, 'unknown value'),
+    unmodelled === 0 ? '' : `${plural(unmodelled, 'record type')} not modelled`,
+  ].filter((fact) => fact !== '');
+  const verdict =
+    facts.length === 0
+      ? palette.green('the schemas know every field and value')
+      : palette.yellow(facts.join(', '));
+  return `${plural(census.files, 'file')}, ${plural(census.records, 'record')}, ${plural(census.rows.length, 'record type')}: ${verdict}`;
+}
+
+/** The whole text form of `census`, one string per output line. */
+export function formatCensusText(census: CensusJson, palette: Palette): string[] {
+  return [...dialectBlocks(census, palette), ...otherLines(census, palette), closingLine(census, palette)];
+}

@@ -1,0 +1,194 @@
+/**
+ * `cursor-stream export`: logs out to OpenTelemetry (OTLP), DuckDB or ClickHouse. A thin adapter: it reads each
+ * log with the shared read loop and hands its records and events to an exporter of `@cursor-stream/export`.
+ */
+
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { ExportFailure, type ExportTotals, type LogExporter } from '@cursor-stream/export';
+import { type CliError, cliError, ioError, type Result } from '../cli-error.ts';
+import { type CliIo, progressFor, reportError, writeText } from '../cli-io.ts';
+import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
+import type { ExportFormat } from '../export-formats.ts';
+import { expandLogPaths } from '../input/walk-logs.ts';
+import type { InputOptions } from '../options.ts';
+import { type LogStats, readLog } from '../read-log.ts';
+
+/** Options of `export`. */
+export interface ExportOptions extends InputOptions {
+  format: ExportFormat;
+  /** `-o`: the OTLP JSON lines file (`-`: standard output) or the DuckDB database file. */
+  output?: string;
+  /** `--endpoint`: an OTLP/HTTP traces URL. */
+  endpoint?: string;
+  /** `--url`: ClickHouse's HTTP interface. */
+  url?: string;
+  includeContent: boolean;
+}
+
+/** Why the options do not fit together, or `undefined` when they do. */
+export function exportUsageError(options: ExportOptions): CliError | undefined {
+  const usage = (message: string) => cliError('usage', message);
+  const { format } = options;
+  if (format !== 'otlp' && options.endpoint !== undefined) return usage('--endpoint is for --format otlp');
+  if (format !== 'otlp' && options.includeContent) return usage('--include-content is for --format otlp');
+  if (format !== 'clickhouse' && options.url !== undefined) return usage('--url is for --format clickhouse');
+  if (format === 'otlp' && options.endpoint !== undefined && options.output !== undefined) {
+    return usage('--format otlp writes to -o FILE or to --endpoint URL, not both');
+  }
+  if (format === 'duckdb' && options.output === undefined)
+    return usage('--format duckdb needs -o FILE.duckdb');
+  if (format === 'clickhouse' && options.output !== undefined)
+    return usage('--format clickhouse takes --url, not -o');
+  if (format === 'clickhouse' && options.url === undefined)
+    return usage('--format clickhouse needs --url URL');
+  for (const url of [options.endpoint, options.url]) {
+    if (url === undefined) continue;
+    if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
+      return usage(`not an http(s) URL: ${url}`);
+    // A password in a URL ends up in shell history and process lists.
+    if (new URL(url).password !== '') return usage('give credentials in the environment, not in the URL');
+  }
+  return undefined;
+}
+
+interface LineOutput {
+  writeLine(line: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+function fileOutput(path: string): LineOutput {
+  const stream: WriteStream = createWriteStream(path);
+  let failure: unknown;
+  stream.on('error', (error) => {
+    failure = error;
+  });
+  return {
+    async writeLine(line) {
+      if (failure !== undefined) throw failure;
+      if (!stream.write(`${line}\n`)) await new Promise<void>((done) => stream.once('drain', () => done()));
+    },
+    close: () =>
+      new Promise((done, fail) => {
+        if (failure !== undefined) return fail(failure);
+        stream.end(() => done());
+      }),
+  };
+}
+
+function lineOutput(path: string | undefined, io: CliIo): LineOutput {
+  if (path !== undefined && path !== '-') return fileOutput(path);
+  return { writeLine: (line) => writeText(io.stdout, `${line}\n`), close: async () => {} };
+}
+
+async function createExporter(options: ExportOptions, io: CliIo, output: LineOutput): Promise<LogExporter> {
+  if (options.format === 'duckdb') {
+    const { createDuckDbExporter } = await import('@cursor-stream/export/duckdb');
+    return createDuckDbExporter({ path: options.output ?? '' });
+  }
+  if (options.format === 'clickhouse') {
+    const { createClickHouseExporter } = await import('@cursor-stream/export/clickhouse');
+    const credentials: { user?: string; password?: string } = {};
+    if (io.env.CLICKHOUSE_USER !== undefined) credentials.user = io.env.CLICKHOUSE_USER;
+    if (io.env.CLICKHOUSE_PASSWORD !== undefined) credentials.password = io.env.CLICKHOUSE_PASSWORD;
+    return createClickHouseExporter({ url: options.url ?? '', ...credentials });
+  }
+  const { createOtlpExporter } = await import('@cursor-stream/export/otlp');
+  const target =
+    options.endpoint === undefined
+      ? { kind: 'json-lines' as const, writeLine: output.writeLine }
+      : { kind: 'endpoint' as const, url: options.endpoint };
+  return createOtlpExporter({ target, includeContent: options.includeContent });
+}
+
+/** What reading one log came to: its invalid lines, or the I/O error that stopped it. */
+async function exportLog(
+  path: string,
+  exporter: LogExporter,
+  options: ExportOptions,
+  io: CliIo,
+): Promise<Result<LogStats>> {
+  const name = path === '-' ? '<stdin>' : resolve(path);
+  let modifiedMs: number | undefined;
+  if (path !== '-') {
+    // Checked before the log is opened for export, which replaces its earlier rows.
+    try {
+      modifiedMs = (await stat(path)).mtimeMs;
+    } catch (error) {
+      return { ok: false, error: ioError(path, error) };
+    }
+  }
+  const sink = await exporter.openLog(name, modifiedMs);
+  const result = await readLog(path, {
+    ...options,
+    stdin: io.stdin,
+    progress: progressFor(io, false),
+    onRecord: (record, dialect) => sink.observeRecord(record.line, record.value, dialect?.name),
+    onEvents: (events) => sink.push(events),
+  });
+  await sink.end();
+  return result;
+}
+
+function totalsLine(totals: ExportTotals, where: string): string {
+  return `cursor-stream: exported ${totals.logs} logs, ${totals.sessions} sessions, ${totals.toolCalls} tool calls, ${totals.events} events to ${where}\n`;
+}
+
+function destination(options: ExportOptions): string {
+  return (
+    options.endpoint ??
+    options.url ??
+    (options.output === undefined || options.output === '-' ? '<stdout>' : options.output)
+  );
+}
+
+/** An export that cannot go on: the exporter's own failure, the output's I/O error, or the database's error. */
+function exportFailure(error: unknown, where: string): CliError {
+  if (error instanceof ExportFailure) return cliError('export-failed', error.message);
+  const errno = (error as { code?: unknown } | null)?.code;
+  if (typeof errno === 'string' && errno.startsWith('E')) return ioError(where, error);
+  const message = error instanceof Error ? error.message : String(error);
+  return cliError('export-failed', message.split('\n')[0] ?? message, where);
+}
+
+/**
+ * Runs `export` on logs and directories of logs. A log that cannot be read is reported and skipped; the others are
+ * still exported.
+ *
+ * @returns 0; 1 when a log had invalid lines; 2 on a usage error, an unreadable log, or a failed export.
+ */
+export async function runExport(
+  paths: readonly string[],
+  options: ExportOptions,
+  io: CliIo,
+): Promise<ExitCode> {
+  const usage = exportUsageError(options);
+  if (usage !== undefined) {
+    reportError(io, usage);
+    return EXIT_USAGE_OR_IO;
+  }
+  const where = destination(options);
+  const output = lineOutput(options.format === 'otlp' ? options.output : undefined, io);
+  let code: ExitCode = EXIT_OK;
+  try {
+    const exporter = await createExporter(options, io, output);
+    for (const entry of await expandLogPaths(paths)) {
+      const result =
+        'error' in entry
+          ? { ok: false as const, error: entry.error }
+          : await exportLog(entry.path, exporter, options, io);
+      if (!result.ok) {
+        reportError(io, result.error);
+        code = EXIT_USAGE_OR_IO;
+      } else if (result.value.invalidLines > 0 && code === EXIT_OK) code = EXIT_PROBLEMS;
+    }
+    const totals = await exporter.close();
+    await output.close();
+    io.stderr.write(totalsLine(totals, where));
+  } catch (error) {
+    reportError(io, exportFailure(error, where));
+    return EXIT_USAGE_OR_IO;
+  }
+  return code;
+}

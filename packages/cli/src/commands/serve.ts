@@ -1,0 +1,63 @@
+/** `cursor-stream serve`: the relay of `@cursor-stream/relay` on the command line, until SIGINT or SIGTERM. */
+
+import { createRelayServer, RelayConfigError, type RelayServer } from '@cursor-stream/relay';
+import type { CliIo } from '../cli-io.ts';
+import { EXIT_OK, EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
+import { TOKEN_ENV } from '../serve-command.ts';
+
+/** What `serve` runs with. */
+export interface ServeOptions {
+  host: string;
+  port: number;
+  dataDir: string;
+  agent?: string | undefined;
+  token?: string | undefined;
+}
+
+function stopped(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const on = (signal: NodeJS.Signals) => {
+      process.off('SIGINT', on);
+      process.off('SIGTERM', on);
+      resolve(signal);
+    };
+    process.on('SIGINT', on);
+    process.on('SIGTERM', on);
+  });
+}
+
+/** Serves until a stop signal; exit 2 when the relay cannot start. */
+export async function runServe(options: ServeOptions, io: CliIo): Promise<ExitCode> {
+  let relay: RelayServer;
+  try {
+    relay = createRelayServer({
+      host: options.host,
+      port: options.port,
+      dataDir: options.dataDir,
+      ...(options.token === undefined || options.token === '' ? {} : { token: options.token }),
+      // The agent runs with the server's environment, less the relay's own secret.
+      agent: {
+        ...(options.agent === undefined ? {} : { binary: options.agent }),
+        env: { [TOKEN_ENV]: undefined },
+      },
+      log: (line) => io.stderr.write(`${line}\n`),
+    });
+  } catch (error) {
+    if (!(error instanceof RelayConfigError)) throw error;
+    io.stderr.write(`cursor-stream: ${error.message} (--token or ${TOKEN_ENV})\n`);
+    return EXIT_USAGE_OR_IO;
+  }
+  const signal = stopped();
+  try {
+    const { url } = await relay.listen();
+    io.stderr.write(`cursor-stream: serving on ${url} (data in ${options.dataDir})\n`);
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? String(error);
+    io.stderr.write(`cursor-stream: cannot listen on ${options.host}:${options.port}: ${code}\n`);
+    await relay.close();
+    return EXIT_USAGE_OR_IO;
+  }
+  await signal;
+  await relay.close();
+  return EXIT_OK;
+}

@@ -1,0 +1,28 @@
+/**
+ * Looking at runs: a self-contained HTML report of logs (sessions, timelines, transcripts) and their token usage.
+ * The `report` and `usage` commands are thin adapters over this entry.
+ */
+
+export {
+  type LogSessionsOptions,
+  type LogSessionsOutcome,
+  type SessionVisitor,
+  visitLogSessions,
+} from './log-sessions.ts';
+export { type RecordTimes, recordTimes } from './record-times.ts';
+export { DEFAULT_REPORT_LIMITS, type ReportLimits } from './report-limits.ts';
+export { type SessionFacts, trackSessionFacts, utcDay } from './session-facts.ts';
+export { type UsageOptions, type WriteText, writeUsage } from './usage-output.ts';
+export {
+  addUsage,
+  createUsageTally,
+  type DailyUsageRow,
+  emptyTotals,
+  type ModelUsageRow,
+  type SessionUsageRow,
+  type TokenTotals,
+  USAGE_GROUPINGS,
+  type UsageGrouping,
+  type UsageTotals,
+} from './usage-totals.ts';
+export { type ReportOptions, writeReport } from './write-report.ts';

@@ -1,0 +1,221 @@
+/**
+ * The report page around the session sections: the head with its inline style, the overview and the sortable index
+ * (written last, shown first), and the inline script. Nothing is loaded from anywhere: the page's Content Security
+ * Policy forbids every request, so even a link smuggled into a log could not fetch.
+ */
+
+import { formatCount, formatDuration, plural, truncate } from '../format/text.ts';
+import { escapeHtml } from './html.ts';
+import { INDEX_CELL_CHARS } from './report-limits.ts';
+import { formatUtc, type SessionRow } from './session-section.ts';
+
+/** What the index keeps of a session: short values only, so that a row has a bounded size. */
+export interface IndexRow {
+  number: number;
+  /** Whether the session has a section in the page (false once the page's budget for sections is spent). */
+  shown: boolean;
+  file: string;
+  sessionId: string | null;
+  model: string | null;
+  status: string;
+  startedMs: number | null;
+  durationMs: number | null;
+  tokens: number | null;
+  toolCalls: number;
+  failedCalls: number;
+  failure: string | null;
+}
+
+/** The index row of a built session. */
+export function indexRow(row: SessionRow, shown: boolean): IndexRow {
+  const { facts } = row;
+  const cell = (text: string | null): string | null =>
+    text === null ? null : truncate(text, INDEX_CELL_CHARS);
+  return {
+    number: row.number,
+    shown,
+    file: cell(facts.line === null ? facts.file : `${facts.file}:${facts.line}`) ?? '',
+    sessionId: cell(facts.summary.sessionId),
+    model: cell(facts.summary.model),
+    status: facts.summary.status,
+    startedMs: facts.firstAtMs,
+    durationMs: row.durationMs,
+    tokens: row.tokens,
+    toolCalls: row.toolCalls,
+    failedCalls: row.failedCalls,
+    failure: cell(row.failure),
+  };
+}
+
+const STYLE = `
+:root{--bg:#f5f6f8;--card:#fff;--line:#e2e5ea;--text:#1f2329;--dim:#6b7280;--blue:#3b82f6;--green:#16a34a;
+--red:#dc2626;--amber:#d97706;--violet:#8b5cf6;--mono:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+*{box-sizing:border-box}
+body{margin:0;padding:24px;background:var(--bg);color:var(--text);font:14px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;display:flex;flex-direction:column;gap:20px;max-width:1280px;margin-inline:auto}
+body>header{order:0}body>.overview{order:1}body>.session{order:2}body>footer{order:3}
+h1{font-size:20px;margin:0}h2{font-size:16px;margin:0;display:flex;flex-wrap:wrap;gap:10px;align-items:center}
+h3{font-size:13px;text-transform:uppercase;letter-spacing:.04em;color:var(--dim);margin:18px 0 8px}
+code{font-family:var(--mono);font-size:12px}.dim{color:var(--dim)}.red{color:var(--red)}
+.page-sub{color:var(--dim);margin:4px 0 0}
+.overview,.session{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:18px 20px;box-shadow:0 1px 2px rgba(16,24,40,.04)}
+.session.error{border-left:4px solid var(--red)}.session.incomplete{border-left:4px solid var(--amber)}.session.success{border-left:4px solid var(--green)}
+.stats{display:flex;flex-wrap:wrap;gap:28px;margin:0 0 8px}.stats div{display:flex;flex-direction:column}
+.stats strong{font-size:22px;font-weight:600}.stats span{color:var(--dim);font-size:12px}
+.badge{display:inline-block;padding:1px 9px;border-radius:999px;font-size:12px;font-weight:600;text-transform:uppercase;letter-spacing:.03em}
+.badge.success{background:#dcfce7;color:#166534}.badge.error{background:#fee2e2;color:#991b1b}.badge.incomplete{background:#fef3c7;color:#92400e}
+.model{font-weight:600}.sid{color:var(--dim);font-weight:400}
+.facts{display:flex;flex-wrap:wrap;gap:6px 28px;margin:12px 0 0}.facts div{min-width:0}
+.facts dt{color:var(--dim);font-size:11px;text-transform:uppercase;letter-spacing:.04em}.facts dd{margin:0;overflow-wrap:anywhere}
+.facts small{color:var(--dim)}
+.failure{margin:14px 0 0;padding:10px 14px;background:#fef2f2;border:1px solid #fecaca;border-radius:8px;color:#7f1d1d;white-space:pre-wrap;overflow-wrap:anywhere}
+.timeline{border:1px solid var(--line);border-radius:8px;padding:8px 10px;background:#fcfcfd}
+.lane,.axis{display:flex;align-items:center}.lane-label{flex:0 0 84px;font-size:11px;color:var(--dim);text-transform:uppercase;letter-spacing:.04em}
+.track{position:relative;flex:1;height:24px;border-top:1px dashed #eef0f3}
+.ticks{position:relative;flex:1;height:18px;font-size:11px;color:var(--dim)}.ticks span{position:absolute;transform:translateX(-50%);white-space:nowrap}
+.ticks span:first-child{transform:none}.ticks span:last-child{transform:translateX(-100%)}
+.axis.untimed{font-size:11px;color:var(--dim);padding-left:84px}
+.bar{position:absolute;top:4px;height:16px;min-width:4px;border-radius:4px;overflow:hidden;font-size:11px;line-height:16px;color:#fff;padding:0 5px;white-space:nowrap;text-overflow:ellipsis;cursor:default}
+.bar span{pointer-events:none}
+.bar.tool{background:var(--blue)}.bar.reasoning{background:var(--violet);opacity:.75}.bar.model{background:var(--green);opacity:.8}
+.bar.failed{background:repeating-linear-gradient(135deg,var(--red) 0 6px,#b91c1c 6px 12px);font-weight:600}
+.bar.pending{background:#fff;color:var(--amber);border:1px dashed var(--amber)}.bar.orphan{background:#9ca3af}
+.note{color:var(--dim);font-size:12px;font-style:italic}
+details.transcript{margin-top:18px}details.transcript>summary{font-size:13px;text-transform:uppercase;letter-spacing:.04em;color:var(--dim);cursor:pointer;font-weight:600}
+.transcript-body{margin-top:8px;padding:12px 14px;background:#fbfbfc;border:1px solid var(--line);border-radius:8px;font:12.5px/1.55 var(--mono);white-space:pre-wrap;overflow-wrap:anywhere}
+.transcript-body .b{font-weight:700}.transcript-body .dim{color:var(--dim)}.transcript-body .red{color:var(--red)}.transcript-body .green{color:var(--green)}
+.transcript-body .yellow{color:var(--amber)}.transcript-body .blue{color:#1d4ed8}.transcript-body .cyan{color:#0891b2}.transcript-body .magenta{color:#a21caf}
+details.value{margin:2px 0 6px 24px;white-space:normal}details.value>summary{color:var(--dim);font:11.5px var(--mono);cursor:pointer}
+details.value.failed>summary{color:var(--red)}
+details.value pre{margin:4px 0 0;padding:8px 10px;max-height:26em;overflow:auto;background:#f3f4f6;border-radius:6px;font:12px/1.45 var(--mono);white-space:pre-wrap;overflow-wrap:anywhere}
+table.index{width:100%;border-collapse:collapse;font-size:13px;margin-top:12px}
+table.index th{text-align:left;font-size:11px;text-transform:uppercase;letter-spacing:.04em;color:var(--dim);border-bottom:1px solid var(--line);padding:6px 8px;white-space:nowrap}
+table.index th[data-sort]{cursor:pointer;user-select:none}table.index th[data-sort]:hover{color:var(--text)}
+table.index th[aria-sort=ascending]::after{content:" ▲"}table.index th[aria-sort=descending]::after{content:" ▼"}
+table.index td{padding:6px 8px;border-bottom:1px solid #f0f1f4;vertical-align:top}table.index td.num{text-align:right;font-variant-numeric:tabular-nums}
+table.index tr:hover td{background:#f8fafc}table.index td.why{color:#7f1d1d;max-width:360px;overflow-wrap:anywhere}
+footer{color:var(--dim);font-size:12px}
+`;
+
+const SCRIPT = `
+for (const table of document.querySelectorAll('table.index')) {
+  const headers = [...table.querySelectorAll('th')];
+  for (const th of headers) {
+    if (!th.dataset.sort) continue;
+    th.addEventListener('click', () => {
+      const column = headers.indexOf(th);
+      const ascending = th.getAttribute('aria-sort') !== 'ascending';
+      for (const other of headers) other.removeAttribute('aria-sort');
+      th.setAttribute('aria-sort', ascending ? 'ascending' : 'descending');
+      const key = (row) => row.children[column].dataset.value ?? '';
+      const numeric = th.dataset.sort === 'number';
+      const rows = [...table.tBodies[0].rows].sort((a, b) => {
+        const x = key(a), y = key(b);
+        if (x === '' || y === '') return x === y ? 0 : x === '' ? 1 : -1;
+        const order = numeric ? Number(x) - Number(y) : x < y ? -1 : x > y ? 1 : 0;
+        return ascending ? order : -order;
+      });
+      table.tBodies[0].append(...rows);
+    });
+  }
+}
+`;
+
+/** The page's start, up to where session sections begin. */
+export function pageStart(title: string, inputs: readonly string[]): string {
+  const shownInputs = inputs
+    .slice(0, 20)
+    .map((input) => `<code>${escapeHtml(truncate(input, INDEX_CELL_CHARS))}</code>`);
+  const more = inputs.length > 20 ? ` and ${plural(inputs.length - 20, 'more')}` : '';
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<header><h1>${escapeHtml(title)}</h1><p class="page-sub">${shownInputs.join(', ')}${more}</p></header>
+`;
+}
+
+/** Counts over every session of the report, the unlisted ones included. */
+export interface ReportTotals {
+  sessions: number;
+  byStatus: Record<string, number>;
+  tokens: number;
+  sessionsWithoutUsage: number;
+  toolCalls: number;
+  failedCalls: number;
+  /** Sessions past the index's row limit. */
+  unlisted: number;
+  /** Sessions listed but without a section (the page's budget for sections was spent). */
+  unshown: number;
+}
+
+function cell(text: string, value: string | number | null, className = ''): string {
+  const data = value === null ? '' : ` data-value="${escapeHtml(String(value))}"`;
+  return `<td${className === '' ? '' : ` class="${className}"`}${data}>${text}</td>`;
+}
+
+function rowHtml(row: IndexRow): string {
+  const session = escapeHtml(row.sessionId ?? `session ${row.number}`);
+  const link = row.shown ? `<a href="#session-${row.number}">${session}</a>` : session;
+  return `<tr>${[
+    cell(row.startedMs === null ? '<span class="dim">—</span>' : formatUtc(row.startedMs), row.startedMs),
+    cell(`<span class="badge ${row.status}">${row.status}</span>`, row.status),
+    cell(`${link}<br><code class="dim">${escapeHtml(row.file)}</code>`, row.sessionId),
+    cell(escapeHtml(row.model ?? '—'), row.model),
+    cell(row.durationMs === null ? '—' : formatDuration(row.durationMs), row.durationMs, 'num'),
+    cell(row.tokens === null ? '<span class="dim">—</span>' : formatCount(row.tokens), row.tokens, 'num'),
+    cell(
+      `${formatCount(row.toolCalls)}${row.failedCalls === 0 ? '' : ` <span class="red">(${row.failedCalls} ✗)</span>`}`,
+      row.toolCalls,
+      'num',
+    ),
+    cell(escapeHtml(row.failure ?? ''), row.failure, 'why'),
+  ].join('')}</tr>`;
+}
+
+const INDEX_HEAD = `<thead><tr><th data-sort="number">Started (UTC)</th><th data-sort="text">Status</th><th>Session</th><th data-sort="text">Model</th><th data-sort="number">Duration</th><th data-sort="number">Tokens</th><th data-sort="number">Tool calls</th><th>Why it failed</th></tr></thead>`;
+
+function statsHtml(totals: ReportTotals): string {
+  const stat = (value: string, label: string): string =>
+    `<div><strong>${value}</strong><span>${escapeHtml(label)}</span></div>`;
+  const statuses = ['success', 'error', 'incomplete'].map((status) =>
+    stat(formatCount(totals.byStatus[status] ?? 0), status),
+  );
+  const tokens = `tokens${totals.sessionsWithoutUsage === 0 ? '' : ` (${plural(totals.sessionsWithoutUsage, 'session')} without usage)`}`;
+  return `<div class="stats">${[
+    stat(formatCount(totals.sessions), 'sessions'),
+    ...statuses,
+    stat(formatCount(totals.tokens), tokens),
+    stat(`${formatCount(totals.toolCalls)}`, `tool calls (${formatCount(totals.failedCalls)} failed)`),
+  ].join('')}</div>`;
+}
+
+/** The overview and the index, written after the sections and shown above them. */
+export function overviewHtml(rows: readonly IndexRow[], totals: ReportTotals): string {
+  const notes: string[] = [];
+  if (totals.unshown > 0) {
+    notes.push(
+      `${plural(totals.unshown, 'session')} listed without a section: the size limit of the page was reached.`,
+    );
+  }
+  if (totals.unlisted > 0)
+    notes.push(
+      `${plural(totals.unlisted, 'more session')} not listed: the row limit of the index was reached.`,
+    );
+  const table =
+    rows.length > 1 || totals.unlisted > 0
+      ? `<table class="index">${INDEX_HEAD}<tbody>${rows.map(rowHtml).join('\n')}</tbody></table>`
+      : '';
+  const noteHtml = notes.map((note) => `<p class="note">${escapeHtml(note)}</p>`).join('');
+  return `<section class="overview"><h3>Overview</h3>${statsHtml(totals)}${table}${noteHtml}</section>\n`;
+}
+
+/** The page's end: the footer and the script. */
+export function pageEnd(footer: string): string {
+  return `<footer>${escapeHtml(footer)}</footer>\n<script>${SCRIPT}</script>\n</body>\n</html>\n`;
+}

@@ -1,0 +1,199 @@
+/**
+ * One session of the report: its facts (status, model, duration, tokens, why it failed), its timeline, and its
+ * transcript as `render` writes it, with each tool call's arguments and output in expandable blocks. Built event by
+ * event within the report's limits, so a session's section has a bounded size whatever its length.
+ */
+
+import type { CanonicalEvent, SessionSummary } from '@cursor-stream/core/normalize';
+import { createPalette } from '../format/colors.ts';
+import { formatBytes, formatCount, formatDuration, plural, truncate } from '../format/text.ts';
+import { createTranscript } from '../render/transcript.ts';
+import { ansiToHtml, escapeHtml } from './html.ts';
+import type { RecordTimes } from './record-times.ts';
+import type { ReportLimits } from './report-limits.ts';
+import { type SessionFacts, trackSessionFacts } from './session-facts.ts';
+import { hasContent, valueDetails } from './shown-value.ts';
+import { createTimeline } from './timeline.ts';
+
+/** What the index lists of a session. */
+export interface SessionRow {
+  /** The section's anchor number. */
+  number: number;
+  facts: SessionFacts;
+  /** Duration from the result, else from the records' clocks; `null` without either. */
+  durationMs: number | null;
+  /** Total tokens, or `null` when the result reported no usage. */
+  tokens: number | null;
+  toolCalls: number;
+  failedCalls: number;
+  failure: string | null;
+}
+
+/** A finished session: its section's HTML and its index row. */
+export interface BuiltSession {
+  html: string;
+  row: SessionRow;
+}
+
+/** Builds one session's section. */
+export interface SessionSection {
+  push(event: CanonicalEvent, times: RecordTimes | undefined): void;
+  end(number: number): BuiltSession;
+}
+
+/** Transcript HTML within a budget: past it, events are counted instead of shown. */
+function createTranscriptHtml(limits: ReportLimits) {
+  const transcript = createTranscript(createPalette(true));
+  const parts: string[] = [];
+  let used = 0;
+  let omitted = 0;
+  let omittedCalls = 0;
+  function append(html: string): void {
+    parts.push(html);
+    used += html.length;
+  }
+  function styled(ansi: string): string {
+    const room = limits.transcriptChars - used;
+    return ansiToHtml(ansi.length > room ? `${ansi.slice(0, Math.max(room, 0))}…` : ansi);
+  }
+  return {
+    push(event: CanonicalEvent): void {
+      if (used >= limits.transcriptChars) {
+        omitted += 1;
+        if (event.type === 'tool-call') omittedCalls += 1;
+        return;
+      }
+      const text = transcript.push(event);
+      // A details block is a block of its own: the line feed before it would show as an empty line.
+      const block = event.type === 'tool-call' || event.type === 'tool-result';
+      append(styled(block && text.endsWith('\n') ? text.slice(0, -1) : text));
+      if (event.type === 'tool-call' && hasContent(event.input)) {
+        append(valueDetails('value', 'arguments', event.input, limits.valueChars));
+      }
+      if (event.type === 'tool-result' && hasContent(event.output)) {
+        append(
+          valueDetails(event.isError ? 'value failed' : 'value', 'output', event.output, limits.valueChars),
+        );
+      }
+    },
+    html(): string {
+      const end = omitted === 0 ? styled(transcript.end()) : '';
+      const note =
+        omitted === 0
+          ? ''
+          : `<p class="note">The transcript is cut here, at ${formatBytes(limits.transcriptChars)}: ${plural(omitted, 'more event')} (${plural(omittedCalls, 'tool call')}) are in the log.</p>`;
+      return `<div class="transcript-body">${parts.join('')}${end}</div>${note}`;
+    },
+  };
+}
+
+/** Why a session failed, in the agent's words where it gave any. */
+function failureOf(summary: SessionSummary, lastError: string | null): string | null {
+  if (summary.status === 'success') return null;
+  if (summary.status === 'error') return summary.resultText || lastError || 'the result reports an error';
+  return lastError ?? 'the log ends without a result';
+}
+
+function truncateOrNull(text: string | null, max: number): string | null {
+  return text === null ? null : truncate(text, max);
+}
+
+function totalTokens(summary: SessionSummary): number | null {
+  const usage = summary.usage;
+  if (usage === null) return null;
+  return (
+    (usage.inputTokens ?? 0) +
+    (usage.outputTokens ?? 0) +
+    (usage.cacheReadTokens ?? 0) +
+    (usage.cacheWriteTokens ?? 0)
+  );
+}
+
+/** `2026-09-18 06:34:23 UTC` */
+export function formatUtc(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}
+
+function fact(name: string, value: string): string {
+  return `<div><dt>${escapeHtml(name)}</dt><dd>${value}</dd></div>`;
+}
+
+function tokensFact(summary: SessionSummary, tokens: number | null): string {
+  const usage = summary.usage;
+  if (usage === null || tokens === null) return '<span class="dim">not reported</span>';
+  const parts = [
+    `${formatCount(usage.inputTokens ?? 0)} in`,
+    `${formatCount(usage.outputTokens ?? 0)} out`,
+    `${formatCount(usage.cacheReadTokens ?? 0)} cache read`,
+    `${formatCount(usage.cacheWriteTokens ?? 0)} cache write`,
+  ];
+  return `${formatCount(tokens)} <small>${parts.join(' · ')}</small>`;
+}
+
+function headerHtml(row: SessionRow): string {
+  const { summary, file, line, firstAtMs } = row.facts;
+  const title = [
+    `<span class="badge ${summary.status}">${summary.status}</span>`,
+    `<span class="model">${escapeHtml(summary.model ?? 'unknown model')}</span>`,
+    summary.sessionId === null ? '' : `<code class="sid">${escapeHtml(summary.sessionId)}</code>`,
+  ];
+  const facts = [
+    fact(
+      'duration',
+      row.durationMs === null ? '<span class="dim">unknown</span>' : formatDuration(row.durationMs),
+    ),
+    fact('tokens', tokensFact(summary, row.tokens)),
+    fact(
+      'tool calls',
+      `${formatCount(row.toolCalls)}${row.failedCalls === 0 ? '' : ` <span class="red">(${formatCount(row.failedCalls)} failed)</span>`}`,
+    ),
+    fact('started', firstAtMs === null ? '<span class="dim">no timestamps</span>' : formatUtc(firstAtMs)),
+    fact('log', `<code>${escapeHtml(line === null ? file : `${file}:${line}`)}</code>`),
+  ];
+  const failure =
+    row.failure === null
+      ? ''
+      : `<p class="failure"><strong>Why it ${summary.status === 'error' ? 'failed' : 'stopped'}:</strong> ${escapeHtml(row.failure)}</p>`;
+  return `<header><h2>${title.join(' ')}</h2><dl class="facts">${facts.join('')}</dl>${failure}</header>`;
+}
+
+/** Starts a session's section, for a session of `file`. */
+export function createSessionSection(file: string, limits: ReportLimits): SessionSection {
+  const facts = trackSessionFacts(file);
+  const timeline = createTimeline(limits.timelineBars);
+  const transcript = createTranscriptHtml(limits);
+  let lastError: string | null = null;
+  return {
+    push(event, times) {
+      facts.push(event, times);
+      timeline.push(event, times);
+      transcript.push(event);
+      if (event.type === 'error') lastError = truncate(event.message, limits.valueChars);
+    },
+    end(number) {
+      const sessionFacts = facts.facts();
+      const { summary, firstAtMs, lastAtMs } = sessionFacts;
+      const clockSpan = firstAtMs === null || lastAtMs === null ? null : lastAtMs - firstAtMs;
+      const row: SessionRow = {
+        number,
+        facts: sessionFacts,
+        durationMs: summary.durationMs ?? clockSpan,
+        tokens: totalTokens(summary),
+        toolCalls: summary.toolCalls.length,
+        failedCalls: summary.toolCalls.filter(
+          (call) => call.status !== 'success' && call.status !== 'pending',
+        ).length,
+        failure: truncateOrNull(failureOf(summary, lastError), limits.valueChars),
+      };
+      const timelineHtml = timeline.html();
+      const html = [
+        `<section class="session ${summary.status}" id="session-${number}">`,
+        headerHtml(row),
+        timelineHtml === '' ? '' : `<h3>Timeline</h3>${timelineHtml}`,
+        `<details class="transcript" open><summary>Transcript</summary>${transcript.html()}</details>`,
+        '</section>\n',
+      ].join('');
+      return { html, row };
+    },
+  };
+}

@@ -1,0 +1,253 @@
+/**
+ * A session's timeline: reasoning phases, model turns (runs of assistant text) and each tool call as a bar from its
+ * start to its completion, parallel calls stacked on lanes of their own, failures marked. Times come from the records'
+ * clocks (`timestamp_ms`, the tool call's `startedAtMs`/`completedAtMs`); an event whose record has none takes the
+ * time of the last one that had, and a session with no time at all is laid out by the order of its events.
+ */
+
+import type { CanonicalEvent, ToolCallEvent, ToolResultEvent } from '@cursor-stream/core/normalize';
+import { formatDuration, plural, truncate } from '../format/text.ts';
+import { toolHeadline } from '../render/tool-lines.ts';
+import { escapeHtml } from './html.ts';
+import type { RecordTimes } from './record-times.ts';
+
+/** A point of the session: its clock time when known, and the event's position in the session. */
+interface Stamp {
+  ms: number | undefined;
+  pos: number;
+}
+
+type BarKind = 'reasoning' | 'model' | 'tool';
+type BarState = 'ok' | 'failed' | 'pending' | 'orphan';
+
+interface Bar {
+  kind: BarKind;
+  start: Stamp;
+  end: Stamp | undefined;
+  state: BarState;
+  /** Shown on the bar. */
+  label: string;
+  /** Shown on hover. */
+  detail: string;
+}
+
+/** Builds a session's timeline from its events. */
+export interface TimelineBuilder {
+  push(event: CanonicalEvent, times: RecordTimes | undefined): void;
+  /** The timeline as HTML; `toolCalls` and `failedCalls` count the tool bars drawn. */
+  html(): string;
+}
+
+const TOOL_LABEL_CHARS = 80;
+
+function toolLabel(event: ToolCallEvent | ToolResultEvent, input: unknown): string {
+  const headline = toolHeadline(event.toolName, input);
+  return truncate(headline === '' ? event.toolName : `${event.toolName} ${headline}`, TOOL_LABEL_CHARS);
+}
+
+/** Creates a timeline builder drawing at most `maxBars` tool bars and `maxBars` other bars. */
+export function createTimeline(maxBars: number): TimelineBuilder {
+  const bars: Bar[] = [];
+  const openCalls = new Map<string, Bar>();
+  const dropped = { tool: 0, other: 0 };
+  let counts = { tool: 0, other: 0 };
+  let pos = 0;
+  let lastMs: number | undefined;
+  let reasoning: Bar | undefined;
+  let turn: Bar | undefined;
+
+  function add(bar: Bar): Bar | undefined {
+    const group = bar.kind === 'tool' ? 'tool' : 'other';
+    if (counts[group] >= maxBars) {
+      dropped[group] += 1;
+      return undefined;
+    }
+    counts = { ...counts, [group]: counts[group] + 1 };
+    bars.push(bar);
+    return bar;
+  }
+
+  function closeReasoning(at: Stamp): void {
+    if (reasoning !== undefined) reasoning.end = at;
+    reasoning = undefined;
+  }
+
+  function closeTurn(): void {
+    turn = undefined;
+  }
+
+  function toolCall(event: ToolCallEvent, at: Stamp, times: RecordTimes | undefined): void {
+    if (openCalls.has(event.toolCallId)) return;
+    const start = { ms: times?.startedAtMs ?? at.ms, pos: at.pos };
+    const bar = add({
+      kind: 'tool',
+      start,
+      end: undefined,
+      state: 'pending',
+      label: toolLabel(event, event.input),
+      detail: '',
+    });
+    if (bar !== undefined) openCalls.set(event.toolCallId, bar);
+  }
+
+  function toolResult(event: ToolResultEvent, at: Stamp, times: RecordTimes | undefined): void {
+    const state: BarState = event.isError ? 'failed' : 'ok';
+    const endMs = times?.completedAtMs ?? at.ms;
+    const bar = openCalls.get(event.toolCallId);
+    openCalls.delete(event.toolCallId);
+    const detail = event.status;
+    if (bar === undefined) {
+      // A completion without its start: drawn from where its duration says it began, marked as such.
+      const startMs =
+        endMs === undefined || event.durationMs === undefined ? endMs : endMs - event.durationMs;
+      add({
+        kind: 'tool',
+        start: { ms: startMs, pos: at.pos },
+        end: { ms: endMs, pos: at.pos },
+        state: event.isError ? 'failed' : 'orphan',
+        label: toolLabel(event, undefined),
+        detail: `${detail} · no matching call`,
+      });
+      return;
+    }
+    bar.end = { ms: endMs, pos: at.pos };
+    bar.state = state;
+    bar.detail = detail;
+  }
+
+  function push(event: CanonicalEvent, times: RecordTimes | undefined): void {
+    if (times?.atMs !== undefined) lastMs = times.atMs;
+    const at: Stamp = { ms: times?.atMs ?? lastMs, pos: pos++ };
+    if (event.type !== 'reasoning-delta' && event.type !== 'reasoning-end') closeReasoning(at);
+    if (event.type !== 'text-delta') closeTurn();
+    switch (event.type) {
+      case 'reasoning-delta':
+        reasoning ??= add({
+          kind: 'reasoning',
+          start: at,
+          end: at,
+          state: 'ok',
+          label: 'thinking',
+          detail: 'reasoning',
+        });
+        if (reasoning !== undefined) reasoning.end = at;
+        return;
+      case 'reasoning-end':
+        closeReasoning(at);
+        return;
+      case 'text-delta':
+        turn ??= add({
+          kind: 'model',
+          start: at,
+          end: at,
+          state: 'ok',
+          label: 'text',
+          detail: 'assistant text',
+        });
+        if (turn !== undefined) turn.end = at;
+        return;
+      case 'tool-call':
+        toolCall(event, at, times);
+        return;
+      case 'tool-result':
+        toolResult(event, at, times);
+        return;
+      case 'finish':
+        for (const bar of openCalls.values()) {
+          bar.end = at;
+          bar.detail = 'never completed';
+        }
+        openCalls.clear();
+        return;
+    }
+  }
+
+  return { push, html: () => timelineHtml(bars, dropped) };
+}
+
+/** Where bars sit on the axis: clock times when the session has any, else positions. */
+function axisOf(bars: readonly Bar[]) {
+  const known = bars.flatMap((bar) => [bar.start.ms, bar.end?.ms]).filter((ms) => ms !== undefined);
+  const timed = known.length > 0;
+  const first = timed ? Math.min(...known) : 0;
+  const value = (stamp: Stamp | undefined, fallback: Stamp): number =>
+    timed ? ((stamp ?? fallback).ms ?? first) : (stamp ?? fallback).pos;
+  const points = bars.flatMap((bar) => [value(bar.start, bar.start), value(bar.end, bar.start)]);
+  const min = Math.min(...points);
+  const max = Math.max(...points);
+  return { timed, min, span: max > min ? max - min : 1, value };
+}
+
+/** Assigns tool bars to lanes so that bars that overlap in time sit on different lanes. */
+export function packLanes(items: ReadonlyArray<{ from: number; to: number }>): number[] {
+  const laneEnds: number[] = [];
+  return items.map(({ from, to }) => {
+    let lane = laneEnds.findIndex((end) => end < from);
+    if (lane === -1) lane = laneEnds.length;
+    laneEnds[lane] = to;
+    return lane;
+  });
+}
+
+function percent(value: number): string {
+  return `${Math.round(value * 100) / 100}%`;
+}
+
+function barHtml(bar: Bar, from: number, to: number, axis: ReturnType<typeof axisOf>): string {
+  const left = ((from - axis.min) / axis.span) * 100;
+  const width = ((to - from) / axis.span) * 100;
+  const length = axis.timed ? ` · ${formatDuration(to - from)}` : '';
+  const title = `${bar.label} · ${bar.detail}${length}`;
+  const mark = bar.state === 'failed' ? '✗ ' : '';
+  return `<div class="bar ${bar.kind} ${bar.state}" style="left:${percent(left)};width:${percent(width)}" title="${escapeHtml(title)}"><span>${escapeHtml(mark + bar.label)}</span></div>`;
+}
+
+function laneHtml(label: string, bars: readonly string[]): string {
+  return `<div class="lane"><div class="lane-label">${escapeHtml(label)}</div><div class="track">${bars.join('')}</div></div>`;
+}
+
+function axisHtml(axis: ReturnType<typeof axisOf>): string {
+  if (!axis.timed) return '<div class="axis untimed">in log order (the records carry no timestamps)</div>';
+  const ticks = [0, 0.25, 0.5, 0.75, 1].map(
+    (share) => `<span style="left:${percent(share * 100)}">${formatDuration(share * axis.span)}</span>`,
+  );
+  return `<div class="axis"><div class="lane-label"></div><div class="ticks">${ticks.join('')}</div></div>`;
+}
+
+function timelineHtml(bars: readonly Bar[], dropped: { tool: number; other: number }): string {
+  if (bars.length === 0) return '';
+  const axis = axisOf(bars);
+  const placed = bars.map((bar) => {
+    const from = axis.value(bar.start, bar.start);
+    return { bar, from, to: Math.max(from, axis.value(bar.end, bar.start)) };
+  });
+  const lanes: string[] = [];
+  for (const kind of ['reasoning', 'model'] as const) {
+    const ofKind = placed.filter(({ bar }) => bar.kind === kind);
+    if (ofKind.length > 0)
+      lanes.push(
+        laneHtml(
+          kind === 'model' ? 'model' : 'reasoning',
+          ofKind.map(({ bar, from, to }) => barHtml(bar, from, to, axis)),
+        ),
+      );
+  }
+  const tools = placed.filter(({ bar }) => bar.kind === 'tool').sort((a, b) => a.from - b.from);
+  const toolLanes: string[][] = [];
+  const laneOf = packLanes(tools);
+  tools.forEach((tool, index) => {
+    const lane = laneOf[index] ?? 0;
+    const bars = toolLanes[lane] ?? [];
+    bars.push(barHtml(tool.bar, tool.from, tool.to, axis));
+    toolLanes[lane] = bars;
+  });
+  toolLanes.forEach((lane, index) => {
+    lanes.push(laneHtml(index === 0 ? 'tools' : '', lane));
+  });
+  const cut = dropped.tool + dropped.other;
+  const note =
+    cut === 0
+      ? ''
+      : `<p class="note">${plural(cut, 'more bar')} not drawn (${plural(dropped.tool, 'tool call')})</p>`;
+  return `<div class="timeline">${axisHtml(axis)}${lanes.join('')}</div>${note}`;
+}

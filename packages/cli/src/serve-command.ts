@@ -1,0 +1,66 @@
+/**
+ * The declaration of `cursor-stream serve`: options and help. Its code (`commands/serve.ts` and the relay package)
+ * is loaded only when it runs.
+ */
+
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import type { CommandContext } from './command-options.ts';
+
+/** The environment variable that may hold the token, so that it need not be on the command line. */
+export const TOKEN_ENV = 'CURSOR_STREAM_TOKEN';
+
+const SERVE_HELP = `
+Endpoints:
+  POST /api/runs                 start a run: {"prompt", "chatId"?, "model"?, "mode"?, "workspace"?}
+  GET  /api/runs                 list runs; GET /api/runs/ID: one run's summary
+  POST /api/runs/ID/cancel       cancel a run
+  GET  /api/runs/ID/events       its events over SSE (?after=ID or Last-Event-ID, ?format=canonical|
+                                 payload-envelope|ai-sdk); /api/runs/ID/ws: the same over WebSocket
+  GET  /                         the live page
+Each event's id is the byte offset of its record in the run's log (DIR/runs/ID.ndjson), so a client resumes
+exactly, also after a restart. Runs in flight when the server stopped are marked interrupted.
+
+Security:
+  Listens on loopback unless --host says otherwise; any other address requires a token (--token or
+  ${TOKEN_ENV}), sent as "Authorization: Bearer TOKEN" (the page: open it once as /?token=TOKEN).
+  Prefer ${TOKEN_ENV}: a command line is visible to every user of the machine.
+
+Exit codes:
+  0  stopped by SIGINT or SIGTERM
+  2  usage error (a non-loopback host without a token, a bad port) or the address is in use`;
+
+function parsePort(text: string): number {
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port > 65_535)
+    throw new InvalidArgumentError('must be a port number (0 picks one)');
+  return port;
+}
+
+/** The flags commander collects for `serve`. */
+export interface ServeFlags {
+  host: string;
+  port: number;
+  dataDir: string;
+  agent?: string;
+  token?: string;
+}
+
+/** Adds `serve` to the program. */
+export function addServe(program: Command, { io, done }: CommandContext): void {
+  program
+    .command('serve')
+    .summary('run the agent for browsers: SSE, WebSocket and a live page')
+    .description(
+      'Serve cursor-agent runs over HTTP: start runs, stream their canonical events over SSE or WebSocket (resumable by byte offset), and a live page at /.',
+    )
+    .option('--host <host>', 'the address to listen on', '127.0.0.1')
+    .addOption(new Option('--port <port>', 'the port to listen on').argParser(parsePort).default(8787))
+    .option('--data-dir <dir>', 'where run logs and records are kept', '.cursor-stream')
+    .option('--agent <path>', 'the agent executable (default: cursor-agent, else agent, on the PATH)')
+    .option('--token <token>', `the bearer token (also read from ${TOKEN_ENV})`)
+    .addHelpText('after', SERVE_HELP)
+    .action(async (flags: ServeFlags) => {
+      const { runServe } = await import('./commands/serve.ts');
+      done(await runServe({ ...flags, token: flags.token ?? io.env[TOKEN_ENV] }, io));
+    });
+}

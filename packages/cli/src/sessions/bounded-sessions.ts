@@ -1,0 +1,160 @@
+/**
+ * The sessions of a log, handed on one at a time as each finishes, each held in bounded memory: its assistant text
+ * beyond a bound kept as head and tail, its tool calls beyond a bound only counted. What a command keeps is then the
+ * open session, never the sessions before it, so memory does not grow with the number of sessions in a log.
+ */
+
+import {
+  type CanonicalEvent,
+  type CanonicalEventType,
+  createSessionReducer,
+  isSessionContent,
+  opensNewSession,
+  type SessionReducer,
+  type SessionSummary,
+  type SourceLocation,
+} from '@cursor-stream/core/normalize';
+import { createTextKeeper, type KeptText, wholeText } from './kept-text.ts';
+
+/** Tool calls listed per session; calls past it are counted by their starts, and their events stay in `counts`. */
+export const MAX_TOOL_CALLS_LISTED = 1000;
+
+/** A finished session: the core's summary, with its text bounded. */
+export interface BoundedSession {
+  /** The core reducer's summary; `text` is {@link KeptText.text}, whole or head and tail. */
+  summary: SessionSummary;
+  /** The assistant text as kept, its whole length, and what was left out. */
+  text: KeptText;
+  /** Whether the whole assistant text equals the result's text; `null` without a result text. */
+  textMatchesResult: boolean | null;
+  /** Tool calls past {@link MAX_TOOL_CALLS_LISTED}, counted by their `tool-call` events. */
+  toolCallsOmitted: number;
+  /** Where the session's `finish` is; `undefined` for a synthesized one (or none). */
+  finishLoc: SourceLocation | undefined;
+}
+
+/**
+ * A finished session from a summary and what was kept of its text (all of it by default).
+ *
+ * @param more - Tool calls left out and the location of the finish, when known.
+ */
+export function finishedSession(
+  summary: SessionSummary,
+  text: KeptText = wholeText(summary.text),
+  more: { toolCallsOmitted?: number; finishLoc?: SourceLocation | undefined } = {},
+): BoundedSession {
+  return {
+    summary: { ...summary, text: text.text },
+    text,
+    textMatchesResult: summary.resultText === null ? null : text.equals(summary.resultText),
+    toolCallsOmitted: more.toolCallsOmitted ?? 0,
+    finishLoc: more.finishLoc,
+  };
+}
+
+/** Options of {@link createBoundedSessions}. */
+export interface BoundedSessionsOptions {
+  /** The dialect to report in each summary. */
+  dialect?: string | undefined;
+  /** Tool calls listed per session; {@link MAX_TOOL_CALLS_LISTED} by default. */
+  maxToolCalls?: number;
+  /** Bounds of the kept text, for tests. */
+  textHeadLength?: number;
+  textTailLength?: number;
+}
+
+interface OpenSession {
+  reducer: SessionReducer;
+  text: ReturnType<typeof createTextKeeper>;
+  listedCalls: Set<string>;
+  unlistedCounts: Partial<Record<CanonicalEventType, number>>;
+  toolCallsOmitted: number;
+  hasContent: boolean;
+  finished: boolean;
+  finishLoc: SourceLocation | undefined;
+}
+
+/**
+ * Cuts a stream of canonical events into sessions where the core's reducer cuts them, and calls `onSession` with
+ * each as soon as it ends (a new session begins, or {@link end} is called).
+ */
+export function createBoundedSessions(
+  options: BoundedSessionsOptions,
+  onSession: (session: BoundedSession) => void,
+): { push(event: CanonicalEvent): void; end(): void } {
+  const maxToolCalls = options.maxToolCalls ?? MAX_TOOL_CALLS_LISTED;
+  const reducerOptions = options.dialect === undefined ? {} : { dialect: options.dialect };
+
+  function open(): OpenSession {
+    return {
+      reducer: createSessionReducer(reducerOptions),
+      text: createTextKeeper(options.textHeadLength, options.textTailLength),
+      listedCalls: new Set(),
+      unlistedCounts: {},
+      toolCallsOmitted: 0,
+      hasContent: false,
+      finished: false,
+      finishLoc: undefined,
+    };
+  }
+
+  let current = open();
+
+  function close(session: OpenSession): void {
+    const summary = session.reducer.sessions()[0];
+    if (!session.hasContent || summary === undefined) return;
+    const text = session.text.end();
+    for (const [type, count] of Object.entries(session.unlistedCounts) as [CanonicalEventType, number][]) {
+      summary.counts[type] = (summary.counts[type] ?? 0) + count;
+    }
+    onSession(
+      finishedSession(summary, text, {
+        toolCallsOmitted: session.toolCallsOmitted,
+        finishLoc: session.finishLoc,
+      }),
+    );
+  }
+
+  /** Whether the reducer sees this tool event; past the bound, events of calls it does not list are only counted. */
+  function listsToolEvent(session: OpenSession, toolCallId: string): boolean {
+    if (session.listedCalls.has(toolCallId)) return true;
+    if (session.listedCalls.size >= maxToolCalls) return false;
+    session.listedCalls.add(toolCallId);
+    return true;
+  }
+
+  function feed(session: OpenSession, event: CanonicalEvent): void {
+    if (event.type === 'text-delta') {
+      session.text.append(event.text);
+      // The reducer counts the delta; the text itself is kept here, within its bound.
+      session.reducer.push({ ...event, text: '' });
+    } else if (
+      (event.type === 'tool-call' || event.type === 'tool-result') &&
+      !listsToolEvent(session, event.toolCallId)
+    ) {
+      session.unlistedCounts[event.type] = (session.unlistedCounts[event.type] ?? 0) + 1;
+      if (event.type === 'tool-call') session.toolCallsOmitted += 1;
+    } else {
+      session.reducer.push(event);
+    }
+  }
+
+  return {
+    push(event) {
+      if (opensNewSession(event, current)) {
+        close(current);
+        current = open();
+      }
+      if (isSessionContent(event)) current.hasContent = true;
+      if (event.type === 'finish') {
+        current.finished = true;
+        current.finishLoc = event.loc;
+      }
+      feed(current, event);
+    },
+    end() {
+      close(current);
+      current = open();
+    },
+  };
+}

@@ -1,0 +1,144 @@
+import { spawn } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { REPO_ROOT, runCli } from './run-cli.ts';
+
+let scratch = '';
+let logs = '';
+
+/** Bundled recordings with no invalid line: the export of them exits 0. */
+const CLEAN_LOGS = [
+  'corpus/official/docs-example-zh.ndjson',
+  'corpus/official/raw-newline-call-id.ndjson',
+  'corpus/python-wrapper/tool-calls-and-error-result.ndjson',
+];
+
+beforeAll(async () => {
+  scratch = await mkdtemp(join(tmpdir(), 'cursor-stream-export-'));
+  logs = join(scratch, 'logs');
+  await mkdir(logs);
+  for (const log of CLEAN_LOGS) await cp(join(REPO_ROOT, log), join(logs, log.split('/').join('-')));
+});
+
+afterAll(async () => {
+  await rm(scratch, { recursive: true, force: true });
+});
+
+async function countRows(path: string): Promise<Record<string, number>> {
+  const instance = await DuckDBInstance.create(path);
+  const connection = await instance.connect();
+  try {
+    const counts: Record<string, number> = {};
+    for (const table of ['sessions', 'tool_calls', 'events']) {
+      const rows = (await connection.runAndReadAll(`SELECT count(*) AS n FROM ${table}`)).getRowObjects();
+      counts[table] = Number(rows[0]?.n);
+    }
+    return counts;
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}
+
+describe('export --format duckdb', () => {
+  test('writes the tables from a directory, and a second export replaces the rows', async () => {
+    const database = join(scratch, 'runs.duckdb');
+    const first = await runCli(['export', '--format', 'duckdb', '-o', database, logs]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toMatch(
+      /^cursor-stream: exported 3 logs, 3 sessions, \d+ tool calls, \d+ events to /,
+    );
+    const counts = await countRows(database);
+    expect(counts.sessions).toBe(3);
+    const again = await runCli(['export', '--format', 'duckdb', '-o', database, logs]);
+    expect(again.code).toBe(0);
+    expect(await countRows(database)).toEqual(counts);
+  });
+});
+
+describe('export --format otlp', () => {
+  test('writes the same file on every run, one request per session', async () => {
+    const out = [join(scratch, 'a.jsonl'), join(scratch, 'b.jsonl')];
+    for (const path of out) {
+      const run = await runCli(['export', '--format', 'otlp', '-o', path, logs]);
+      expect([run.code, run.stdout]).toEqual([0, '']);
+    }
+    const [a, b] = await Promise.all(out.map((path) => readFile(path, 'utf8')));
+    expect(a).toBe(b);
+    const lines = (a ?? '').trimEnd().split('\n');
+    expect(lines).toHaveLength(3);
+    for (const line of lines) expect(JSON.parse(line)).toHaveProperty('resourceSpans');
+  });
+
+  test('writes to standard output without -o', async () => {
+    const run = await runCli([
+      'export',
+      '--format',
+      'otlp',
+      join(logs, CLEAN_LOGS[1]?.split('/').join('-') ?? ''),
+    ]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('"gen_ai.tool.call.id"');
+  });
+});
+
+describe('export usage', () => {
+  test.each([
+    [['export', '--format', 'duckdb', 'x.ndjson'], 'cursor-stream: --format duckdb needs -o FILE.duckdb\n'],
+    [
+      ['export', '--format', 'clickhouse', 'x.ndjson'],
+      'cursor-stream: --format clickhouse needs --url URL\n',
+    ],
+    [
+      ['export', '--format', 'clickhouse', '--url', 'http://me:secret@127.0.0.1:8123/', 'x.ndjson'],
+      'cursor-stream: give credentials in the environment, not in the URL\n',
+    ],
+    [
+      ['export', '--format', 'duckdb', '-o', 'x.duckdb', '--include-content', 'x.ndjson'],
+      'cursor-stream: --include-content is for --format otlp\n',
+    ],
+  ])('%j is a usage error', async (args, message) => {
+    const run = await runCli(args);
+    expect([run.code, run.stderr, run.stdout]).toEqual([2, message, '']);
+  });
+
+  test('a missing log is reported and the others are still exported', async () => {
+    const path = join(scratch, 'partial.jsonl');
+    const run = await runCli(['export', '--format', 'otlp', '-o', path, 'missing.ndjson', logs]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('cursor-stream: missing.ndjson: no such file\n');
+    expect((await readFile(path, 'utf8')).trimEnd().split('\n')).toHaveLength(3);
+  });
+
+  test('names the package to install when an optional one is missing', async () => {
+    // The shipped bin and bundle, alone in a directory: no node_modules to find DuckDB or OpenTelemetry in.
+    const alone = join(scratch, 'alone');
+    await cp(join(REPO_ROOT, 'packages/cli/bin'), join(alone, 'bin'), { recursive: true });
+    await cp(join(REPO_ROOT, 'packages/cli/bundle'), join(alone, 'bundle'), { recursive: true });
+    await writeFile(join(alone, 'package.json'), JSON.stringify({ type: 'module', version: '0.0.0' }));
+    const run = (args: string[]) =>
+      new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, [join(alone, 'bin/cursor-stream.js'), ...args], {
+          cwd: scratch,
+        });
+        let stderr = '';
+        child.stderr.setEncoding('utf8').on('data', (text: string) => {
+          stderr += text;
+        });
+        child.on('close', (code) => resolve({ code, stderr }));
+      });
+    expect(await run(['export', '--format', 'duckdb', '-o', join(scratch, 'none.duckdb'), logs])).toEqual({
+      code: 2,
+      stderr:
+        'cursor-stream: --format duckdb needs @duckdb/node-api: install it with npm install @duckdb/node-api\n',
+    });
+    const otlp = await run(['export', '--format', 'otlp', logs]);
+    expect(otlp.code).toBe(2);
+    expect(otlp.stderr).toMatch(
+      /^cursor-stream: --format otlp needs @opentelemetry\/api .*: install it with npm install /,
+    );
+  });
+});

@@ -1,0 +1,223 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fc, test as propTest } from '@fast-check/vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { generateCorpus } from '../../../corpus/generator/index.ts';
+import { ansiToHtml, escapeHtml } from '../src/report/html.ts';
+import { type ReportLimits, writeReport } from '../src/report/index.ts';
+import { packLanes } from '../src/report/timeline.ts';
+import { sampleCalls, sessionLog } from './report-logs.ts';
+import { REPO_ROOT, runCli } from './run-cli.ts';
+import { fakeIo } from './support.ts';
+
+async function reportOf(paths: readonly string[], stdin: string[] = [], limits: Partial<ReportLimits> = {}) {
+  const { io } = fakeIo(stdin);
+  const parts: string[] = [];
+  const outcome = await writeReport(paths, { dialect: 'auto', stdin: io.stdin, limits }, async (text) => {
+    parts.push(text);
+  });
+  return { html: parts.join(''), outcome };
+}
+
+function count(html: string, pattern: RegExp): number {
+  return [...html.matchAll(pattern)].length;
+}
+
+let scratch = '';
+beforeAll(async () => {
+  scratch = await mkdtemp(join(tmpdir(), 'cursor-stream-report-'));
+});
+afterAll(async () => {
+  await rm(scratch, { recursive: true, force: true });
+});
+
+describe('the report of one session', () => {
+  test('shows status, model, tokens and the failure sentence, one bar per tool call, failures marked', async () => {
+    const log = sessionLog({
+      sessionId: 'run-1',
+      model: 'Composer 2.5',
+      calls: sampleCalls(),
+      isError: true,
+      resultText: 'I could not finish: the directory is missing.',
+      usage: { inputTokens: 1200, outputTokens: 34, cacheReadTokens: 500, cacheWriteTokens: 6 },
+    });
+    const { html, outcome } = await reportOf(['-'], [log]);
+    expect(outcome).toMatchObject({ files: 1, invalidLines: 0, errors: [] });
+    expect(html).toContain('<span class="badge error">error</span>');
+    expect(html).toContain('<span class="model">Composer 2.5</span>');
+    expect(html).toContain('1,740 <small>1,200 in · 34 out · 500 cache read · 6 cache write</small>');
+    expect(html).toContain('I could not finish: the directory is missing.');
+    expect(count(html, /class="bar tool /g)).toBe(3);
+    expect(count(html, /class="bar tool failed"/g)).toBe(1);
+    expect(html).toMatch(/class="bar tool failed"[^>]*title="shell ls \/missing · failure · 800 ms"/);
+    // Two calls overlap in time, so they sit on two lanes; the third starts after both ended.
+    expect(count(html, /<div class="lane">/g)).toBe(2 + 2);
+    expect(html).toContain('<details class="value failed"><summary>output');
+  });
+
+  test('escapes everything the log holds: a script in a tool output stays text', async () => {
+    const log = sessionLog({
+      sessionId: '<b>id</b>',
+      model: '"><script>x()</script>',
+      prompt: '<iframe src=x>',
+      calls: sampleCalls(),
+    });
+    const { html } = await reportOf(['-'], [log]);
+    expect(count(html, /<script>/g)).toBe(1); // the page's own, at the end
+    expect(html).not.toContain('<script>window.pwned');
+    expect(html).toContain('&lt;script&gt;window.pwned = true&lt;/script&gt;');
+    expect(html).not.toContain('<img');
+    expect(html).not.toContain('<iframe');
+    expect(html).not.toContain('<b>id</b>');
+    expect(html).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src 'none';/);
+  });
+
+  test('lays a session without timestamps out in log order', async () => {
+    const { html } = await reportOf([join(REPO_ROOT, 'corpus/official/docs-example-zh.ndjson')]);
+    expect(html).toContain('in log order (the records carry no timestamps)');
+    expect(count(html, /class="bar tool /g)).toBe(2);
+    expect(html).not.toContain('<table class="index">');
+  });
+});
+
+describe('the report of several logs', () => {
+  test('has an index row per session, sortable by time, status, duration and tokens', async () => {
+    const paths = await Promise.all(
+      ['a', 'b', 'c'].map(async (name, index) => {
+        const path = join(scratch, `${name}.ndjson`);
+        const usage = index === 1 ? undefined : { inputTokens: 100 * (index + 1), outputTokens: 5 };
+        await writeFile(
+          path,
+          sessionLog({
+            sessionId: `s-${name}`,
+            calls: sampleCalls(1_790_000_000_000 + index * 86_400_000),
+            ...(usage ? { usage } : {}),
+          }),
+        );
+        return path;
+      }),
+    );
+    const { html } = await reportOf([scratch, ...paths.slice(0, 1)]);
+    expect(count(html, /<tr>/g)).toBe(1 + 4); // the head, then the directory's three sessions and the file again
+    for (const column of ['Started (UTC)', 'Status', 'Duration', 'Tokens']) {
+      expect(html).toMatch(
+        new RegExp(`<th data-sort="(number|text)">${column.replace(/[()]/g, '\\$&')}</th>`),
+      );
+    }
+    expect(html).toContain('<a href="#session-4">s-a</a>');
+  });
+});
+
+describe('the size of the report is bounded whatever the log', () => {
+  const limits: ReportLimits = {
+    valueChars: 2_000,
+    transcriptChars: 20_000,
+    timelineBars: 50,
+    sectionChars: 150_000,
+    indexRows: 8,
+  };
+  /** The page's frame, style and script, with room for the notes: measured on an empty log. */
+  let frame = 0;
+
+  beforeAll(async () => {
+    frame = (await reportOf(['-'], [''], limits)).html.length;
+  });
+
+  test('a large generated log and a huge tool output stay within the limits, cuts said with sizes', async () => {
+    const huge = 'x'.repeat(3_000_000);
+    const hugeSession = sessionLog({
+      sessionId: 'huge',
+      calls: [{ ...sampleCalls()[0], stdout: huge } as never],
+    });
+    const generated = [...generateCorpus({ seed: 3, targetBytes: 4_000_000 })].join('');
+    const { html } = await reportOf(['-'], [hugeSession, generated], limits);
+    const indexRowBound = 4_000; // a row's cells are cut at 200 characters each
+    expect(html.length).toBeLessThanOrEqual(
+      frame + limits.sectionChars + limits.indexRows * indexRowBound + 2_000,
+    );
+    expect(html.length).toBeLessThan(generated.length / 10);
+    expect(html).toMatch(/output · first 2\.0 KB of 3\.0 MB/);
+    expect(html).toMatch(/more not shown/);
+    expect(html).toMatch(/sessions? listed without a section: the size limit of the page was reached/);
+    expect(html).toMatch(/more sessions? not listed: the row limit of the index was reached/);
+    expect(count(html, /<tr>/g)).toBe(1 + limits.indexRows);
+  });
+});
+
+const ESC = String.fromCharCode(27);
+
+describe('HTML from untrusted text', () => {
+  const sgr = fc.constantFrom(
+    '\u001b[1m',
+    '\u001b[2m',
+    '\u001b[22m',
+    '\u001b[31m',
+    '\u001b[39m',
+    '\u001b[9m',
+    '\u001b[',
+  );
+  const styled = fc
+    .array(fc.oneof(fc.string(), sgr, fc.constantFrom('<', '>', '&', '"', "'")), { maxLength: 20 })
+    .map((parts) => parts.join(''));
+
+  propTest.prop([styled])(
+    'ansiToHtml makes only its own span tags, never nested, and keeps the text',
+    (text) => {
+      const html = ansiToHtml(text);
+      const tags = [...html.matchAll(/<[^>]*>/g)].map(([tag]) => tag);
+      for (const tag of tags) expect(tag).toMatch(/^(<span class="[a-z ]+">|<\/span>)$/);
+      expect(
+        tags.every((tag, index) => (index % 2 === 0 ? tag.startsWith('<span') : tag === '</span>')),
+      ).toBe(true);
+      const text_ = html
+        .replace(/<[^>]*>/g, '')
+        .replaceAll('&lt;', '<')
+        .replaceAll('&gt;', '>')
+        .replaceAll('&quot;', '"')
+        .replaceAll('&#39;', "'")
+        .replaceAll('&amp;', '&');
+      expect(text_).toBe(
+        text.replace(new RegExp(`${ESC}\\[(1|2|22|31|39)m`, 'g'), '').replaceAll('\u001b', '\\u001b'),
+      );
+    },
+  );
+
+  propTest.prop([fc.string()])('escapeHtml leaves no markup character', (text) => {
+    expect(escapeHtml(text)).not.toMatch(/[<>"']/);
+  });
+});
+
+describe('timeline lanes', () => {
+  const interval = fc
+    .tuple(fc.integer({ min: 0, max: 100 }), fc.integer({ min: 0, max: 30 }))
+    .map(([from, length]) => ({ from, to: from + length }));
+  propTest.prop([fc.array(interval, { maxLength: 30 })])('bars on one lane never overlap', (items) => {
+    const sorted = [...items].sort((a, b) => a.from - b.from);
+    const lanes = packLanes(sorted);
+    sorted.forEach((a, i) => {
+      sorted.forEach((b, j) => {
+        if (i < j && lanes[i] === lanes[j]) expect(a.to < b.from || b.to < a.from).toBe(true);
+      });
+    });
+  });
+});
+
+describe('cursor-stream report', () => {
+  test('writes the page to -o and exits 0; a missing -o is a usage error; an unwritable path exits 2', async () => {
+    const out = join(scratch, 'out.html');
+    const run = await runCli(['report', 'corpus/official/docs-example-zh.ndjson', '-o', out]);
+    expect([run.code, run.stdout, run.stderr]).toEqual([0, '', '']);
+    const missing = await runCli(['report', 'corpus/official/docs-example-zh.ndjson']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^cursor-stream: required option '-o, --output <file>' not specified\n$/);
+    const bad = await runCli([
+      'report',
+      'corpus/official/docs-example-zh.ndjson',
+      '-o',
+      join(scratch, 'no/such/dir.html'),
+    ]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe(`cursor-stream: ${join(scratch, 'no/such/dir.html')}: no such file\n`);
+  });
+});

@@ -1,0 +1,113 @@
+/**
+ * `@cursor-stream/export/clickhouse`: logs into ClickHouse through its HTTP interface only, with the SQL that
+ * ClickHouse 18.16 (Debian's) and current releases share: plain `MergeTree` tables, `JSONEachRow` inserts, and
+ * `ALTER TABLE ... DELETE` (a mutation, awaited) to remove a log's old rows before it is written again.
+ */
+
+import { ExportFailure, type LogExporter } from '../log-exporter.ts';
+import { createTableExporter, type TableWriter } from '../tables/table-export.ts';
+import { TABLES } from '../tables/table-schema.ts';
+import { createTableSql, quoteIdentifier } from '../tables/table-sql.ts';
+
+/** Options of {@link createClickHouseExporter}. */
+export interface ClickHouseExportOptions {
+  /** The HTTP interface, e.g. `http://127.0.0.1:8123/`; a `database` search parameter selects the database. */
+  url: string;
+  /** Sent as `X-ClickHouse-User` / `X-ClickHouse-Key`, never in the URL (e.g. from `CLICKHOUSE_USER`). */
+  user?: string;
+  password?: string;
+  /** How long to wait for the removal of a log's old rows; default 60 s. */
+  mutationTimeoutMs?: number;
+}
+
+/** Characters of a server's error answer kept in a message. */
+const MAX_ERROR_TEXT = 500;
+
+/** A string literal in ClickHouse SQL (backslash escapes, as 18.16 reads them). */
+export function clickHouseString(value: string): string {
+  return `'${value.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
+}
+
+/** What talks to the server: one statement per request, its answer as text. */
+export interface ClickHouseClient {
+  query(sql: string, body?: string): Promise<string>;
+}
+
+function bounded(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > MAX_ERROR_TEXT ? `${line.slice(0, MAX_ERROR_TEXT)}…` : line;
+}
+
+/** A client for the HTTP interface at `options.url`. */
+export function createClickHouseClient(options: ClickHouseExportOptions): ClickHouseClient {
+  const headers: Record<string, string> = { 'content-type': 'text/plain; charset=utf-8' };
+  if (options.user !== undefined) headers['x-clickhouse-user'] = options.user;
+  if (options.password !== undefined) headers['x-clickhouse-key'] = options.password;
+  return {
+    async query(sql, body) {
+      const url = new URL(options.url);
+      // With a body, the statement goes in the URL and the rows in the body; otherwise the statement is the body.
+      if (body !== undefined) url.searchParams.set('query', sql);
+      let response: Response;
+      try {
+        response = await fetch(url, { method: 'POST', headers, body: body ?? sql });
+      } catch (error) {
+        const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+        const why = cause?.code ?? cause?.message ?? String(error);
+        throw new ExportFailure({
+          code: 'connection-failed',
+          message: `cannot reach ClickHouse at ${url.origin}: ${why}`,
+        });
+      }
+      const text = await response.text();
+      if (!response.ok) {
+        throw new ExportFailure({ code: 'server-error', message: `ClickHouse: ${bounded(text)}` });
+      }
+      return text;
+    },
+  };
+}
+
+async function waitForMutations(client: ClickHouseClient, timeoutMs: number): Promise<void> {
+  const names = TABLES.map((table) => clickHouseString(table.name)).join(', ');
+  const pending = `SELECT count() FROM system.mutations WHERE database = currentDatabase() AND table IN (${names}) AND is_done = 0`;
+  const deadline = Date.now() + timeoutMs;
+  while (Number((await client.query(pending)).trim()) > 0) {
+    if (Date.now() > deadline) {
+      throw new ExportFailure({
+        code: 'write-failed',
+        message: 'ClickHouse: removing old rows did not finish in time',
+      });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function clickHouseWriter(client: ClickHouseClient, timeoutMs: number): TableWriter {
+  return {
+    async removeLog(file) {
+      for (const table of TABLES) {
+        await client.query(
+          `ALTER TABLE ${quoteIdentifier(table.name)} DELETE WHERE file = ${clickHouseString(file)}`,
+        );
+      }
+      // Mutations run in the background; later inserts are not touched by them, but queries would see old rows.
+      await waitForMutations(client, timeoutMs);
+    },
+    async insert(table, rows) {
+      const body = rows.map((row) => JSON.stringify(row)).join('\n');
+      await client.query(`INSERT INTO ${quoteIdentifier(table.name)} FORMAT JSONEachRow`, body);
+    },
+    async close() {},
+  };
+}
+
+/**
+ * Creates the tables `sessions`, `tool_calls` and `events` when missing and returns an exporter writing into them.
+ * Fails with `connection-failed` when the server cannot be reached and `server-error` when it refuses a statement.
+ */
+export async function createClickHouseExporter(options: ClickHouseExportOptions): Promise<LogExporter> {
+  const client = createClickHouseClient(options);
+  for (const table of TABLES) await client.query(createTableSql('clickhouse', table));
+  return createTableExporter(clickHouseWriter(client, options.mutationTimeoutMs ?? 60_000));
+}

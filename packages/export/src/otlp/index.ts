@@ -1,0 +1,179 @@
+/**
+ * `@cursor-stream/export/otlp`: logs as OpenTelemetry traces following the GenAI semantic conventions (pinned to
+ * {@link GEN_AI_SEMCONV_VERSION}), serialized by the OpenTelemetry JS SDK's own OTLP code. Either a file of OTLP
+ * JSON lines, one `ExportTraceServiceRequest` per session (what the collector's `otlpjsonfile` receiver reads), or
+ * OTLP/HTTP to an endpoint through the SDK's exporter. The OpenTelemetry packages are optional peer dependencies,
+ * loaded only here.
+ */
+
+import type { CanonicalEvent } from '@cursor-stream/core/normalize';
+import type { Resource } from '@opentelemetry/resources';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { ExportFailure, emptyTotals, type LogExporter, type LogSink } from '../log-exporter.ts';
+import { importOptional } from '../optional-package.ts';
+import { createSessionCollector, type ExportSession } from '../session-collector.ts';
+import { sessionSpans } from './session-spans.ts';
+import { createSessionDigest, sessionSpanIds } from './span-ids.ts';
+
+export {
+  AGENT_NAME,
+  ATTR,
+  GEN_AI_SCHEMA_URL,
+  GEN_AI_SEMCONV_VERSION,
+  PROVIDER_NAME,
+} from './gen-ai-conventions.ts';
+export { INSTRUMENTATION_SCOPE, type SpanOptions, sessionSpans } from './session-spans.ts';
+export { createSessionDigest, type SessionDigest, type SessionSpanIds, sessionSpanIds } from './span-ids.ts';
+
+/** Where the traces go. */
+export type OtlpTarget =
+  /** OTLP JSON lines, one line (no line break inside) per session, handed to `writeLine`. */
+  | { kind: 'json-lines'; writeLine(line: string): Promise<void> }
+  /** OTLP/HTTP (JSON) to the collector's traces URL, e.g. `http://127.0.0.1:4318/v1/traces`. */
+  | { kind: 'endpoint'; url: string; headers?: Record<string, string>; timeoutMs?: number };
+
+/** Options of {@link createOtlpExporter}. */
+export interface OtlpExportOptions {
+  target: OtlpTarget;
+  /** Record tool arguments and results (`gen_ai.tool.call.arguments` / `.result`); off by default. */
+  includeContent?: boolean;
+  /** `service.name` of the resource; default `cursor-agent`. */
+  serviceName?: string;
+}
+
+/** Spans sent to an endpoint per request. */
+export const SPANS_PER_REQUEST = 512;
+
+const OTEL_PACKAGES = '@opentelemetry/api @opentelemetry/resources @opentelemetry/otlp-transformer';
+const OTEL_HTTP_PACKAGE = '@opentelemetry/exporter-trace-otlp-http';
+
+type SpanSender = { send(spans: ReadableSpan[]): Promise<void>; close(): Promise<void> };
+
+async function jsonLinesSender(writeLine: (line: string) => Promise<void>): Promise<SpanSender> {
+  const { JsonTraceSerializer } = await importOptional(
+    OTEL_PACKAGES,
+    'otlp',
+    () => import('@opentelemetry/otlp-transformer'),
+  );
+  const decoder = new TextDecoder();
+  return {
+    async send(spans) {
+      const bytes = JsonTraceSerializer.serializeRequest(spans);
+      if (bytes === undefined)
+        throw new ExportFailure({ code: 'write-failed', message: 'OTLP serialization failed' });
+      await writeLine(decoder.decode(bytes));
+    },
+    async close() {},
+  };
+}
+
+async function endpointSender(target: Extract<OtlpTarget, { kind: 'endpoint' }>): Promise<SpanSender> {
+  const { OTLPTraceExporter } = await importOptional(
+    `${OTEL_PACKAGES} ${OTEL_HTTP_PACKAGE}`,
+    'otlp --endpoint',
+    () => import('@opentelemetry/exporter-trace-otlp-http'),
+  );
+  const exporter = new OTLPTraceExporter({
+    url: target.url,
+    headers: target.headers ?? {},
+    timeoutMillis: target.timeoutMs ?? 10_000,
+  });
+  return {
+    send: (spans) =>
+      new Promise((resolve, reject) => {
+        exporter.export(spans, (result) => {
+          if (result.code === 0) return resolve();
+          const why = result.error?.message ?? 'export failed';
+          reject(
+            new ExportFailure({ code: 'connection-failed', message: `OTLP endpoint ${target.url}: ${why}` }),
+          );
+        });
+      }),
+    close: () => exporter.shutdown(),
+  };
+}
+
+async function traceResource(serviceName: string): Promise<Resource> {
+  const { resourceFromAttributes } = await importOptional(
+    OTEL_PACKAGES,
+    'otlp',
+    () => import('@opentelemetry/resources'),
+  );
+  // The schema URL goes on the instrumentation scope only: given to the resource, the SDK's JSON also writes it
+  // inside the `Resource` message, where OTLP has no such field.
+  return resourceFromAttributes({ 'service.name': serviceName });
+}
+
+/**
+ * Creates an OTLP exporter. Each session becomes one `invoke_agent` span with one `execute_tool` child per tool
+ * call; ids are derived from the session (see {@link sessionSpanIds}), so a second export of a log gives the same
+ * ids. Fails with `missing-package` when the OpenTelemetry packages are not installed.
+ */
+export async function createOtlpExporter(options: OtlpExportOptions): Promise<LogExporter> {
+  const resource = await traceResource(options.serviceName ?? 'cursor-agent');
+  const target = options.target;
+  const sender =
+    target.kind === 'json-lines' ? await jsonLinesSender(target.writeLine) : await endpointSender(target);
+  const totals = emptyTotals();
+  let pending: ReadableSpan[] = [];
+  // Sessions without record times follow one another from the log's modification time.
+  let nextStartMs = 0;
+
+  async function sendPending(): Promise<void> {
+    if (pending.length === 0) return;
+    const spans = pending;
+    pending = [];
+    await sender.send(spans);
+  }
+
+  async function addSession(session: ExportSession, digest: string): Promise<void> {
+    const spans = sessionSpans(session, sessionSpanIds(session.sessionId, digest), {
+      resource,
+      includeContent: options.includeContent === true,
+      fallbackStartMs: nextStartMs,
+    });
+    const agentEnd = spans[0]?.endTime;
+    if (agentEnd !== undefined) nextStartMs = agentEnd[0] * 1000 + Math.ceil(agentEnd[1] / 1e6) + 1;
+    totals.sessions++;
+    totals.toolCalls += session.toolCalls.length;
+    // A file holds one request per session; an endpoint gets requests of about SPANS_PER_REQUEST spans.
+    pending.push(...spans);
+    if (target.kind === 'json-lines' || pending.length >= SPANS_PER_REQUEST) await sendPending();
+  }
+
+  return {
+    async openLog(file, modifiedMs): Promise<LogSink> {
+      totals.logs++;
+      nextStartMs = modifiedMs ?? Date.now();
+      let digest = createSessionDigest();
+      const collector = createSessionCollector({
+        file,
+        includeContent: options.includeContent === true,
+        onSession: async (session) => {
+          const hex = digest.hex();
+          digest = createSessionDigest();
+          await addSession(session, hex);
+        },
+      });
+      return {
+        observeRecord: (line, record, dialect) => collector.observeRecord(line, record, dialect),
+        async push(events: readonly CanonicalEvent[]) {
+          for (const event of events) {
+            digest.add(event);
+            await collector.push(event);
+          }
+          totals.events += events.length;
+        },
+        end: () => collector.end(),
+      };
+    },
+    async close() {
+      try {
+        await sendPending();
+      } finally {
+        await sender.close();
+      }
+      return { ...totals };
+    },
+  };
+}

@@ -1,0 +1,203 @@
+/**
+ * One exported session as OpenTelemetry spans (the SDK's `ReadableSpan`): an `invoke_agent` span for the run and an
+ * `execute_tool {name}` child per tool call.
+ *
+ * Times come from the records: a call's `startedAtMs`/`completedAtMs`, else its records' `timestamp_ms`; the
+ * session spans its records' earliest and latest times. Where records carry none, times are placed by position,
+ * one millisecond per line from the session's start (the previous session's end, or the log's modification time),
+ * so spans keep the log's order; `cursor_stream.time_source` says `records` or `position`.
+ */
+
+import type { Attributes, HrTime, SpanContext } from '@opentelemetry/api';
+import type { Resource } from '@opentelemetry/resources';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { ExportSession, ExportToolCall } from '../session-collector.ts';
+import { AGENT_NAME, ATTR, GEN_AI_SCHEMA_URL, PROVIDER_NAME } from './gen-ai-conventions.ts';
+import type { SessionSpanIds } from './span-ids.ts';
+
+/** OTLP enum values, as `@opentelemetry/api` numbers them (kept here so this module loads no package). */
+const SPAN_KIND_INTERNAL = 0;
+const STATUS_UNSET = 0;
+const STATUS_OK = 1;
+const STATUS_ERROR = 2;
+const TRACE_FLAG_SAMPLED = 1;
+
+/** The instrumentation scope every span carries. */
+export const INSTRUMENTATION_SCOPE = {
+  name: '@cursor-stream/export',
+  version: '0.1.0',
+  schemaUrl: GEN_AI_SCHEMA_URL,
+} as const;
+
+/** What to put in the spans. */
+export interface SpanOptions {
+  resource: Resource;
+  /** Tool arguments and results as `gen_ai.tool.call.arguments` / `.result` (opt-in: they may hold secrets). */
+  includeContent: boolean;
+  /** Start of a session whose records carry no time (ms since the epoch). */
+  fallbackStartMs: number;
+}
+
+function hrTime(ms: number): HrTime {
+  const seconds = Math.floor(ms / 1000);
+  return [seconds, Math.round((ms - seconds * 1000) * 1e6)];
+}
+
+function context(traceId: string, spanId: string): SpanContext {
+  return { traceId, spanId, traceFlags: TRACE_FLAG_SAMPLED, isRemote: false };
+}
+
+function put(attributes: Attributes, name: string, value: string | number | null | undefined): void {
+  if (value !== null && value !== undefined) attributes[name] = value;
+}
+
+function contentText(value: unknown): string {
+  return typeof value === 'string' ? value : (JSON.stringify(value) ?? 'null');
+}
+
+interface SpanParts {
+  name: string;
+  ids: SpanContext;
+  parent?: SpanContext;
+  startMs: number;
+  endMs: number;
+  status: ReadableSpan['status'];
+  attributes: Attributes;
+}
+
+function readableSpan(parts: SpanParts, resource: Resource): ReadableSpan {
+  const endMs = Math.max(parts.endMs, parts.startMs);
+  const span: ReadableSpan = {
+    name: parts.name,
+    kind: SPAN_KIND_INTERNAL,
+    spanContext: () => parts.ids,
+    startTime: hrTime(parts.startMs),
+    endTime: hrTime(endMs),
+    duration: hrTime(endMs - parts.startMs),
+    status: parts.status,
+    attributes: parts.attributes,
+    links: [],
+    events: [],
+    ended: true,
+    resource,
+    instrumentationScope: INSTRUMENTATION_SCOPE,
+    droppedAttributesCount: 0,
+    droppedEventsCount: 0,
+    droppedLinksCount: 0,
+  };
+  return parts.parent === undefined ? span : { ...span, parentSpanContext: parts.parent };
+}
+
+/** Places a line in time: the session's start plus one millisecond per line after its first. */
+function positionOf(session: ExportSession, startMs: number, line: number | null): number {
+  return startMs + Math.max(0, (line ?? session.firstLine ?? 0) - (session.firstLine ?? 0));
+}
+
+function toolTimes(session: ExportSession, call: ExportToolCall, sessionStartMs: number) {
+  const startMs = call.startedAtMs ?? positionOf(session, sessionStartMs, call.startLine ?? call.endLine);
+  const endMs =
+    call.completedAtMs ??
+    (call.durationMs !== null
+      ? startMs + call.durationMs
+      : positionOf(session, sessionStartMs, call.endLine));
+  return { startMs, endMs, fromRecords: call.startedAtMs !== null || call.completedAtMs !== null };
+}
+
+function toolSpan(
+  session: ExportSession,
+  call: ExportToolCall,
+  ids: SessionSpanIds,
+  sessionStartMs: number,
+  options: SpanOptions,
+): ReadableSpan {
+  const attributes: Attributes = {
+    [ATTR.operationName]: 'execute_tool',
+    [ATTR.toolName]: call.toolName,
+    [ATTR.toolCallId]: call.toolCallId,
+    [ATTR.toolType]: call.toolName === 'mcp' ? 'extension' : 'function',
+    [ATTR.toolStatus]: call.status,
+  };
+  put(attributes, ATTR.toolProviderName, call.providerToolName);
+  put(attributes, ATTR.logLine, call.startLine ?? call.endLine);
+  if (call.isError) attributes[ATTR.errorType] = call.status;
+  if (options.includeContent && call.input !== undefined)
+    attributes[ATTR.toolArguments] = contentText(call.input);
+  if (options.includeContent && call.output !== undefined)
+    attributes[ATTR.toolResult] = contentText(call.output);
+  const times = toolTimes(session, call, sessionStartMs);
+  attributes[ATTR.timeSource] = times.fromRecords ? 'records' : 'position';
+  return readableSpan(
+    {
+      name: `execute_tool ${call.toolName}`,
+      ids: context(ids.traceId, ids.toolSpanId(call.toolCallId)),
+      parent: context(ids.traceId, ids.agentSpanId),
+      startMs: times.startMs,
+      endMs: times.endMs,
+      status: call.isError
+        ? { code: STATUS_ERROR, message: call.status }
+        : { code: call.status === 'pending' ? STATUS_UNSET : STATUS_OK },
+      attributes,
+    },
+    options.resource,
+  );
+}
+
+function agentAttributes(session: ExportSession): Attributes {
+  const attributes: Attributes = {
+    [ATTR.operationName]: 'invoke_agent',
+    [ATTR.providerName]: PROVIDER_NAME,
+    [ATTR.agentName]: AGENT_NAME,
+    [ATTR.sessionStatus]: session.status,
+    [ATTR.logFile]: session.file,
+  };
+  put(attributes, ATTR.conversationId, session.sessionId);
+  put(attributes, ATTR.requestModel, session.model);
+  put(attributes, ATTR.logLine, session.firstLine);
+  const usage = session.usage;
+  put(attributes, ATTR.inputTokens, usage?.inputTokens);
+  put(attributes, ATTR.outputTokens, usage?.outputTokens);
+  put(attributes, ATTR.cacheReadTokens, usage?.cacheReadTokens);
+  put(attributes, ATTR.cacheCreationTokens, usage?.cacheWriteTokens);
+  attributes[ATTR.finishReasons] = [session.status === 'success' ? 'stop' : session.status];
+  // A run that failed says so in its result; one with no result at all did not finish.
+  if (session.status !== 'success')
+    attributes[ATTR.errorType] = session.status === 'error' ? 'agent_error' : 'incomplete';
+  return attributes;
+}
+
+/** The session's spans: the `invoke_agent` span first, then one `execute_tool` span per call in order of sight. */
+export function sessionSpans(
+  session: ExportSession,
+  ids: SessionSpanIds,
+  options: SpanOptions,
+): ReadableSpan[] {
+  const startMs = session.startedAtMs ?? options.fallbackStartMs;
+  const tools = session.toolCalls.map((call) => toolSpan(session, call, ids, startMs, options));
+  const lastToolEnd = tools.reduce(
+    (latest, span) => Math.max(latest, span.endTime[0] * 1000 + span.endTime[1] / 1e6),
+    startMs,
+  );
+  const endMs = Math.max(
+    session.endedAtMs ?? positionOf(session, startMs, session.lastLine),
+    session.durationMs === null ? startMs : startMs + session.durationMs,
+    lastToolEnd,
+  );
+  const attributes = agentAttributes(session);
+  attributes[ATTR.timeSource] = session.startedAtMs === null ? 'position' : 'records';
+  const status =
+    session.status === 'success'
+      ? { code: STATUS_OK }
+      : { code: STATUS_ERROR, message: session.failure?.message ?? session.status };
+  const agent = readableSpan(
+    {
+      name: `invoke_agent ${AGENT_NAME}`,
+      ids: context(ids.traceId, ids.agentSpanId),
+      startMs,
+      endMs,
+      status,
+      attributes,
+    },
+    options.resource,
+  );
+  return [agent, ...tools];
+}

@@ -1,0 +1,262 @@
+/**
+ * Folds one log's canonical events into finished sessions, one at a time, with what exports need besides the
+ * core's summary: each tool call's wall-clock start and completion, the failure sentence, and (on request) the
+ * calls' arguments and results. State is one open session; a finished session is handed on and forgotten.
+ */
+
+import {
+  type CanonicalEvent,
+  createSessionReducer,
+  type SessionReducer,
+  type SessionSummary,
+  type ToolResultStatus,
+  type Usage,
+} from '@cursor-stream/core/normalize';
+import { createRecordTimeIndex, type RecordTimes } from './record-times.ts';
+
+/** One tool call of an exported session. Absent values are `null`. */
+export interface ExportToolCall {
+  /** The id exactly as sent, newlines kept. */
+  toolCallId: string;
+  toolName: string;
+  /** The tool's name as the log sent it (`shellToolCall`, `mcpToolCall`, ...). */
+  providerToolName: string | null;
+  /** The result arm (`success`, `failure`, `rejected`, ...), or `pending` when no completion came. */
+  status: ToolResultStatus | 'pending';
+  /** Completed with any status but `success`. */
+  isError: boolean;
+  /** A completion whose start never came. */
+  orphan: boolean;
+  startLine: number | null;
+  endLine: number | null;
+  /** Wall-clock start (ms since the epoch): `startedAtMs`, else the start record's `timestamp_ms`. */
+  startedAtMs: number | null;
+  /** Wall-clock completion: `completedAtMs`, else the completion record's `timestamp_ms`. */
+  completedAtMs: number | null;
+  durationMs: number | null;
+  /** The arguments; only kept when content is asked for (`undefined` otherwise). */
+  input?: unknown;
+  /** The result arm's payload; only kept when content is asked for. */
+  output?: unknown;
+}
+
+/** One finished session of a log, as every export format reads it. */
+export interface ExportSession {
+  /** The log it came from, as the caller named it. */
+  file: string;
+  /** 0-based position of the session in its log. */
+  index: number;
+  sessionId: string | null;
+  dialect: string | null;
+  model: string | null;
+  status: SessionSummary['status'];
+  /** The agent's own sentence on why it failed (its last `error`, else the failed result's text), and where. */
+  failure: { message: string; line: number | null } | null;
+  usage: Usage | null;
+  /** As the `result` reports it. */
+  durationMs: number | null;
+  /** The earliest and latest record times of the session; `null` when its records carry none. */
+  startedAtMs: number | null;
+  endedAtMs: number | null;
+  /** Lines of its first and last events (`null` when no event had a location). */
+  firstLine: number | null;
+  lastLine: number | null;
+  toolCalls: ExportToolCall[];
+}
+
+/** Options of {@link createSessionCollector}. */
+export interface SessionCollectorOptions {
+  /** The log's name, copied to every session. */
+  file: string;
+  /** Keep tool arguments and results (for `--include-content`). */
+  includeContent?: boolean;
+  /** Receives each session as it finishes, in log order. */
+  onSession(session: ExportSession): void | Promise<void>;
+}
+
+/** Feeds a {@link SessionCollectorOptions.onSession} from a log's records and events. */
+export interface SessionCollector {
+  /** The raw record at `line` and the dialect that read it, for its times; call before the events it produces. */
+  observeRecord(line: number, record: unknown, dialect?: string): void;
+  /** The index the next event belongs to (the session it is folded into). */
+  readonly sessionIndex: number;
+  /** Takes the next event; resolves once a session it finished has been handed on. */
+  push(event: CanonicalEvent): Promise<void>;
+  /** At the end of the log: hands on a session left open (the normalizer normally finishes every one). */
+  end(): Promise<void>;
+}
+
+interface CallExtras {
+  providerToolName: string | null;
+  startedAtMs: number | null;
+  completedAtMs: number | null;
+  input?: unknown;
+  output?: unknown;
+}
+
+interface OpenSession {
+  reducer: SessionReducer;
+  extras: Map<string, CallExtras>;
+  failure: ExportSession['failure'];
+  startedAtMs: number | null;
+  endedAtMs: number | null;
+  firstLine: number | null;
+  lastLine: number | null;
+}
+
+function openSession(): OpenSession {
+  return {
+    reducer: createSessionReducer(),
+    extras: new Map(),
+    failure: null,
+    startedAtMs: null,
+    endedAtMs: null,
+    firstLine: null,
+    lastLine: null,
+  };
+}
+
+function earliest(times: RecordTimes | undefined): number | undefined {
+  return times?.startedAtMs ?? times?.timestampMs ?? times?.completedAtMs;
+}
+
+function latest(times: RecordTimes | undefined): number | undefined {
+  return times?.completedAtMs ?? times?.timestampMs ?? times?.startedAtMs;
+}
+
+function noteTimes(session: OpenSession, times: RecordTimes | undefined): void {
+  const start = earliest(times);
+  const end = latest(times);
+  if (start !== undefined && (session.startedAtMs === null || start < session.startedAtMs))
+    session.startedAtMs = start;
+  if (end !== undefined && (session.endedAtMs === null || end > session.endedAtMs)) session.endedAtMs = end;
+}
+
+function extrasOf(session: OpenSession, toolCallId: string): CallExtras {
+  let extras = session.extras.get(toolCallId);
+  if (extras === undefined) {
+    extras = { providerToolName: null, startedAtMs: null, completedAtMs: null };
+    session.extras.set(toolCallId, extras);
+  }
+  return extras;
+}
+
+function noteEvent(
+  session: OpenSession,
+  event: CanonicalEvent,
+  times: RecordTimes | undefined,
+  content: boolean,
+) {
+  switch (event.type) {
+    case 'tool-call': {
+      const extras = extrasOf(session, event.toolCallId);
+      extras.providerToolName ??= event.providerToolName;
+      extras.startedAtMs ??= times?.startedAtMs ?? times?.timestampMs ?? null;
+      if (content && extras.input === undefined) extras.input = event.input;
+      return;
+    }
+    case 'tool-result': {
+      const extras = extrasOf(session, event.toolCallId);
+      extras.providerToolName ??= event.providerToolName;
+      // A completion may repeat the start's time; it counts when the start record had none.
+      extras.startedAtMs ??= times?.startedAtMs ?? null;
+      extras.completedAtMs ??= times?.completedAtMs ?? times?.timestampMs ?? null;
+      if (content && extras.output === undefined) extras.output = event.output;
+      return;
+    }
+    case 'error':
+      session.failure = { message: event.message, line: event.loc?.line ?? null };
+      return;
+    case 'finish':
+      if (event.isError && session.failure === null && event.text !== undefined) {
+        session.failure = { message: event.text, line: event.loc?.line ?? null };
+      }
+      return;
+  }
+}
+
+function isFailedStatus(status: ExportToolCall['status']): boolean {
+  return status !== 'success' && status !== 'pending';
+}
+
+function finishedSession(
+  session: OpenSession,
+  dialect: string | null,
+  summary: SessionSummary,
+  options: SessionCollectorOptions,
+  index: number,
+): ExportSession {
+  const toolCalls = summary.toolCalls.map((call): ExportToolCall => {
+    const extras = session.extras.get(call.toolCallId);
+    const exported: ExportToolCall = {
+      ...call,
+      providerToolName: extras?.providerToolName ?? null,
+      isError: isFailedStatus(call.status),
+      startedAtMs: extras?.startedAtMs ?? null,
+      completedAtMs: extras?.completedAtMs ?? null,
+    };
+    if (extras !== undefined && 'input' in extras) exported.input = extras.input;
+    if (extras !== undefined && 'output' in extras) exported.output = extras.output;
+    return exported;
+  });
+  return {
+    file: options.file,
+    index,
+    sessionId: summary.sessionId,
+    dialect,
+    model: summary.model,
+    status: summary.status,
+    failure: summary.status === 'success' ? null : session.failure,
+    usage: summary.usage,
+    durationMs: summary.durationMs,
+    startedAtMs: session.startedAtMs,
+    endedAtMs: session.endedAtMs,
+    firstLine: session.firstLine,
+    lastLine: session.lastLine,
+    toolCalls,
+  };
+}
+
+/**
+ * A collector for one log. A session ends at its `finish` (the normalizer gives each exactly one); events between a
+ * `finish` and the next session's first event (trailing noise) are counted with the next session.
+ */
+export function createSessionCollector(options: SessionCollectorOptions): SessionCollector {
+  const times = createRecordTimeIndex();
+  const content = options.includeContent === true;
+  let session = openSession();
+  let index = 0;
+  let dialect: string | null = null;
+
+  async function flush(): Promise<void> {
+    const summaries = session.reducer.sessions();
+    for (const summary of summaries)
+      await options.onSession(finishedSession(session, dialect, summary, options, index));
+    if (summaries.length > 0) index++;
+    session = openSession();
+  }
+
+  return {
+    observeRecord(line, record, recordDialect) {
+      times.observe(line, record);
+      // Records are seen a read batch ahead of their events; a log keeps one dialect in practice.
+      if (recordDialect !== undefined) dialect = recordDialect;
+    },
+    get sessionIndex() {
+      return index;
+    },
+    async push(event) {
+      const line = event.loc?.line;
+      const recordTimes = line === undefined ? undefined : times.at(line);
+      if (line !== undefined) {
+        session.firstLine ??= line;
+        session.lastLine = line;
+      }
+      noteTimes(session, recordTimes);
+      noteEvent(session, event, recordTimes, content);
+      session.reducer.push(event);
+      if (event.type === 'finish') await flush();
+    },
+    end: flush,
+  };
+}

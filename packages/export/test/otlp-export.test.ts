@@ -1,0 +1,211 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { type CanonicalEvent, createNormalizer, reduceSessions } from '@cursor-stream/core';
+import type protobuf from 'protobufjs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createOtlpExporter, GEN_AI_SCHEMA_URL } from '../src/otlp/index.ts';
+import { feedLog, NEWLINE_CALL_ID, TWO_SESSIONS_LOG } from './export-fixtures.ts';
+import { decodeJsonRequest, loadExportTraceServiceRequest } from './otlp-proto.ts';
+
+interface DecodedSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  kind: string;
+  startTimeUnixNano: string;
+  endTimeUnixNano: string;
+  status?: { code?: string; message?: string };
+  attributes?: { key: string; value: Record<string, unknown> }[];
+}
+
+let requestType: protobuf.Type;
+beforeAll(async () => {
+  requestType = await loadExportTraceServiceRequest();
+});
+
+async function exportToLines(logs: readonly [string, string][], includeContent = false): Promise<string[]> {
+  const lines: string[] = [];
+  const exporter = await createOtlpExporter({
+    includeContent,
+    target: { kind: 'json-lines', writeLine: async (line) => void lines.push(line) },
+  });
+  for (const [file, text] of logs) await feedLog(exporter, file, text);
+  await exporter.close();
+  return lines;
+}
+
+function spansOf(request: Record<string, unknown>): DecodedSpan[] {
+  const resourceSpans = request.resourceSpans as { scopeSpans: { spans: DecodedSpan[] }[] }[];
+  return resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans));
+}
+
+function attribute(span: DecodedSpan, key: string): unknown {
+  const value = span.attributes?.find((entry) => entry.key === key)?.value;
+  if (value === undefined) return undefined;
+  return value.stringValue ?? (value.intValue === undefined ? value.arrayValue : Number(value.intValue));
+}
+
+function hex(base64: string | undefined): string | undefined {
+  return base64 === undefined ? undefined : Buffer.from(base64, 'base64').toString('hex');
+}
+
+describe('OTLP export', () => {
+  it('writes one request per session that decodes with the official definitions', async () => {
+    const lines = await exportToLines([['runs/two.ndjson', TWO_SESSIONS_LOG]]);
+    expect(lines).toHaveLength(2);
+    for (const line of lines) expect(line).not.toContain('\n');
+    const [first, second] = lines.map((line) => decodeJsonRequest(requestType, line));
+    const resource = (first?.resourceSpans ?? []) as { scopeSpans: { schemaUrl?: string }[] }[];
+    expect(resource).toHaveLength(1);
+    expect(resource[0]?.scopeSpans[0]?.schemaUrl).toBe(GEN_AI_SCHEMA_URL);
+
+    const [agentA, ...toolsA] = spansOf(first ?? {});
+    expect(agentA?.name).toBe('invoke_agent cursor-agent');
+    expect(agentA?.kind).toBe('SPAN_KIND_INTERNAL');
+    expect(agentA?.parentSpanId).toBeUndefined();
+    expect(attribute(agentA as DecodedSpan, 'gen_ai.operation.name')).toBe('invoke_agent');
+    expect(attribute(agentA as DecodedSpan, 'gen_ai.provider.name')).toBe('cursor');
+    expect(attribute(agentA as DecodedSpan, 'gen_ai.conversation.id')).toBe(
+      'aaaaaaaa-0000-4000-8000-000000000001',
+    );
+    expect(attribute(agentA as DecodedSpan, 'gen_ai.request.model')).toBe('Claude 4 Sonnet');
+    expect(attribute(agentA as DecodedSpan, 'gen_ai.usage.input_tokens')).toBe(1200);
+    expect(attribute(agentA as DecodedSpan, 'gen_ai.usage.output_tokens')).toBe(300);
+    expect(attribute(agentA as DecodedSpan, 'gen_ai.usage.cache_read.input_tokens')).toBe(1000);
+    expect(attribute(agentA as DecodedSpan, 'gen_ai.usage.cache_creation.input_tokens')).toBe(50);
+    expect(attribute(agentA as DecodedSpan, 'error.type')).toBeUndefined();
+    expect(agentA?.status?.code).toBe('STATUS_CODE_OK');
+
+    expect(toolsA.map((span) => span.name)).toEqual(['execute_tool shell', 'execute_tool shell']);
+    for (const tool of toolsA) {
+      expect(tool.traceId).toBe(agentA?.traceId);
+      expect(tool.parentSpanId).toBe(agentA?.spanId);
+      expect(attribute(tool, 'gen_ai.operation.name')).toBe('execute_tool');
+      expect(attribute(tool, 'gen_ai.tool.type')).toBe('function');
+      expect(attribute(tool, 'gen_ai.tool.call.arguments')).toBeUndefined();
+    }
+    const failed = toolsA[1] as DecodedSpan;
+    expect(attribute(failed, 'gen_ai.tool.call.id')).toBe(NEWLINE_CALL_ID);
+    expect(failed.status?.code).toBe('STATUS_CODE_ERROR');
+    expect(attribute(failed, 'error.type')).toBe('failure');
+    // Record times: startedAtMs and completedAtMs of the call, in nanoseconds.
+    expect(failed.startTimeUnixNano).toBe('1790000002000000000');
+    expect(failed.endTimeUnixNano).toBe('1790000002250000000');
+
+    const [agentB, ...toolsB] = spansOf(second ?? {});
+    expect(agentB?.status?.code).toBe('STATUS_CODE_ERROR');
+    expect(agentB?.status?.message).toBe('The agent could not finish: permission denied.');
+    expect(attribute(agentB as DecodedSpan, 'error.type')).toBe('agent_error');
+    expect(agentB?.traceId).not.toBe(agentA?.traceId);
+    const byId = new Map(toolsB.map((span) => [attribute(span, 'gen_ai.tool.call.id'), span]));
+    expect(byId.get('call_pending')?.status?.code).toBeUndefined();
+    expect(attribute(byId.get('call_pending') as DecodedSpan, 'cursor_stream.tool.status')).toBe('pending');
+    expect(byId.get('call_rejected')?.status?.code).toBe('STATUS_CODE_ERROR');
+    // No times in session B's records: placed by position, in log order, inside the agent span.
+    expect(attribute(agentB as DecodedSpan, 'cursor_stream.time_source')).toBe('position');
+    for (const tool of toolsB) {
+      expect(BigInt(tool.startTimeUnixNano)).toBeGreaterThanOrEqual(BigInt(agentB?.startTimeUnixNano ?? 0));
+      expect(BigInt(tool.endTimeUnixNano)).toBeLessThanOrEqual(BigInt(agentB?.endTimeUnixNano ?? 0));
+    }
+  });
+
+  it('gives the same ids on every export of a log, and different ones to different runs', async () => {
+    const ids = async (file: string) =>
+      (await exportToLines([[file, TWO_SESSIONS_LOG]]))
+        .flatMap((line) => spansOf(decodeJsonRequest(requestType, line)))
+        .map((span) => `${hex(span.traceId)}/${hex(span.spanId)}`);
+    const first = await ids('a.ndjson');
+    expect(await ids('a.ndjson')).toEqual(first);
+    // The same run moved to another file keeps its ids: they come from the session, not the path.
+    expect(await ids('elsewhere/b.ndjson')).toEqual(first);
+    expect(new Set(first).size).toBe(first.length);
+    for (const id of first) expect(id).toMatch(/^[0-9a-f]{32}\/[0-9a-f]{16}$/);
+  });
+
+  it('records tool arguments and results only when asked', async () => {
+    const [line] = await exportToLines([['a.ndjson', TWO_SESSIONS_LOG]], true);
+    const tools = spansOf(decodeJsonRequest(requestType, line ?? '')).slice(1);
+    expect(JSON.parse(String(attribute(tools[0] as DecodedSpan, 'gen_ai.tool.call.arguments')))).toEqual({
+      command: 'ls',
+    });
+    expect(JSON.parse(String(attribute(tools[0] as DecodedSpan, 'gen_ai.tool.call.result')))).toMatchObject({
+      exitCode: 0,
+    });
+  });
+
+  it('has one agent span per session and one tool span per call on every bundled recording', async () => {
+    const corpus = fileURLToPath(new URL('../../../corpus/', import.meta.url));
+    const logs: [string, string][] = [];
+    for (const dialect of readdirSync(corpus, { withFileTypes: true })) {
+      if (!dialect.isDirectory() || dialect.name === 'generator') continue;
+      for (const name of readdirSync(`${corpus}${dialect.name}`)) {
+        if (name.endsWith('.ndjson'))
+          logs.push([`${dialect.name}/${name}`, readFileSync(`${corpus}${dialect.name}/${name}`, 'utf8')]);
+      }
+    }
+    expect(logs.length).toBeGreaterThan(5);
+    for (const [file, text] of logs) {
+      const normalizer = createNormalizer();
+      const events: CanonicalEvent[] = [...normalizer.feed(text), ...normalizer.end()];
+      const sessions = reduceSessions(events);
+      const spans = (await exportToLines([[file, text]])).flatMap((line) =>
+        spansOf(decodeJsonRequest(requestType, line)),
+      );
+      const agents = spans.filter((span) => span.name.startsWith('invoke_agent'));
+      const tools = spans.filter((span) => span.name.startsWith('execute_tool'));
+      expect(agents, file).toHaveLength(sessions.length);
+      expect(tools, file).toHaveLength(sessions.reduce((sum, session) => sum + session.toolCalls.length, 0));
+      const callIds = sessions.flatMap((session) => session.toolCalls.map((call) => call.toolCallId));
+      expect(
+        tools.map((span) => attribute(span, 'gen_ai.tool.call.id')),
+        file,
+      ).toEqual(callIds);
+    }
+  });
+
+  it('sends the same spans over OTLP/HTTP through the SDK exporter', async () => {
+    const bodies: { path: string | undefined; type: string | undefined; body: string }[] = [];
+    const server = createServer(async (request: IncomingMessage, response) => {
+      let body = '';
+      for await (const chunk of request) body += chunk;
+      bodies.push({ path: request.url, type: request.headers['content-type'], body });
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const exporter = await createOtlpExporter({
+        target: { kind: 'endpoint', url: `http://127.0.0.1:${port}/v1/traces` },
+      });
+      await feedLog(exporter, 'a.ndjson', TWO_SESSIONS_LOG);
+      await exporter.close();
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+    expect(bodies.length).toBeGreaterThan(0);
+    expect(bodies[0]?.path).toBe('/v1/traces');
+    expect(bodies[0]?.type).toContain('application/json');
+    const sent = bodies.flatMap(({ body }) => spansOf(decodeJsonRequest(requestType, body)));
+    const written = (await exportToLines([['a.ndjson', TWO_SESSIONS_LOG]])).flatMap((line) =>
+      spansOf(decodeJsonRequest(requestType, line)),
+    );
+    expect(sent.map((span) => [span.traceId, span.spanId, span.name])).toEqual(
+      written.map((span) => [span.traceId, span.spanId, span.name]),
+    );
+  });
+
+  it('fails with a located message when the endpoint cannot be reached', async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise((resolve) => server.close(resolve));
+    const exporter = await createOtlpExporter({
+      target: { kind: 'endpoint', url: `http://127.0.0.1:${port}/v1/traces`, timeoutMs: 2000 },
+    });
+    await feedLog(exporter, 'a.ndjson', TWO_SESSIONS_LOG);
+    await expect(exporter.close()).rejects.toMatchObject({ code: 'connection-failed' });
+  });
+});

@@ -1,0 +1,157 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClickHouseClient, createClickHouseExporter } from '../src/clickhouse/index.ts';
+import { createDuckDbExporter } from '../src/duckdb/index.ts';
+import { BATCH_ROWS, createTableExporter, EXAMPLE_QUERIES, type Row, type Table } from '../src/index.ts';
+import { startClickHouse, type TestClickHouse } from './clickhouse-server.ts';
+import { feedLog, NEWLINE_CALL_ID, TWO_SESSIONS_LOG } from './export-fixtures.ts';
+
+type Rows = Record<string, unknown>[];
+
+/** Engines answer with different number types (BIGINT, Int64 as a string, doubles): compare as numbers. */
+function plain(rows: Rows): Rows {
+  return rows.map((row) =>
+    Object.fromEntries(
+      Object.entries(row).map(([key, value]) => {
+        if (typeof value === 'bigint') return [key, Number(value)];
+        if (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value)) return [key, Number(value)];
+        return [key, value];
+      }),
+    ),
+  );
+}
+
+/** A second log: one more session on another day, with another model. */
+const OTHER_LOG = TWO_SESSIONS_LOG.replaceAll('aaaaaaaa', 'cccccccc')
+  .replaceAll('bbbbbbbb', 'dddddddd')
+  .replaceAll('1790000', '1790100')
+  .replaceAll('Claude 4 Sonnet', 'GPT-5');
+
+async function exportBoth(exporter: Awaited<ReturnType<typeof createDuckDbExporter>>) {
+  await feedLog(exporter, '/logs/one.ndjson', TWO_SESSIONS_LOG);
+  await feedLog(exporter, '/logs/two.ndjson', OTHER_LOG);
+  // Exported again: its rows are replaced, not added.
+  await feedLog(exporter, '/logs/one.ndjson', TWO_SESSIONS_LOG);
+  return exporter.close();
+}
+
+let dir: string;
+let duckDbAnswers: Record<string, Rows>;
+let clickHouse: TestClickHouse | undefined;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'cursor-stream-export-'));
+  clickHouse = await startClickHouse();
+  if (clickHouse === undefined)
+    console.warn('clickhouse-server is not installed: skipping the ClickHouse tests');
+});
+
+afterAll(async () => {
+  await clickHouse?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('DuckDB export', () => {
+  it('writes the three tables, replacing a re-exported log, and answers the documented queries', async () => {
+    const path = join(dir, 'runs.duckdb');
+    const totals = await exportBoth(await createDuckDbExporter({ path }));
+    expect(totals).toMatchObject({ logs: 3, sessions: 6 });
+
+    const instance = await DuckDBInstance.create(path);
+    const connection = await instance.connect();
+    const read = async (sql: string) => plain((await connection.runAndReadAll(sql)).getRowObjects() as Rows);
+    try {
+      expect(await read('SELECT file, count(*) AS n FROM sessions GROUP BY file ORDER BY file')).toEqual([
+        { file: '/logs/one.ndjson', n: 2 },
+        { file: '/logs/two.ndjson', n: 2 },
+      ]);
+      const [events] = await read(
+        `SELECT count(*) AS n, count(DISTINCT "offset") AS offsets FROM events WHERE file = '/logs/one.ndjson'`,
+      );
+      expect(events?.n).toBe(14);
+      const ids = await read(`SELECT tool_call_id FROM tool_calls WHERE status = 'failure' ORDER BY file`);
+      expect(ids.map((row) => row.tool_call_id)).toEqual([NEWLINE_CALL_ID, NEWLINE_CALL_ID]);
+      const [session] = await read(
+        `SELECT * FROM sessions WHERE file = '/logs/one.ndjson' AND session_index = 1`,
+      );
+      expect(session).toMatchObject({
+        status: 'error',
+        failure: 'The agent could not finish: permission denied.',
+        day: null,
+      });
+
+      duckDbAnswers = {};
+      for (const [name, sql] of Object.entries(EXAMPLE_QUERIES)) duckDbAnswers[name] = await read(sql);
+      expect(duckDbAnswers.slowestTools?.map((row) => row.duration_ms)).toEqual([1500, 1500, 250, 250]);
+      expect(duckDbAnswers.failureRate).toEqual([
+        { tool_name: 'shell', model: 'GPT-5', calls: 6, failed: 3, failed_percent: 50 },
+        { tool_name: 'shell', model: 'Claude 4 Sonnet', calls: 2, failed: 1, failed_percent: 50 },
+      ]);
+      expect(duckDbAnswers.tokensPerDay?.map((row) => [row.day, row.sessions, row.input_tokens])).toEqual([
+        ['2026-09-21', 1, 1200],
+        ['2026-09-22', 1, 1200],
+        [null, 2, null],
+      ]);
+    } finally {
+      connection.closeSync();
+      instance.closeSync();
+    }
+  });
+});
+
+describe('ClickHouse export', () => {
+  it('gives the same answers as DuckDB to the documented queries', async (context) => {
+    if (clickHouse === undefined) return context.skip('clickhouse-server is not installed');
+    const url = clickHouse.url;
+    const totals = await exportBoth(await createClickHouseExporter({ url }));
+    expect(totals).toMatchObject({ logs: 3, sessions: 6 });
+    const client = createClickHouseClient({ url });
+    const read = async (sql: string) =>
+      plain(
+        (await client.query(`${sql} FORMAT JSONEachRow`))
+          .split('\n')
+          .filter((line) => line !== '')
+          .map((line) => JSON.parse(line) as Record<string, unknown>),
+      );
+    expect(await read(`SELECT count(*) AS n FROM events WHERE file = '/logs/one.ndjson'`)).toEqual([
+      { n: 14 },
+    ]);
+    for (const [name, sql] of Object.entries(EXAMPLE_QUERIES)) {
+      expect(await read(sql), name).toEqual(duckDbAnswers[name]);
+    }
+  });
+
+  it('names the server it cannot reach', async () => {
+    await expect(createClickHouseExporter({ url: 'http://127.0.0.1:1/' })).rejects.toMatchObject({
+      code: 'connection-failed',
+    });
+  });
+});
+
+describe('table export batches', () => {
+  it('writes every row in batches of at most BATCH_ROWS', async () => {
+    const inserts: { table: string; rows: number }[] = [];
+    let removed = 0;
+    const exporter = createTableExporter({
+      removeLog: async () => void removed++,
+      insert: async (table: Table, rows: readonly Row[]) =>
+        void inserts.push({ table: table.name, rows: rows.length }),
+      close: async () => {},
+    });
+    const many = Array.from({ length: 400 }, () => TWO_SESSIONS_LOG).join('');
+    await feedLog(exporter, 'many.ndjson', many);
+    const totals = await exporter.close();
+    expect(removed).toBe(1);
+    expect(totals.sessions).toBe(800);
+    for (const insert of inserts) expect(insert.rows).toBeLessThanOrEqual(BATCH_ROWS);
+    const sum = (table: string) =>
+      inserts.filter((insert) => insert.table === table).reduce((n, i) => n + i.rows, 0);
+    expect(sum('events')).toBe(totals.events);
+    expect(sum('sessions')).toBe(800);
+    expect(sum('tool_calls')).toBe(totals.toolCalls);
+    expect(inserts.filter((insert) => insert.table === 'events').length).toBeGreaterThan(1);
+  });
+});

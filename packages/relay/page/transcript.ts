@@ -1,0 +1,155 @@
+/**
+ * The page's transcript, as `cursor-stream render` shows a run: the prompt, assistant text as it streams, reasoning
+ * folded to one line, each tool call as one line that turns from running to done or failed, and how the run ended
+ * (with the agent's or the relay's sentence saying why, when it failed). Pure, so it is tested without a browser.
+ */
+
+import { toolErrorText } from '@cursor-stream/ai-sdk';
+import type { CanonicalEvent } from '@cursor-stream/core/normalize';
+
+/** One line or block of the transcript. */
+export type TranscriptItem =
+  | { kind: 'prompt'; text: string }
+  | { kind: 'text'; text: string }
+  | { kind: 'reasoning'; text: string }
+  | {
+      kind: 'tool';
+      toolCallId: string;
+      label: string;
+      state: 'running' | 'done' | 'failed';
+      durationMs: number | undefined;
+      errorText: string | undefined;
+    }
+  | { kind: 'ending'; state: 'succeeded' | 'failed' | 'incomplete'; text: string };
+
+/** A transcript being built; {@link applyEvent} changes it in place. */
+export interface Transcript {
+  items: TranscriptItem[];
+  /** Index of each tool call's item. */
+  tools: Map<string, number>;
+  /** The latest error sentence, for the ending of a failed run. */
+  lastError: string | undefined;
+}
+
+/** An empty transcript. */
+export function createTranscript(): Transcript {
+  return { items: [], tools: new Map(), lastError: undefined };
+}
+
+/** Arguments that say what a tool call is about, most telling first. */
+const LABEL_FIELDS = ['command', 'path', 'filePath', 'pattern', 'globPattern', 'query', 'url', 'searchTerm'];
+
+/** A tool call in one line: its name and the argument that says most, e.g. `read README.md`. */
+export function toolLabel(toolName: string, input: unknown): string {
+  if (typeof input === 'object' && input !== null) {
+    for (const field of LABEL_FIELDS) {
+      const value = (input as Record<string, unknown>)[field];
+      if (typeof value === 'string' && value !== '') return `${toolName} ${oneLine(value, 100)}`;
+    }
+  }
+  return toolName;
+}
+
+/** `text` on one line, cut to `max` characters. */
+export function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+function last(transcript: Transcript): TranscriptItem | undefined {
+  return transcript.items.at(-1);
+}
+
+/** Adds an item; returns its index. */
+function add(transcript: Transcript, item: TranscriptItem): number {
+  transcript.items.push(item);
+  return transcript.items.length - 1;
+}
+
+function appendText(transcript: Transcript, kind: 'text' | 'reasoning', text: string): number {
+  const tail = last(transcript);
+  if (tail?.kind === kind) {
+    tail.text += text;
+    return transcript.items.length - 1;
+  }
+  return add(transcript, { kind, text });
+}
+
+function endingOf(
+  transcript: Transcript,
+  event: Extract<CanonicalEvent, { type: 'finish' }>,
+): TranscriptItem {
+  const seconds = event.durationMs === undefined ? '' : ` in ${(event.durationMs / 1000).toFixed(1)} s`;
+  if (event.isError) {
+    return {
+      kind: 'ending',
+      state: 'failed',
+      text: `failed: ${transcript.lastError ?? event.text ?? 'the agent reported an error'}`,
+    };
+  }
+  if (event.finishReason === 'incomplete')
+    return { kind: 'ending', state: 'incomplete', text: 'ended without a result' };
+  return { kind: 'ending', state: 'succeeded', text: `done${seconds}` };
+}
+
+/** Applies one event; returns the indexes of the items it added or changed. */
+export function applyEvent(transcript: Transcript, event: CanonicalEvent): number[] {
+  switch (event.type) {
+    case 'user-message':
+      return [add(transcript, { kind: 'prompt', text: event.text })];
+    case 'text-delta':
+      return event.text === '' ? [] : [appendText(transcript, 'text', event.text)];
+    case 'reasoning-delta':
+      return event.text === '' ? [] : [appendText(transcript, 'reasoning', event.text)];
+    case 'tool-call': {
+      if (transcript.tools.has(event.toolCallId)) return [];
+      const label = toolLabel(event.toolName, event.input);
+      const at = add(transcript, {
+        kind: 'tool',
+        toolCallId: event.toolCallId,
+        label,
+        state: 'running',
+        durationMs: undefined,
+        errorText: undefined,
+      });
+      transcript.tools.set(event.toolCallId, at);
+      return [at];
+    }
+    case 'tool-result': {
+      let at = transcript.tools.get(event.toolCallId);
+      if (at === undefined) {
+        at = add(transcript, {
+          kind: 'tool',
+          toolCallId: event.toolCallId,
+          label: event.toolName,
+          state: 'running',
+          durationMs: undefined,
+          errorText: undefined,
+        });
+        transcript.tools.set(event.toolCallId, at);
+      }
+      const item = transcript.items[at];
+      if (item?.kind === 'tool') {
+        item.state = event.isError ? 'failed' : 'done';
+        item.durationMs = event.durationMs;
+        item.errorText = event.isError ? toolErrorText(event) : undefined;
+      }
+      return [at];
+    }
+    case 'error':
+      transcript.lastError = event.message;
+      return [];
+    case 'finish':
+      return [add(transcript, endingOf(transcript, event))];
+    default:
+      return [];
+  }
+}
+
+/** The text of a tool line: a mark, the label, and its duration or why it failed. */
+export function toolLine(item: Extract<TranscriptItem, { kind: 'tool' }>): string {
+  const mark = item.state === 'running' ? '…' : item.state === 'done' ? '✓' : '✗';
+  const duration = item.durationMs === undefined ? '' : ` (${item.durationMs} ms)`;
+  const why = item.errorText === undefined ? '' : `: ${oneLine(item.errorText, 200)}`;
+  return `${mark} ${item.label}${duration}${why}`;
+}

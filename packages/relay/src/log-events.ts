@@ -1,0 +1,88 @@
+/**
+ * A run's events, read from its log: the canonical events `cursor-stream normalize` gives for the same bytes, each
+ * with its id and its position in the run, and at the end the run's own failure (why it stopped, when the log does
+ * not say it) before the one `finish`. The live run and every replay use this, so both give the same events.
+ */
+
+import { type CanonicalEvent, createNormalizer } from '@cursor-stream/core/normalize';
+import { createEventIdAssigner, type EventId, formatEventId } from './event-ids.ts';
+
+/** Why a run failed, when the log does not say it itself (an interruption, a timeout, a non-zero exit). */
+export interface RunFailure {
+  code: string;
+  message: string;
+}
+
+/** An event of a run with its id and position. */
+export interface RunEvent {
+  /** 0 for the run's first event, then 1, 2, ... */
+  seq: number;
+  id: EventId;
+  /** {@link id} as text, the SSE `id:`. */
+  idText: string;
+  event: CanonicalEvent;
+  /** The event as JSON (the canonical format's message). */
+  json: string;
+}
+
+/** Reads a run's log into {@link RunEvent}s; see {@link createLogEventReader}. */
+export interface LogEventReader {
+  /** Reads more of the log. */
+  feed(chunk: Uint8Array): RunEvent[];
+  /** The log is complete: the last events, with `failure` as an `error` event before a synthesized `finish`. */
+  end(failure: RunFailure | null): RunEvent[];
+  /** How many events it has given. */
+  readonly count: number;
+}
+
+/** Creates a reader of one run's log. */
+export function createLogEventReader(): LogEventReader {
+  const normalizer = createNormalizer();
+  const assign = createEventIdAssigner();
+  let count = 0;
+  let sessionId: string | undefined;
+
+  const wrap = (events: readonly CanonicalEvent[]): RunEvent[] =>
+    events.map((event) => {
+      sessionId ??= event.sessionId;
+      const id = assign(event);
+      return { seq: count++, id, idText: formatEventId(id), event, json: JSON.stringify(event) };
+    });
+
+  return {
+    feed: (chunk) => wrap(normalizer.feed(chunk)),
+    end(failure) {
+      const last = [...normalizer.end()];
+      if (failure === null) return wrap(last);
+      // The failure goes right before the finish the normalizer synthesized for a log without a result; a log
+      // that has its result already said how the run ended.
+      const located = sessionId === undefined ? {} : { sessionId };
+      const error: CanonicalEvent = {
+        type: 'error',
+        message: failure.message,
+        code: failure.code,
+        ...located,
+      };
+      const at = last.findIndex((event) => event.type === 'finish' && event.finishReason === 'incomplete');
+      if (at !== -1) {
+        const finish = last[at];
+        if (finish?.type === 'finish') last[at] = { ...finish, isError: true };
+        return wrap([...last.slice(0, at), error, ...last.slice(at)]);
+      }
+      if (count === 0 && last.length === 0) {
+        // Nothing was logged (the agent could not start): the run still ends with its reason and a finish.
+        const finish: CanonicalEvent = {
+          type: 'finish',
+          finishReason: 'incomplete',
+          isError: true,
+          pendingToolCallIds: [],
+        };
+        return wrap([error, finish]);
+      }
+      return wrap(last);
+    },
+    get count() {
+      return count;
+    },
+  };
+}

@@ -1,0 +1,141 @@
+/**
+ * Starting, following and stopping runs. Each run goes through `runAgent`, with its stdout appended to the run's log;
+ * its events are read back from what was logged. On start, runs a previous relay left in flight are marked
+ * `interrupted`.
+ */
+
+import { type RunAgentOptions, runAgent } from '@cursor-stream/node';
+import { createLiveRun, type LiveRun, type RingLimits } from './live-run.ts';
+import type { RunFailure } from './log-events.ts';
+import type { RunRecord, RunStatus, RunStore } from './run-store.ts';
+
+/** What a client may ask of a run. */
+export interface RunRequest {
+  prompt: string;
+  chatId?: string;
+  model?: string;
+  mode?: 'plan' | 'ask';
+  /** An absolute path the agent works in, already checked by the caller. */
+  workspace?: string;
+}
+
+/** The failure of a run the relay stopped while it was in flight. */
+export const INTERRUPTED: RunFailure = {
+  code: 'interrupted',
+  message: 'The relay stopped while the run was in flight; its log ends here.',
+};
+
+/** Runs in flight and the store behind them. */
+export interface RunManager {
+  start(request: RunRequest): RunRecord;
+  /** The run in flight, when it is. */
+  live(runId: string): LiveRun | undefined;
+  /** Cancels a run in flight; false when it is not running. */
+  cancel(runId: string): boolean;
+  /** Stops every run in flight (each ends `interrupted`) and waits for them. */
+  close(): Promise<void>;
+}
+
+interface InFlight {
+  live: LiveRun;
+  cancel: () => void;
+  done: Promise<void>;
+}
+
+/** How the relay runs the agent. */
+export interface AgentSettings {
+  /** Options every run gets (binary, env, trust, timeouts, ...). */
+  options: RunAgentOptions;
+  ring?: RingLimits;
+  /** Told of an error the relay could not turn into a run's outcome (a record that could not be saved). */
+  onError?: (error: unknown) => void;
+}
+
+function statusOf(failure: RunFailure | null, stopping: boolean): RunStatus {
+  if (failure === null) return 'succeeded';
+  if (stopping) return 'interrupted';
+  return failure.code === 'cancelled' ? 'cancelled' : 'failed';
+}
+
+/** Marks the runs a stopped relay left `running` as `interrupted`. */
+function recover(store: RunStore): void {
+  for (const record of store.list(Number.MAX_SAFE_INTEGER)) {
+    if (record.status !== 'running') continue;
+    store.save({ ...record, status: 'interrupted', endedAt: new Date().toISOString(), error: INTERRUPTED });
+  }
+}
+
+/** Creates the run manager over `store`. */
+export function createRunManager(store: RunStore, agent: AgentSettings): RunManager {
+  recover(store);
+  const inFlight = new Map<string, InFlight>();
+  let stopping = false;
+
+  async function follow(record: RunRecord, request: RunRequest, live: LiveRun): Promise<void> {
+    const run = runAgent(request.prompt, {
+      ...agent.options,
+      ...(request.model === undefined ? {} : { model: request.model }),
+      ...(request.chatId === undefined ? {} : { resume: request.chatId }),
+      ...(request.workspace === undefined ? {} : { workspace: request.workspace }),
+      // The agent's `--mode` flag, after the configured arguments.
+      extraArgs: [
+        ...(agent.options.extraArgs ?? []),
+        ...(request.mode === undefined ? [] : ['--mode', request.mode]),
+      ],
+      onStdout: (chunk) => live.append(chunk),
+    });
+    const entry = inFlight.get(record.runId);
+    if (entry !== undefined) entry.cancel = () => run.cancel();
+    // The events are read from the log; the run's own are only drained, so its output never pauses.
+    for await (const _ of run);
+    const result = await run.collect();
+    const failure = stopping ? INTERRUPTED : result.error;
+    await live.end(failure);
+    store.save({
+      ...record,
+      chatId: result.sessionId ?? record.chatId,
+      status: statusOf(failure, stopping),
+      endedAt: new Date().toISOString(),
+      error: failure,
+    });
+    inFlight.delete(record.runId);
+  }
+
+  return {
+    start(request) {
+      const runId = store.newRunId();
+      const record: RunRecord = {
+        runId,
+        chatId: request.chatId ?? null,
+        status: 'running',
+        createdAt: new Date().toISOString(),
+        endedAt: null,
+        model: request.model ?? null,
+        mode: request.mode ?? null,
+        title: request.prompt.slice(0, 200),
+        error: null,
+      };
+      store.save(record);
+      const live = createLiveRun(runId, store.createLog(runId), agent.ring);
+      const entry: InFlight = { live, cancel: () => {}, done: Promise.resolve() };
+      inFlight.set(runId, entry);
+      entry.done = follow(record, request, live).catch((error: unknown) => {
+        agent.onError?.(error);
+        inFlight.delete(runId);
+      });
+      return record;
+    },
+    live: (runId) => inFlight.get(runId)?.live,
+    cancel(runId) {
+      const entry = inFlight.get(runId);
+      if (entry === undefined) return false;
+      entry.cancel();
+      return true;
+    },
+    async close() {
+      stopping = true;
+      for (const entry of inFlight.values()) entry.cancel();
+      await Promise.allSettled([...inFlight.values()].map((entry) => entry.done));
+    },
+  };
+}

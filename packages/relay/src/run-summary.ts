@@ -1,0 +1,38 @@
+/** A run's record with the summary of its session, read from its log as far as it is written. */
+
+import { createSessionReducer, type SessionSummary } from '@cursor-stream/core/normalize';
+import { createLogEventReader } from './log-events.ts';
+import type { RunRecord, RunStore } from './run-store.ts';
+
+const READ_BYTES = 64 * 1024;
+
+/** What `GET /api/runs/:runId` answers. */
+export interface RunSummary extends RunRecord {
+  /** The run's (last) session as the session reducer sees it, `null` before the agent said anything. */
+  session: SessionSummary | null;
+}
+
+/** Summarizes a run; `inFlight` leaves the log open-ended (no synthesized end). */
+export async function summarizeRun(
+  store: RunStore,
+  record: RunRecord,
+  inFlight: boolean,
+): Promise<RunSummary> {
+  const reader = createLogEventReader();
+  const reducer = createSessionReducer();
+  const log = await store.openLog(record.runId);
+  try {
+    const buffer = new Uint8Array(READ_BYTES);
+    let position = 0;
+    for (;;) {
+      const read = await log.read(buffer, position);
+      if (read === 0) break;
+      position += read;
+      for (const { event } of reader.feed(buffer.subarray(0, read))) reducer.push(event);
+    }
+  } finally {
+    await log.close();
+  }
+  if (!inFlight) for (const { event } of reader.end(record.error)) reducer.push(event);
+  return { ...record, session: reducer.sessions().at(-1) ?? null };
+}
