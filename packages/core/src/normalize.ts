@@ -44,7 +44,6 @@ export {
   type UserMessageEvent,
 } from './events.ts';
 export type { Normalizer, NormalizerOptions } from './normalizer/normalizer-types.ts';
-export { isSessionContent, opensNewSession, type SessionProgress } from './session/session-boundary.ts';
 export {
   exceedsJsonDepth,
   type JsonWriteProblem,
@@ -55,6 +54,7 @@ export {
   stringifyEvent,
   unwritableEvent,
 } from './safe-json.ts';
+export { isSessionContent, opensNewSession, type SessionProgress } from './session/session-boundary.ts';
 export {
   createSessionReducer,
   reduceSessions,

@@ -70,7 +70,7 @@ describe('a turn past the bound', () => {
   );
 
   it('a turn larger than the bound, streamed with copies, gives its text exactly once through the normalizer', () => {
-    const piece = 'x'.repeat(1023) + '\n';
+    const piece = `${'x'.repeat(1023)}\n`;
     const pieces = Math.ceil((1.5 * MAX_TURN_TEXT_CHARS) / piece.length);
     const records: object[] = [{ type: 'system', subtype: 'init', session_id: 's', model: 'm' }];
     const message = (text: string, extra: object) => ({
