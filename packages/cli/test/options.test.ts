@@ -1,4 +1,5 @@
 import { BUILT_IN_DIALECTS } from '@cursor-stream/core';
+import { createNdjsonTokenizer, MAX_RECORD_BYTES_CAP } from '@cursor-stream/ndjson';
 import { describe, expect, test } from 'vitest';
 import {
   capJobs,
@@ -52,8 +53,10 @@ describe('parseMaxRecordBytes', () => {
     expect(isOptionValueError(parseMaxRecordBytes('lots'))).toBe(true);
   });
 
-  test('the limit is a string length V8 can make', () => {
-    expect(() => 'x'.repeat(MAX_RECORD_BYTES_LIMIT + 1)).toThrow(RangeError);
+  test("the limit is the tokenizer's cap, half of the longest string V8 can make", () => {
+    expect(MAX_RECORD_BYTES_LIMIT).toBe(MAX_RECORD_BYTES_CAP);
+    expect(() => 'x'.repeat(2 * MAX_RECORD_BYTES_LIMIT)).toThrow(RangeError);
+    expect(() => createNdjsonTokenizer({ maxRecordBytes: MAX_RECORD_BYTES_LIMIT })).not.toThrow();
   });
 });
 
