@@ -43,7 +43,7 @@ const OPENS: OwnLine = { kind: 'opens' };
  */
 export function readOwnLine(text: string): OwnLine {
   const first = firstSignificantChar(text);
-  if (first === '') return NEITHER;
+  if (!mayStartJsonText(first, text)) return NEITHER;
   let parseError: unknown;
   try {
     return { kind: 'value', value: JSON.parse(text) };
@@ -53,6 +53,18 @@ export function readOwnLine(text: string): OwnLine {
   if (scanStringState(text, OUTSIDE) !== OUTSIDE) return startsLikeJson(first) ? OPENS : NEITHER;
   const parsed = parseRepaired(text, parseError);
   return parsed.ok ? { kind: 'value', value: parsed.value } : NEITHER;
+}
+
+const LITERALS = new Set(['true', 'false', 'null']);
+
+/**
+ * A cheap test before `JSON.parse` is tried (and throws, which is costly) on a line of prose: a JSON text starts with
+ * `{`, `[`, `"`, `-` or a digit, or is a literal.
+ */
+function mayStartJsonText(first: string, text: string): boolean {
+  if (first === '') return false;
+  if (startsLikeJson(first) || first === '-' || (first >= '0' && first <= '9')) return true;
+  return (first === 't' || first === 'f' || first === 'n') && LITERALS.has(text.trim());
 }
 
 /** Whether a line starting with `first` can begin a JSON text that is open in a string at its end. */
