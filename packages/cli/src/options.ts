@@ -42,9 +42,8 @@ export function parsePositiveInteger(text: string): number | OptionValueError {
 }
 
 /**
- * The largest `--max-record-bytes` accepted: the tokenizer's own cap (256 MiB), which leaves room under the longest
- * string V8 holds (2^29 - 24 UTF-16 units) for a record's pieces to be joined and its control characters escaped, so
- * a long line ends as an `oversize` invalid line, never in a `RangeError`.
+ * The largest `--max-record-bytes` accepted: the tokenizer's own cap, the largest record a JavaScript string holds
+ * with room to parse it. A larger limit would let a long line end in a `RangeError` instead of an `oversize` line.
  */
 export const MAX_RECORD_BYTES_LIMIT = MAX_RECORD_BYTES_CAP;
 
@@ -54,7 +53,7 @@ export function parseMaxRecordBytes(text: string): number | OptionValueError {
   if (isOptionValueError(value) || value <= MAX_RECORD_BYTES_LIMIT) return value;
   return {
     code: 'bad-option-value',
-    message: `must be at most ${MAX_RECORD_BYTES_LIMIT} bytes (256m), the largest record held as one string with room to parse it`,
+    message: `must be at most ${MAX_RECORD_BYTES_LIMIT} bytes (256m), the largest record the JavaScript runtime can hold and parse`,
   };
 }
 

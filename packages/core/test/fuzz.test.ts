@@ -59,7 +59,7 @@ const hostileRecord = fc.tuple(fc.constantFrom(...corpusLines), hostileText).map
   record.text = text;
   return JSON.stringify(record).replace(
     /\\[nrt]/g,
-    (escape) => ({ '\\n': '\n', '\\r': '\r', '\\t': '\t' })[escape] ?? escape,
+    (sequence) => ({ '\\n': '\n', '\\r': '\r', '\\t': '\t' })[sequence] ?? sequence,
   );
 });
 
@@ -100,7 +100,7 @@ const line = fc.oneof(
   { weight: 1, arbitrary: hostileText },
 );
 
-const document = fc
+const hostileDocument = fc
   .record({ lines: fc.array(line, { maxLength: 25 }), crlf: fc.boolean(), bom: fc.boolean() })
   .map(({ lines, crlf, bom }) =>
     new TextEncoder().encode((bom ? '\uFEFF' : '') + lines.join(crlf ? '\r\n' : '\n')),
@@ -138,7 +138,7 @@ const RUNS = Math.max(1, Math.floor((fc.readConfigureGlobal().numRuns ?? 200) / 
 const TIMEOUT_MS = 300_000;
 
 describe('fuzz', { timeout: TIMEOUT_MS }, () => {
-  test.prop([document, fc.array(fc.nat(), { maxLength: 12 })], {
+  test.prop([hostileDocument, fc.array(fc.nat(), { maxLength: 12 })], {
     numRuns: RUNS,
   })(
     'the normalizer never throws, writes every event, and gives the same events under any chunking',
@@ -150,7 +150,7 @@ describe('fuzz', { timeout: TIMEOUT_MS }, () => {
     },
   );
 
-  test.prop([document, fc.array(fc.nat(), { maxLength: 12 }), fc.integer({ min: 1, max: 200 })], {
+  test.prop([hostileDocument, fc.array(fc.nat(), { maxLength: 12 }), fc.integer({ min: 1, max: 200 })], {
     numRuns: RUNS,
   })(
     'the tokenizer covers every byte exactly once and holds no more than maxRecordBytes, under any chunking',

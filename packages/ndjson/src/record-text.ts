@@ -10,6 +10,7 @@ import {
   OUTSIDE,
   scanStringState,
 } from './json-text.ts';
+import { startsLikeJson } from './line-kind.ts';
 
 /** What parsing a record's text gave: its value, or the error and the text that was given to `JSON.parse`. */
 export type ParsedText = { ok: true; value: unknown } | { ok: false; error: unknown; parsed: string };
@@ -43,32 +44,21 @@ const OPENS: OwnLine = { kind: 'opens' };
  */
 export function readOwnLine(text: string): OwnLine {
   const first = firstSignificantChar(text);
-  if (!mayStartJsonText(first, text)) return NEITHER;
+  // A line of prose is more of the string without a parse attempt, whose throw is costly.
+  if (first === '' || !startsLikeJson(text)) return NEITHER;
   let parseError: unknown;
   try {
     return { kind: 'value', value: JSON.parse(text) };
   } catch (error) {
     parseError = error;
   }
-  if (scanStringState(text, OUTSIDE) !== OUTSIDE) return startsLikeJson(first) ? OPENS : NEITHER;
+  if (scanStringState(text, OUTSIDE) !== OUTSIDE) return mayOpenInString(first) ? OPENS : NEITHER;
   const parsed = parseRepaired(text, parseError);
   return parsed.ok ? { kind: 'value', value: parsed.value } : NEITHER;
 }
 
-const LITERALS = new Set(['true', 'false', 'null']);
-
-/**
- * A cheap test before `JSON.parse` is tried (and throws, which is costly) on a line of prose: a JSON text starts with
- * `{`, `[`, `"`, `-` or a digit, or is a literal.
- */
-function mayStartJsonText(first: string, text: string): boolean {
-  if (first === '') return false;
-  if (startsLikeJson(first) || first === '-' || (first >= '0' && first <= '9')) return true;
-  return (first === 't' || first === 'f' || first === 'n') && LITERALS.has(text.trim());
-}
-
 /** Whether a line starting with `first` can begin a JSON text that is open in a string at its end. */
-export function startsLikeJson(first: string): boolean {
+export function mayOpenInString(first: string): boolean {
   return first === '{' || first === '[' || first === '"';
 }
 

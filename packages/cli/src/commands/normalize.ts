@@ -2,8 +2,8 @@
 
 import { stringifyEvent } from '@cursor-stream/core/normalize';
 
-import { type CliIo, progressFor, reportError, writeText } from '../cli-io.ts';
-import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
+import { type CliIo, progressFor, readingExitCode, reportError, writeText } from '../cli-io.ts';
+import { EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
 import type { InputOptions } from '../options.ts';
 import { readLog } from '../read-log.ts';
 
@@ -25,5 +25,5 @@ export async function runNormalize(path: string, options: InputOptions, io: CliI
     reportError(io, result.error);
     return EXIT_USAGE_OR_IO;
   }
-  return result.value.invalidLines > 0 ? EXIT_PROBLEMS : EXIT_OK;
+  return readingExitCode(io, result.value);
 }
