@@ -124,6 +124,35 @@ describe('createTranscript', () => {
     );
   });
 
+  test('a completion whose start is missing is shown like any call, from the arguments it repeats', () => {
+    const orphan = {
+      type: 'tool-result',
+      toolCallId: 'r1',
+      toolName: 'read',
+      providerToolName: 'readToolCall',
+      status: 'error',
+      isError: true,
+      output: { errorMessage: 'File not found' },
+      input: { path: 'missing.txt' },
+    } as CanonicalEvent;
+    expect(render([orphan]).split('\n')).toEqual([
+      '● read missing.txt',
+      '  ✗ read missing.txt error · File not found · no matching call',
+      '',
+    ]);
+  });
+
+  test("a line of the agent's plain-text output is quoted as written", () => {
+    const event = {
+      type: 'invalid-line',
+      code: 'non-json-output',
+      message: 'ActionRequiredError: flagged this request',
+      excerpt: 'ActionRequiredError: flagged this request',
+      loc: { line: 3, offset: 40 },
+    } as unknown as CanonicalEvent;
+    expect(render([event])).toBe('! line 3: non-json-output: "ActionRequiredError: flagged this request"\n');
+  });
+
   test('control characters in assistant text cannot drive the terminal', () => {
     expect(render([{ type: 'text-delta', text: 'a\u001b[2Jb\n' }])).toBe('a\\u001b[2Jb\n');
   });

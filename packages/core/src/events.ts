@@ -302,6 +302,7 @@ export type InvalidLineCode =
   | 'unterminated-string'
   | 'truncated'
   | 'oversize'
+  | 'too-deep'
   | 'unrecognized-record'
   | 'schema-violation';
 

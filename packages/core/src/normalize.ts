@@ -49,6 +49,16 @@ export {
   type UserMessageEvent,
 } from './events.ts';
 export type { Normalizer, NormalizerOptions } from './normalizer/normalizer-types.ts';
+export {
+  exceedsJsonDepth,
+  type JsonWriteProblem,
+  MAX_JSON_DEPTH,
+  MAX_SERIALIZED_DEPTH,
+  type SafeJsonResult,
+  safeJsonStringify,
+  stringifyEvent,
+  unwritableEvent,
+} from './safe-json.ts';
 export { isSessionContent, opensNewSession, type SessionProgress } from './session/session-boundary.ts';
 export {
   createSessionReducer,
@@ -59,7 +69,10 @@ export {
   type SessionSummary,
   type ToolCallSummary,
 } from './session/session-reducer.ts';
-export { DialectEncoderTransformStream } from './streams/dialect-encoder-transform-stream.ts';
+export {
+  type DialectEncoderOptions,
+  DialectEncoderTransformStream,
+} from './streams/dialect-encoder-transform-stream.ts';
 export { NormalizerTransformStream } from './streams/normalizer-transform-stream.ts';
 export { loadSchemaValidators } from './validation/load-schema-validators.ts';
 export { toSchemaIssues, type ValidatorError } from './validation/schema-issues.ts';

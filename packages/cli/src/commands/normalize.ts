@@ -1,5 +1,7 @@
 /** `cursor-stream normalize`: canonical events as NDJSON, one per line, each with its `loc`. */
 
+import { stringifyEvent } from '@cursor-stream/core/normalize';
+
 import { type CliIo, progressFor, readingExitCode, reportError, writeText } from '../cli-io.ts';
 import { EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
 import type { InputOptions } from '../options.ts';
@@ -16,7 +18,8 @@ export async function runNormalize(path: string, options: InputOptions, io: CliI
     stdin: io.stdin,
     progress: progressFor(io, true),
     // One write per batch: a write per event costs more than the JSON it carries.
-    onEvents: (events) => writeText(io.stdout, events.map((event) => `${JSON.stringify(event)}\n`).join('')),
+    // An event too deep to write becomes an invalid-line at its location; the stream goes on.
+    onEvents: (events) => writeText(io.stdout, events.map((event) => `${stringifyEvent(event)}\n`).join('')),
   });
   if (!result.ok) {
     reportError(io, result.error);
