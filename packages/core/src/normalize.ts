@@ -44,6 +44,12 @@ export {
   type UserMessageEvent,
 } from './events.ts';
 export type { Normalizer, NormalizerOptions } from './normalizer/normalizer-types.ts';
+export {
+  createRecordTimeIndex,
+  type RecordTimeIndex,
+  type RecordTimes,
+  recordTimes,
+} from './record-times.ts';
 export { isSessionContent, opensNewSession, type SessionProgress } from './session/session-boundary.ts';
 export {
   createSessionReducer,

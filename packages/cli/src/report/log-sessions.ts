@@ -4,13 +4,12 @@
  * number of logs or sessions.
  */
 
-import type { CanonicalEvent } from '@cursor-stream/core/normalize';
+import { type CanonicalEvent, createRecordTimeIndex, type RecordTimes } from '@cursor-stream/core/normalize';
 import { type CliError, displayPath } from '../cli-error.ts';
 import { expandLogPaths } from '../input/walk-logs.ts';
 import type { InputOptions } from '../options.ts';
 import type { Progress } from '../progress-bar.ts';
 import { readLog } from '../read-log.ts';
-import { type RecordTimes, recordTimes } from './record-times.ts';
 
 /** Receives the sessions of the logs, one at a time, in input order. */
 export interface SessionVisitor {
@@ -80,20 +79,15 @@ async function readOne(
   visitor: SessionVisitor,
   outcome: LogSessionsOutcome,
 ): Promise<void> {
-  // Times of the records read since the last batch of events, by line: events name their record's line.
-  const times = new Map<number, RecordTimes>();
+  const times = createRecordTimeIndex();
   const cutter = createSessionCutter(displayPath(path), visitor, outcome);
   const result = await readLog(path, {
     ...options,
-    onRecord(record) {
-      const found = recordTimes(record.value);
-      if (found !== undefined) times.set(record.line, found);
-    },
+    onRecord: (record) => times.observe(record.line, record.value),
     async onEvents(events) {
       for (const event of events) {
-        await cutter.push(event, event.loc === undefined ? undefined : times.get(event.loc.line));
+        await cutter.push(event, event.loc === undefined ? undefined : times.at(event.loc.line));
       }
-      times.clear();
     },
   });
   await cutter.end();

@@ -6,10 +6,10 @@
 import {
   type CanonicalEvent,
   createSessionReducer,
+  type RecordTimes,
   type SessionReducer,
   type SessionSummary,
 } from '@cursor-stream/core/normalize';
-import type { RecordTimes } from './record-times.ts';
 
 /** One session's facts. */
 export interface SessionFacts {
@@ -45,7 +45,7 @@ export function trackSessionFacts(file: string): FactsTracker {
     push(event, times) {
       reducer.push(event);
       line ??= event.loc?.line ?? null;
-      see(times?.atMs);
+      see(times?.timestampMs);
       see(times?.startedAtMs);
       see(times?.completedAtMs);
     },

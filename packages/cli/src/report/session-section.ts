@@ -4,12 +4,11 @@
  * event within the report's limits, so a session's section has a bounded size whatever its length.
  */
 
-import type { CanonicalEvent, SessionSummary } from '@cursor-stream/core/normalize';
+import type { CanonicalEvent, RecordTimes, SessionSummary } from '@cursor-stream/core/normalize';
 import { createPalette } from '../format/colors.ts';
 import { formatBytes, formatCount, formatDuration, plural, truncate } from '../format/text.ts';
 import { createTranscript } from '../render/transcript.ts';
 import { ansiToHtml, escapeHtml } from './html.ts';
-import type { RecordTimes } from './record-times.ts';
 import type { ReportLimits } from './report-limits.ts';
 import { type SessionFacts, trackSessionFacts } from './session-facts.ts';
 import { hasContent, valueDetails } from './shown-value.ts';
