@@ -1,5 +1,5 @@
-import { describe, expect, test } from 'vitest';
 import { createRecordTimeIndex, recordTimes } from '@cursor-stream/core/normalize';
+import { describe, expect, test } from 'vitest';
 
 describe('recordTimes', () => {
   test('reads each dialect’s clocks', () => {
