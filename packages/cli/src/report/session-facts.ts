@@ -27,7 +27,8 @@ export interface SessionFacts {
 /** Follows one session's events and gives its {@link SessionFacts} at the end. */
 export interface FactsTracker {
   push(event: CanonicalEvent, times: RecordTimes | undefined): void;
-  facts(): SessionFacts;
+  /** The facts; `undefined` only if no event of the session's content was pushed. */
+  facts(): SessionFacts | undefined;
 }
 
 /** Starts tracking a session of `file`. */
@@ -51,8 +52,7 @@ export function trackSessionFacts(file: string): FactsTracker {
     },
     facts() {
       const [summary] = reducer.sessions();
-      if (summary === undefined) throw new Error('a tracked session has at least its first event');
-      return { file, line, summary, firstAtMs, lastAtMs };
+      return summary === undefined ? undefined : { file, line, summary, firstAtMs, lastAtMs };
     },
   };
 }

@@ -37,7 +37,8 @@ export interface BuiltSession {
 /** Builds one session's section. */
 export interface SessionSection {
   push(event: CanonicalEvent, times: RecordTimes | undefined): void;
-  end(number: number): BuiltSession;
+  /** The section, numbered `number`; `undefined` if the session had no content. */
+  end(number: number): BuiltSession | undefined;
 }
 
 /** Transcript HTML within a budget: past it, events are counted instead of shown. */
@@ -171,6 +172,7 @@ export function createSessionSection(file: string, limits: ReportLimits): Sessio
     },
     end(number) {
       const sessionFacts = facts.facts();
+      if (sessionFacts === undefined) return undefined;
       const { summary, firstAtMs, lastAtMs } = sessionFacts;
       const clockSpan = firstAtMs === null || lastAtMs === null ? null : lastAtMs - firstAtMs;
       const row: SessionRow = {
