@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -140,5 +142,39 @@ describe('export usage', () => {
     expect(otlp.stderr).toMatch(
       /^cursor-stream: --format otlp needs @opentelemetry\/api .*: install it with npm install /,
     );
+  });
+});
+
+describe('export --format otlp --endpoint', () => {
+  test('sends the traces to a collector, with headers from the environment', async () => {
+    const received: { headers: Record<string, unknown>; body: string }[] = [];
+    const server = createServer(async (request, response) => {
+      let body = '';
+      for await (const chunk of request) body += chunk;
+      received.push({ headers: request.headers, body });
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const run = await runCli(
+        ['export', '--format', 'otlp', '--endpoint', `http://127.0.0.1:${port}/v1/traces`, logs],
+        {
+          env: { OTEL_EXPORTER_OTLP_HEADERS: 'authorization=Bearer%20from-env' },
+        },
+      );
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).not.toContain('from-env');
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+    expect(received.length).toBeGreaterThan(0);
+    expect(received[0]?.headers.authorization).toBe('Bearer from-env');
+    const names = received.flatMap(({ body }) =>
+      (
+        JSON.parse(body) as { resourceSpans: { scopeSpans: { spans: { name: string }[] }[] }[] }
+      ).resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans.map((span) => span.name))),
+    );
+    expect(names.filter((name) => name.startsWith('invoke_agent'))).toHaveLength(3);
   });
 });

@@ -1,10 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type CanonicalEvent, createNormalizer, reduceSessions } from '@cursor-stream/core';
+import { createNormalizer, reduceSessions } from '@cursor-stream/core';
 import type protobuf from 'protobufjs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedFolder } from '../../../tools/shared-material.ts';
 import { createOtlpExporter, GEN_AI_SCHEMA_URL } from '../src/otlp/index.ts';
 import { feedLog, NEWLINE_CALL_ID, TWO_SESSIONS_LOG } from './export-fixtures.ts';
 import { decodeJsonRequest, loadExportTraceServiceRequest } from './otlp-proto.ts';
@@ -50,6 +52,28 @@ function attribute(span: DecodedSpan, key: string): unknown {
 
 function hex(base64: string | undefined): string | undefined {
   return base64 === undefined ? undefined : Buffer.from(base64, 'base64').toString('hex');
+}
+
+const realCorpus = sharedFolder('real-corpus');
+
+/** Checks a log's trace against the core's own sessions, and that a second export gives the same ids. */
+async function expectOneSpanPerSessionAndCall(path: string): Promise<void> {
+  const text = readFileSync(path, 'utf8');
+  const normalizer = createNormalizer();
+  const sessions = reduceSessions([...normalizer.feed(text), ...normalizer.end()]);
+  const decoded = async () =>
+    (await exportToLines([[path, text]])).flatMap((line) => spansOf(decodeJsonRequest(requestType, line)));
+  const spans = await decoded();
+  const agents = spans.filter((span) => span.name.startsWith('invoke_agent'));
+  const tools = spans.filter((span) => span.name.startsWith('execute_tool'));
+  expect(agents, path).toHaveLength(sessions.length);
+  const callIds = sessions.flatMap((session) => session.toolCalls.map((call) => call.toolCallId));
+  expect(
+    tools.map((span) => attribute(span, 'gen_ai.tool.call.id')),
+    path,
+  ).toEqual(callIds);
+  const ids = (list: DecodedSpan[]) => list.map((span) => `${span.traceId}/${span.spanId}`);
+  expect(ids(await decoded()), path).toEqual(ids(spans));
 }
 
 describe('OTLP export', () => {
@@ -138,32 +162,21 @@ describe('OTLP export', () => {
 
   it('has one agent span per session and one tool span per call on every bundled recording', async () => {
     const corpus = fileURLToPath(new URL('../../../corpus/', import.meta.url));
-    const logs: [string, string][] = [];
+    const logs: string[] = [];
     for (const dialect of readdirSync(corpus, { withFileTypes: true })) {
       if (!dialect.isDirectory() || dialect.name === 'generator') continue;
-      for (const name of readdirSync(`${corpus}${dialect.name}`)) {
-        if (name.endsWith('.ndjson'))
-          logs.push([`${dialect.name}/${name}`, readFileSync(`${corpus}${dialect.name}/${name}`, 'utf8')]);
+      for (const name of readdirSync(join(corpus, dialect.name))) {
+        if (name.endsWith('.ndjson')) logs.push(join(corpus, dialect.name, name));
       }
     }
     expect(logs.length).toBeGreaterThan(5);
-    for (const [file, text] of logs) {
-      const normalizer = createNormalizer();
-      const events: CanonicalEvent[] = [...normalizer.feed(text), ...normalizer.end()];
-      const sessions = reduceSessions(events);
-      const spans = (await exportToLines([[file, text]])).flatMap((line) =>
-        spansOf(decodeJsonRequest(requestType, line)),
-      );
-      const agents = spans.filter((span) => span.name.startsWith('invoke_agent'));
-      const tools = spans.filter((span) => span.name.startsWith('execute_tool'));
-      expect(agents, file).toHaveLength(sessions.length);
-      expect(tools, file).toHaveLength(sessions.reduce((sum, session) => sum + session.toolCalls.length, 0));
-      const callIds = sessions.flatMap((session) => session.toolCalls.map((call) => call.toolCallId));
-      expect(
-        tools.map((span) => attribute(span, 'gen_ai.tool.call.id')),
-        file,
-      ).toEqual(callIds);
-    }
+    for (const log of logs) await expectOneSpanPerSessionAndCall(log);
+  });
+
+  it.skipIf(!realCorpus.present)(`does the same on the real recordings ${realCorpus.needs}`, async () => {
+    const logs = realCorpus.ndjsonFiles();
+    expect(logs.length).toBeGreaterThan(0);
+    for (const log of logs) await expectOneSpanPerSessionAndCall(log);
   });
 
   it('sends the same spans over OTLP/HTTP through the SDK exporter', async () => {

@@ -1,11 +1,22 @@
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharedFolder } from '../../../tools/shared-material.ts';
 import { createClickHouseClient, createClickHouseExporter } from '../src/clickhouse/index.ts';
 import { createDuckDbExporter } from '../src/duckdb/index.ts';
-import { BATCH_ROWS, createTableExporter, EXAMPLE_QUERIES, type Row, type Table } from '../src/index.ts';
+import {
+  BATCH_ROWS,
+  createTableExporter,
+  EXAMPLE_QUERIES,
+  type LogExporter,
+  type Row,
+  type Table,
+} from '../src/index.ts';
 import { startClickHouse, type TestClickHouse } from './clickhouse-server.ts';
 import { feedLog, NEWLINE_CALL_ID, TWO_SESSIONS_LOG } from './export-fixtures.ts';
 
@@ -124,10 +135,109 @@ describe('ClickHouse export', () => {
     }
   });
 
+  it('reads a bounded part of what a server answers, and says what it refused', async () => {
+    let sent = 0;
+    const server = createServer((_request, response) => {
+      response.writeHead(500);
+      // Far more than any answer the export needs; the client stops reading at its bound.
+      const chunk = `Code: 62, e.displayText() = DB::Exception: Syntax error ${'x'.repeat(64 * 1024)}`;
+      const write = () => {
+        while (sent < 64 * 1024 * 1024) {
+          sent += chunk.length;
+          if (!response.write(chunk)) return void response.once('drain', write);
+        }
+        response.end();
+      };
+      write();
+      response.on('error', () => {});
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const failure = await createClickHouseExporter({ url: `http://127.0.0.1:${port}/` }).catch(
+        (error) => error,
+      );
+      expect(failure).toMatchObject({ code: 'server-error' });
+      expect(String(failure.message)).toMatch(
+        /^ClickHouse: Code: 62, e\.displayText\(\) = DB::Exception: Syntax error x+…$/,
+      );
+      expect(String(failure.message).length).toBeLessThan(600);
+      expect(sent).toBeLessThan(64 * 1024 * 1024);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it('names the server it cannot reach', async () => {
     await expect(createClickHouseExporter({ url: 'http://127.0.0.1:1/' })).rejects.toMatchObject({
       code: 'connection-failed',
     });
+  });
+});
+
+const realCorpus = sharedFolder('real-corpus');
+
+/** Exports logs into a fresh DuckDB file and a fresh ClickHouse database; the documented queries' answers of each. */
+async function answersOf(name: string, logs: readonly [string, string][]) {
+  const exportTo = async (exporter: LogExporter) => {
+    for (const [file, text] of logs) await feedLog(exporter, file, text);
+    return exporter.close();
+  };
+  const path = join(dir, `${name}.duckdb`);
+  await exportTo(await createDuckDbExporter({ path }));
+  const instance = await DuckDBInstance.create(path);
+  const connection = await instance.connect();
+  const duckDb: Record<string, Rows> = {};
+  try {
+    for (const [query, sql] of Object.entries(EXAMPLE_QUERIES)) {
+      duckDb[query] = plain((await connection.runAndReadAll(sql)).getRowObjects() as Rows);
+    }
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+  if (clickHouse === undefined) return { duckDb, clickHouse: undefined };
+  await createClickHouseClient({ url: clickHouse.url }).query(`CREATE DATABASE IF NOT EXISTS ${name}`);
+  const url = `${clickHouse.url}?database=${name}`;
+  await exportTo(await createClickHouseExporter({ url }));
+  const client = createClickHouseClient({ url });
+  const answers: Record<string, Rows> = {};
+  for (const [query, sql] of Object.entries(EXAMPLE_QUERIES)) {
+    const text = await client.query(`${sql} FORMAT JSONEachRow`);
+    answers[query] = plain(
+      text
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
+    );
+  }
+  return { duckDb, clickHouse: answers };
+}
+
+describe('DuckDB and ClickHouse on other logs', () => {
+  it.skipIf(!realCorpus.present)(
+    `give the same answers on the real recordings ${realCorpus.needs}`,
+    async (context) => {
+      const logs = realCorpus
+        .ndjsonFiles()
+        .map((path): [string, string] => [path, readFileSync(path, 'utf8')]);
+      const answers = await answersOf('real', logs);
+      expect(answers.duckDb.failureRate?.length).toBeGreaterThan(0);
+      if (answers.clickHouse === undefined) return context.skip('clickhouse-server is not installed');
+      expect(answers.clickHouse).toEqual(answers.duckDb);
+    },
+  );
+
+  it('replace the rows of a log whose name holds quotes and backslashes', async (context) => {
+    const odd = '/logs/it\'s a \\ "log".ndjson';
+    const answers = await answersOf('odd', [
+      [odd, TWO_SESSIONS_LOG],
+      [odd, TWO_SESSIONS_LOG],
+    ]);
+    expect(answers.duckDb.tokensPerDay?.map((row) => row.sessions)).toEqual([1, 1]);
+    if (answers.clickHouse === undefined) return context.skip('clickhouse-server is not installed');
+    expect(answers.clickHouse).toEqual(answers.duckDb);
   });
 });
 

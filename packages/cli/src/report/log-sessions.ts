@@ -4,7 +4,12 @@
  * number of logs or sessions.
  */
 
-import { type CanonicalEvent, createRecordTimeIndex, type RecordTimes } from '@cursor-stream/core/normalize';
+import {
+  type CanonicalEvent,
+  createRecordTimeIndex,
+  isSessionContent,
+  type RecordTimes,
+} from '@cursor-stream/core/normalize';
 import { type CliError, displayPath } from '../cli-error.ts';
 import { expandLogPaths } from '../input/walk-logs.ts';
 import type { InputOptions } from '../options.ts';
@@ -41,18 +46,13 @@ export interface LogSessionsOutcome {
   errors: CliError[];
 }
 
-/** Whether an event belongs to a session's content; noise (unknown records, invalid lines, errors) opens none. */
-function opensSession(event: CanonicalEvent): boolean {
-  return event.type !== 'unknown' && event.type !== 'invalid-line' && event.type !== 'error';
-}
-
 /** Cuts one log's events into sessions for the visitor. */
 function createSessionCutter(file: string, visitor: SessionVisitor, outcome: LogSessionsOutcome) {
   let open = false;
   return {
     async push(event: CanonicalEvent, times: RecordTimes | undefined): Promise<void> {
       if (!open) {
-        if (!opensSession(event)) {
+        if (!isSessionContent(event)) {
           outcome.eventsOutsideSessions += 1;
           return;
         }

@@ -87,11 +87,15 @@ function createTranscriptHtml(limits: ReportLimits) {
   };
 }
 
-/** Why a session failed, in the agent's words where it gave any. */
+/**
+ * Why a session failed: the agent's own sentence (the core's `failure`: the failed result's text, else its last plain
+ * output line), else the last error the log reports, else what the log shows.
+ */
 function failureOf(summary: SessionSummary, lastError: string | null): string | null {
   if (summary.status === 'success') return null;
-  if (summary.status === 'error') return summary.resultText || lastError || 'the result reports an error';
-  return lastError ?? 'the log ends without a result';
+  const said = summary.failure?.message ?? lastError;
+  if (said !== null && said !== '') return said;
+  return summary.status === 'error' ? 'the result reports an error' : 'the log ends without a result';
 }
 
 function truncateOrNull(text: string | null, max: number): string | null {

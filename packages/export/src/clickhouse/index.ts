@@ -33,6 +33,25 @@ export interface ClickHouseClient {
   query(sql: string, body?: string): Promise<string>;
 }
 
+/** Bytes of an answer read: the export asks only for counts, and a server's error text is cut anyway. */
+const MAX_ANSWER_BYTES = 1024 * 1024;
+
+/** The answer's text, up to {@link MAX_ANSWER_BYTES}; the rest is not read. */
+async function boundedText(response: Response): Promise<string> {
+  if (response.body === null) return '';
+  const decoder = new TextDecoder();
+  let text = '';
+  let bytes = 0;
+  for await (const chunk of response.body) {
+    const room = MAX_ANSWER_BYTES - bytes;
+    text += decoder.decode(chunk.subarray(0, room), { stream: true });
+    bytes += chunk.length;
+    // Leaving the loop cancels the body.
+    if (bytes >= MAX_ANSWER_BYTES) break;
+  }
+  return text + decoder.decode();
+}
+
 function bounded(text: string): string {
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length > MAX_ERROR_TEXT ? `${line.slice(0, MAX_ERROR_TEXT)}…` : line;
@@ -59,7 +78,7 @@ export function createClickHouseClient(options: ClickHouseExportOptions): ClickH
           message: `cannot reach ClickHouse at ${url.origin}: ${why}`,
         });
       }
-      const text = await response.text();
+      const text = await boundedText(response);
       if (!response.ok) {
         throw new ExportFailure({ code: 'server-error', message: `ClickHouse: ${bounded(text)}` });
       }
@@ -86,13 +105,17 @@ async function waitForMutations(client: ClickHouseClient, timeoutMs: number): Pr
 function clickHouseWriter(client: ClickHouseClient, timeoutMs: number): TableWriter {
   return {
     async removeLog(file) {
+      const where = `file = ${clickHouseString(file)}`;
+      let mutated = false;
       for (const table of TABLES) {
-        await client.query(
-          `ALTER TABLE ${quoteIdentifier(table.name)} DELETE WHERE file = ${clickHouseString(file)}`,
-        );
+        const name = quoteIdentifier(table.name);
+        // A mutation rewrites data parts: worth it only when the log is there, not on a first export.
+        if (Number((await client.query(`SELECT count() FROM ${name} WHERE ${where}`)).trim()) === 0) continue;
+        await client.query(`ALTER TABLE ${name} DELETE WHERE ${where}`);
+        mutated = true;
       }
       // Mutations run in the background; later inserts are not touched by them, but queries would see old rows.
-      await waitForMutations(client, timeoutMs);
+      if (mutated) await waitForMutations(client, timeoutMs);
     },
     async insert(table, rows) {
       const body = rows.map((row) => JSON.stringify(row)).join('\n');

@@ -73,10 +73,12 @@ async function endpointSender(target: Extract<OtlpTarget, { kind: 'endpoint' }>)
     'otlp --endpoint',
     () => import('@opentelemetry/exporter-trace-otlp-http'),
   );
+  // Without headers given, the SDK takes them from OTEL_EXPORTER_OTLP_(TRACES_)HEADERS, keeping tokens off the
+  // command line.
   const exporter = new OTLPTraceExporter({
     url: target.url,
-    headers: target.headers ?? {},
     timeoutMillis: target.timeoutMs ?? 10_000,
+    ...(target.headers === undefined ? {} : { headers: target.headers }),
   });
   return {
     send: (spans) =>

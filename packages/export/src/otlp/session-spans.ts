@@ -11,6 +11,7 @@
 import type { Attributes, HrTime, SpanContext } from '@opentelemetry/api';
 import type { Resource } from '@opentelemetry/resources';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { jsonText } from '../json-text.ts';
 import type { ExportSession, ExportToolCall } from '../session-collector.ts';
 import { AGENT_NAME, ATTR, GEN_AI_SCHEMA_URL, PROVIDER_NAME } from './gen-ai-conventions.ts';
 import type { SessionSpanIds } from './span-ids.ts';
@@ -52,7 +53,7 @@ function put(attributes: Attributes, name: string, value: string | number | null
 }
 
 function contentText(value: unknown): string {
-  return typeof value === 'string' ? value : (JSON.stringify(value) ?? 'null');
+  return typeof value === 'string' ? value : jsonText(value);
 }
 
 interface SpanParts {

@@ -6,6 +6,7 @@
 
 import { createHash, type Hash } from 'node:crypto';
 import type { CanonicalEvent } from '@cursor-stream/core/normalize';
+import { jsonText } from '../json-text.ts';
 
 /** A running digest of one session's events. */
 export interface SessionDigest {
@@ -20,7 +21,7 @@ export function createSessionDigest(): SessionDigest {
   return {
     add(event) {
       const { loc: _loc, ...rest } = event;
-      hash.update(JSON.stringify(rest));
+      hash.update(jsonText(rest));
       hash.update('\n');
     },
     hex() {

@@ -1,6 +1,7 @@
 /** Rows of the three tables, from exported sessions and canonical events. */
 
 import type { CanonicalEvent } from '@cursor-stream/core/normalize';
+import { jsonText } from '../json-text.ts';
 import type { ExportSession } from '../session-collector.ts';
 import type { Row } from './table-schema.ts';
 
@@ -73,6 +74,6 @@ export function eventRow(event: CanonicalEvent, place: EventPlace): Row {
     session_index: place.sessionIndex,
     session_id: event.sessionId ?? null,
     type: event.type,
-    event: JSON.stringify(event),
+    event: jsonText(event),
   };
 }

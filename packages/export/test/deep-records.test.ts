@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { createTableExporter, type Row, type Table } from '../src/index.ts';
+import { createOtlpExporter } from '../src/otlp/index.ts';
+import { feedLog, ndjson } from './export-fixtures.ts';
+
+/** A tool call whose arguments nest deeper than JSON.stringify can recurse. */
+const DEPTH = 100_000;
+const deepArgs = `{"command":"x","nested":${'['.repeat(DEPTH)}${']'.repeat(DEPTH)}}`;
+const DEEP_LOG = `${ndjson([{ type: 'system', subtype: 'init', session_id: 's', model: 'Auto' }])}{"type":"tool_call","subtype":"started","call_id":"c1","tool_call":{"shellToolCall":{"args":${deepArgs}}},"session_id":"s"}
+${ndjson([{ type: 'result', subtype: 'success', is_error: false, result: 'ok', session_id: 's' }])}`;
+
+describe('records nested too deeply to serialize', () => {
+  it('are exported as a note instead of ending the table export', async () => {
+    const events: Row[] = [];
+    const exporter = createTableExporter({
+      removeLog: async () => {},
+      insert: async (table: Table, rows: readonly Row[]) => {
+        if (table.name === 'events') events.push(...rows);
+      },
+      close: async () => {},
+    });
+    await feedLog(exporter, 'deep.ndjson', DEEP_LOG);
+    const totals = await exporter.close();
+    expect(totals.toolCalls).toBe(1);
+    const call = events.find((row) => row.type === 'tool-call');
+    expect(JSON.parse(String(call?.event))).toHaveProperty('unserializable');
+  });
+
+  it('do not end the trace export, with content asked for', async () => {
+    const lines: string[] = [];
+    const exporter = await createOtlpExporter({
+      includeContent: true,
+      target: { kind: 'json-lines', writeLine: async (line) => void lines.push(line) },
+    });
+    await feedLog(exporter, 'deep.ndjson', DEEP_LOG);
+    await exporter.close();
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('unserializable');
+  });
+});
