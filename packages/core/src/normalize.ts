@@ -56,6 +56,12 @@ export {
 } from './foreign-agents.ts';
 export type { Normalizer, NormalizerOptions } from './normalizer/normalizer-types.ts';
 export {
+  createRecordTimeIndex,
+  type RecordTimeIndex,
+  type RecordTimes,
+  recordTimes,
+} from './record-times.ts';
+export {
   exceedsJsonDepth,
   type JsonWriteProblem,
   MAX_JSON_DEPTH,
