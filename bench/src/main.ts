@@ -1,6 +1,8 @@
 /**
  * `pnpm bench [FILE] [--raw-newlines-file FILE] [--runs 5] [--only a,b] [--no-correctness] [--json]`, or
- * `pnpm bench --memory [--json]` for the memory run (`memory-run.ts`).
+ * `pnpm bench --memory [--json] [--sessions 1000000] [--text-bytes 1000000000] [--commands-only]` for the memory run
+ * (`memory-run.ts`): `normalize` on the 1 GB stream, then `validate`, `summary` and `normalize` on a gzipped log of
+ * many sessions and on one session with a huge text (smaller `--sessions` and `--text-bytes` for a quicker run).
  *
  * Times every row on FILE (default: the generated 200 MB mixed corpus), each run in a fresh process, and checks
  * every row's output on the clean corpus, the raw-newline variant and a small corpus in 1-7 byte chunks.
@@ -24,12 +26,25 @@ import {
 } from './corpora.ts';
 import { type CorrectnessCorpus, checkCorrectness } from './correctness.ts';
 import { describeMachine } from './machine.ts';
-import { formatMemoryReport, runMemory } from './memory-run.ts';
+import {
+  FULL_COMMAND_MEMORY_SCALE,
+  formatCommandMemoryRows,
+  formatMemoryReport,
+  runCommandMemory,
+  runMemory,
+} from './memory-run.ts';
 import { type BenchReport, formatReport, formatReportJson } from './report.ts';
 import { REPOSITORY_ROOT, spawnRun } from './spawn-run.ts';
 import { type Log, measureThroughput } from './throughput.ts';
 
 const log: Log = (line) => process.stderr.write(`${line}\n`);
+
+function positiveInteger(text: string, name: string): number {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new RangeError(`${name} must be a positive integer, got ${text}`);
+  return value;
+}
 
 async function main(argv: readonly string[]): Promise<void> {
   const { values, positionals } = parseArgs({
@@ -42,11 +57,23 @@ async function main(argv: readonly string[]): Promise<void> {
       'no-correctness': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       memory: { type: 'boolean', default: false },
+      sessions: { type: 'string', default: String(FULL_COMMAND_MEMORY_SCALE.sessions) },
+      'text-bytes': { type: 'string', default: String(FULL_COMMAND_MEMORY_SCALE.textBytes) },
+      'commands-only': { type: 'boolean', default: false },
     },
   });
   if (values.memory) {
-    const report = await runMemory(log);
-    process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatMemoryReport(report));
+    const scale = {
+      sessions: positiveInteger(values.sessions, '--sessions'),
+      textBytes: positiveInteger(values['text-bytes'], '--text-bytes'),
+    };
+    const report = values['commands-only'] ? undefined : await runMemory(log);
+    const commands = await runCommandMemory(scale, log);
+    process.stdout.write(
+      values.json
+        ? `${JSON.stringify({ ...report, commands }, null, 2)}\n`
+        : `${report === undefined ? '' : `${formatMemoryReport(report)}\n`}${formatCommandMemoryRows(commands)}`,
+    );
     return;
   }
   const runs = Number(values.runs);

@@ -94,14 +94,15 @@ export async function largestLineBytes(file: string): Promise<number> {
   return Math.max(largest, current);
 }
 
-async function normalizeToDevNull(
-  file: string,
+/** Runs the built CLI with `args`, its output to `/dev/null`, and reads its resource usage as it exits. */
+async function cliToDevNull(
+  args: readonly string[],
   flags: readonly string[],
 ): Promise<{ usage: NodeJS.ResourceUsage; code: number | null; seconds: number }> {
   const devNull = await open('/dev/null', 'w');
   try {
     const started = performance.now();
-    const child = spawn(process.execPath, [...flags, '--import', REPORT_USAGE, CLI_BIN, 'normalize', file], {
+    const child = spawn(process.execPath, [...flags, '--import', REPORT_USAGE, CLI_BIN, ...args], {
       cwd: REPOSITORY_ROOT,
       stdio: ['ignore', devNull.fd, 'inherit', 'pipe'],
     });
@@ -123,7 +124,7 @@ async function runOne(run: (typeof RUNS)[number], log: Log): Promise<MemoryRun> 
   log(`memory run (${run.label}): cursor-stream normalize ${run.file} > /dev/null ...`);
   const path = join(REPOSITORY_ROOT, run.file);
   const shebang = 'withoutShebangFlags' in run ? [] : shebangNodeFlags(CLI_BIN);
-  const { usage, code, seconds } = await normalizeToDevNull(path, [...shebang, ...run.flags]);
+  const { usage, code, seconds } = await cliToDevNull(['normalize', path], [...shebang, ...run.flags]);
   const bytes = statSync(path).size;
   const peakRssMb = (usage.maxRSS * 1024) / 1e6;
   return {
@@ -171,6 +172,74 @@ export function formatMemoryReport(report: MemoryReport): string {
       (run) =>
         `| ${run.label} | ${run.file} (${mb(run.bytes)} MB) | ${run.peakRssMb.toFixed(1)} | ${run.seconds.toFixed(1)} | ` +
         `${run.mbPerSec.toFixed(1)} | ${run.exitCode} |`,
+    ),
+  ].join('\n')}\n`;
+}
+
+/** How large the commands' memory rows' logs are. */
+export interface CommandMemoryScale {
+  /** Ordinary sessions in the gzipped log (about 5 KB each). */
+  sessions: number;
+  /** Assistant text of the one huge session, bytes. */
+  textBytes: number;
+}
+
+/** The scale the rows are meant to run at: a million sessions (~5 GB), and 1 GB of text in one session. */
+export const FULL_COMMAND_MEMORY_SCALE: CommandMemoryScale = { sessions: 1_000_000, textBytes: 1e9 };
+
+/** One command on one log: its peak RSS. */
+export interface CommandMemoryRow {
+  command: string;
+  input: string;
+  /** Bytes of the file as stored (gzipped for the sessions log). */
+  fileBytes: number;
+  peakRssMb: number;
+  seconds: number;
+  exitCode: number | null;
+}
+
+const COMMANDS = [['validate'], ['summary', '--json'], ['normalize']] as const;
+
+/**
+ * The commands' memory rows: `validate`, `summary --json` and `normalize` on a gzipped log of many ordinary
+ * sessions and on one session with a huge assistant text, each a fresh process of the built CLI as installed.
+ * Memory must not grow with the number of sessions, nor with the text of one.
+ */
+export async function runCommandMemory(scale: CommandMemoryScale, log: Log): Promise<CommandMemoryRow[]> {
+  if (!existsSync(CLI_BUILT)) throw new Error('the CLI is not built: run `pnpm build` first');
+  const { ensureHugeTextLog, ensureManySessionsLog } = await import('./memory-logs.ts');
+  const sessionsLog = `corpus/generated/sessions-${scale.sessions}.ndjson.gz`;
+  const textLog = `corpus/generated/one-session-${scale.textBytes / 1e6}mb-text.ndjson`;
+  await ensureManySessionsLog(join(REPOSITORY_ROOT, sessionsLog), scale.sessions, log);
+  await ensureHugeTextLog(join(REPOSITORY_ROOT, textLog), scale.textBytes, log);
+  const rows: CommandMemoryRow[] = [];
+  for (const input of [sessionsLog, textLog]) {
+    for (const command of COMMANDS) {
+      log(`memory run: cursor-stream ${command.join(' ')} ${input} > /dev/null ...`);
+      const path = join(REPOSITORY_ROOT, input);
+      const { usage, code, seconds } = await cliToDevNull([...command, path], shebangNodeFlags(CLI_BIN));
+      rows.push({
+        command: command.join(' '),
+        input,
+        fileBytes: statSync(path).size,
+        peakRssMb: (usage.maxRSS * 1024) / 1e6,
+        seconds,
+        exitCode: code,
+      });
+    }
+  }
+  return rows;
+}
+
+/** The commands' memory rows as Markdown. */
+export function formatCommandMemoryRows(rows: readonly CommandMemoryRow[]): string {
+  return `${[
+    '| command | input | file MB | peak RSS MB | time s | exit code |',
+    '|---|---|---:|---:|---:|---:|',
+    ...rows.map(
+      (row) =>
+        `| ${row.command} | ${row.input} | ${(row.fileBytes / 1e6).toFixed(1)} | ${row.peakRssMb.toFixed(1)} | ` +
+        `${row.seconds.toFixed(1)} | ${row.exitCode} |`,
     ),
   ].join('\n')}\n`;
 }

@@ -26,32 +26,33 @@ const STALE_CHUNK_MS = 60 * 60 * 1000;
 /**
  * Writes the bundle; resolves when done. It is built in a folder of its own and moved into `bundle/` file by file
  * (each move replaces one file at once, chunks before entry points), so a CLI running meanwhile, such as one started
- * by hand while the tests rebuild, always finds a complete bundle. `clean` (for packing) starts from an empty
- * `bundle/` instead, so that no chunk of an older build is shipped.
+ * by hand while the tests rebuild, always finds a complete bundle. `clean` (for packing) removes every file of an
+ * older build at once, so that none is shipped; a rebuild of unchanged sources has the same chunk names, so a CLI
+ * running meanwhile still finds its files.
  */
-export async function bundleCli({ clean = false } = {}) {
-  const next = join(root, `bundle.next-${process.pid}-${Date.now()}`);
+export async function bundleCli({ clean = false, dir = BUNDLE } = {}) {
+  const next = join(dir, '..', `bundle.next-${process.pid}-${Date.now()}`);
   try {
     await buildInto(next);
-    if (clean) await rm(BUNDLE, { recursive: true, force: true });
-    await swapIn(next);
+    await swapIn(next, dir, clean ? 0 : STALE_CHUNK_MS);
   } finally {
     await rm(next, { recursive: true, force: true });
   }
 }
 
-async function swapIn(next) {
-  await mkdir(BUNDLE, { recursive: true });
+/** Moves the new build into `dir`, then removes files of older builds untouched for `keepMs`. */
+async function swapIn(next, dir, keepMs) {
+  await mkdir(dir, { recursive: true });
   const built = await readdir(next);
   const chunks = built.filter((name) => !ENTRIES.includes(name));
   for (const name of [...chunks, ...ENTRIES.filter((name) => built.includes(name))]) {
-    await rename(join(next, name), join(BUNDLE, name));
+    await rename(join(next, name), join(dir, name));
   }
   const now = Date.now();
-  for (const name of await readdir(BUNDLE)) {
+  for (const name of await readdir(dir)) {
     if (built.includes(name)) continue;
-    const { mtimeMs } = await stat(join(BUNDLE, name));
-    if (now - mtimeMs > STALE_CHUNK_MS) await rm(join(BUNDLE, name), { recursive: true, force: true });
+    const { mtimeMs } = await stat(join(dir, name));
+    if (now - mtimeMs >= keepMs) await rm(join(dir, name), { recursive: true, force: true });
   }
 }
 

@@ -1,6 +1,7 @@
 /** The process streams and environment a command uses, passed in so that commands never reach for globals. */
 
 import { type CliError, formatCliError } from './cli-error.ts';
+import { EXIT_OK, EXIT_PROBLEMS, type ExitCode } from './exit-codes.ts';
 import { createProgress, NO_PROGRESS, type Progress, type ProgressTarget } from './progress-bar.ts';
 
 /** A writable stream as the commands use it. */
@@ -46,4 +47,16 @@ export function progressFor(
 ): (size: number | undefined, label: string) => Progress {
   const quiet = writesWhileReading && io.stdout.isTTY === true;
   return (size, label) => (quiet ? NO_PROGRESS : createProgress(io.stderr, size, label));
+}
+
+/**
+ * The exit code of a command that read a log through: 1 when it had invalid lines or problems after its readable
+ * part (each reported on stderr here, after the output), else 0.
+ */
+export function readingExitCode(
+  io: CliIo,
+  stats: { readonly invalidLines: number; readonly inputProblems: readonly CliError[] },
+): ExitCode {
+  for (const problem of stats.inputProblems) reportError(io, problem);
+  return stats.invalidLines > 0 || stats.inputProblems.length > 0 ? EXIT_PROBLEMS : EXIT_OK;
 }

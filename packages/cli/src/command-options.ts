@@ -54,7 +54,7 @@ export function addReadingOptions(command: Command): Command {
     .addOption(
       new Option(
         '--max-record-bytes <n>',
-        'largest record to hold; larger ones are reported as oversize (e.g. 64m; at most just under 512m)',
+        'largest record to hold; larger ones are reported as oversize (e.g. 64m; at most 256m)',
       ).argParser(optionParser(parseMaxRecordBytes)),
     );
 }

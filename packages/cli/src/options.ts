@@ -1,6 +1,7 @@
 /** Option values shared by the commands, and the parsers that check them. */
 
 import type { BuiltInDialectName } from '@cursor-stream/core/normalize';
+import { MAX_RECORD_BYTES_CAP } from '@cursor-stream/ndjson';
 
 /**
  * The values of `--dialect`. Listed here rather than read from the core so that `--help` does not load it; a test
@@ -41,12 +42,10 @@ export function parsePositiveInteger(text: string): number | OptionValueError {
 }
 
 /**
- * The largest `--max-record-bytes` accepted: the longest string V8 holds (2^29 - 24 UTF-16 units). A record's bytes
- * decode to at most as many units, so a record under it can always be joined and parsed; a larger limit would let a
- * long line end in a `RangeError` instead of an `oversize` invalid line. The tokenizer package is the natural home
- * for this figure; it is defined once, here, for the command line.
+ * The largest `--max-record-bytes` accepted: the tokenizer's own cap, the largest record a JavaScript string holds
+ * with room to parse it. A larger limit would let a long line end in a `RangeError` instead of an `oversize` line.
  */
-export const MAX_RECORD_BYTES_LIMIT = 2 ** 29 - 24;
+export const MAX_RECORD_BYTES_LIMIT = MAX_RECORD_BYTES_CAP;
 
 /** Reads `--max-record-bytes`: a byte size (see {@link parseByteSize}) no larger than {@link MAX_RECORD_BYTES_LIMIT}. */
 export function parseMaxRecordBytes(text: string): number | OptionValueError {
@@ -54,7 +53,7 @@ export function parseMaxRecordBytes(text: string): number | OptionValueError {
   if (isOptionValueError(value) || value <= MAX_RECORD_BYTES_LIMIT) return value;
   return {
     code: 'bad-option-value',
-    message: `must be at most ${MAX_RECORD_BYTES_LIMIT} bytes (just under 512m), the longest string the JavaScript runtime holds`,
+    message: `must be at most ${MAX_RECORD_BYTES_LIMIT} bytes (256m), the largest record the JavaScript runtime can hold and parse`,
   };
 }
 

@@ -47,6 +47,11 @@ export interface LogStats {
   invalidLines: number;
   /** The dialect that read the stream: the one forced, or the one detected; `null` when none was. */
   dialect: string | null;
+  /**
+   * Problems of the input after its readable part (gzip trailing garbage, a cut gzip member), each located: the
+   * events before them were delivered. A command reports them and exits as for invalid lines.
+   */
+  inputProblems: CliError[];
 }
 
 function normalizerOptions(options: ReadLogOptions): NormalizerOptions {
@@ -97,7 +102,10 @@ async function readSource(source: LogSource, options: ReadLogOptions): Promise<R
   const counter = createLineCounter();
   const progress = options.progress?.(source.size, source.path) ?? NO_PROGRESS;
   const { counts, deliver } = createDelivery(options.onEvents);
-  const chunks = decompressedChunks(source.path, measured(source.chunks, progress));
+  const inputProblems: CliError[] = [];
+  const chunks = decompressedChunks(source.path, measured(source.chunks, progress), ({ offset, message }) =>
+    inputProblems.push(cliError('bad-gzip', `at compressed byte ${offset}: ${message}`, source.path)),
+  );
   let dialect: string | undefined;
   const sniffer = createTextSniffer();
   try {
@@ -129,6 +137,7 @@ async function readSource(source: LogSource, options: ReadLogOptions): Promise<R
     bytes: counter.bytes,
     ...counts,
     dialect: normalizer.dialect ?? null,
+    inputProblems,
   };
   return { ok: true, value: stats };
 }

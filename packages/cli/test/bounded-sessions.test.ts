@@ -143,6 +143,7 @@ describe('createSummaryJsonWriter', () => {
     resultText: 'line\none',
     toolCalls: [],
     counts: { 'stream-start': 1 },
+    failure: null,
     durationMs: 5,
     usage: { inputTokens: 3 },
   });

@@ -25,11 +25,13 @@ function session(overrides: Partial<SessionSummary> = {}): SessionSummary {
         endLine: 6,
         durationMs: 12,
         orphan: false,
+        input: null,
       },
     ],
     counts: { 'stream-start': 1, 'text-delta': 2, 'tool-call': 1, 'tool-result': 1, finish: 1 },
     durationMs: 5234,
     usage: { inputTokens: 1200, outputTokens: 30 },
+    failure: null,
     ...overrides,
   };
 }
@@ -42,6 +44,7 @@ describe('sessionJson', () => {
       'dialect',
       'model',
       'status',
+      'error',
       'text',
       'textLength',
       'textOmitted',
@@ -72,6 +75,15 @@ describe('sessionJson', () => {
       null,
     );
     expect(json.toolCalls[0]).toMatchObject({ orphan: true, startLine: null });
+  });
+
+  test("a failed session carries the agent's sentence and its line as error", () => {
+    const failed = session({ status: 'error', failure: { message: 'Usage limit reached.', line: 7 } });
+    expect(sessionJson(finishedSession(failed), null).error).toEqual({
+      message: 'Usage limit reached.',
+      line: 7,
+    });
+    expect(sessionJson(finishedSession(session()), null).error).toBeNull();
   });
 
   test("a session without a dialect takes the stream's", () => {

@@ -29,6 +29,7 @@ describe('summary --json on the bundled recording', () => {
           dialect: 'official',
           model: 'Claude 4 Sonnet',
           status: 'success',
+          error: null,
           text: '我會閱讀 README.md 檔案並建立摘要',
           textLength: 22,
           textOmitted: null,

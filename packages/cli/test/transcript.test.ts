@@ -124,6 +124,35 @@ describe('createTranscript', () => {
     );
   });
 
+  test('a completion whose start is missing is shown like any call, from the arguments it repeats', () => {
+    const orphan = {
+      type: 'tool-result',
+      toolCallId: 'r1',
+      toolName: 'read',
+      providerToolName: 'readToolCall',
+      status: 'error',
+      isError: true,
+      output: { errorMessage: 'File not found' },
+      input: { path: 'missing.txt' },
+    } as CanonicalEvent;
+    expect(render([orphan]).split('\n')).toEqual([
+      '● read missing.txt',
+      '  ✗ read missing.txt error · File not found · no matching call',
+      '',
+    ]);
+  });
+
+  test("a line of the agent's plain-text output is quoted as written", () => {
+    const event = {
+      type: 'invalid-line',
+      code: 'non-json-output',
+      message: 'ActionRequiredError: flagged this request',
+      excerpt: 'ActionRequiredError: flagged this request',
+      loc: { line: 3, offset: 40 },
+    } as unknown as CanonicalEvent;
+    expect(render([event])).toBe('! line 3: non-json-output: "ActionRequiredError: flagged this request"\n');
+  });
+
   test('control characters in assistant text cannot drive the terminal', () => {
     expect(render([{ type: 'text-delta', text: 'a\u001b[2Jb\n' }])).toBe('a\\u001b[2Jb\n');
   });
@@ -205,5 +234,32 @@ describe('tool lines', () => {
       'rejected by user',
       'regex parse error',
     ]);
+  });
+});
+
+describe('a transcript of many sessions', () => {
+  test('forgets the calls a session left open once it finishes, so they do not pile up over a long log', () => {
+    const output = render([
+      { type: 'stream-start', sessionId: 'a' },
+      {
+        type: 'tool-call',
+        toolCallId: 'x',
+        toolName: 'shell',
+        providerToolName: 'shellToolCall',
+        input: { command: 'ls' },
+      },
+      { type: 'finish', finishReason: 'incomplete', isError: false, pendingToolCallIds: ['x'] },
+      { type: 'stream-start', sessionId: 'b' },
+      {
+        type: 'tool-result',
+        toolCallId: 'x',
+        toolName: 'shell',
+        providerToolName: 'shellToolCall',
+        status: 'success',
+        isError: false,
+        output: {},
+      },
+    ] as CanonicalEvent[]);
+    expect(output).toContain('no matching call');
   });
 });

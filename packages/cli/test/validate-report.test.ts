@@ -35,6 +35,17 @@ const report: FileReport = {
 };
 
 describe('findingLine', () => {
+  test("quotes the agent's own output line of a non-json-output finding, as written", () => {
+    const message = "RetriableError: [invalid_argument] unknown option '--system-prompt' at C:\\bin";
+    const line = findingLine(
+      'run.ndjson',
+      { line: 7, offset: 90, code: 'non-json-output', message },
+      'problem',
+      plain,
+    );
+    expect(line).toBe(`run.ndjson:7: non-json-output: "${message}"`);
+  });
+
   test('reads FILE:LINE: code: message (at /pointer)', () => {
     const line = findingLine(
       'run.ndjson',
@@ -105,6 +116,7 @@ describe('sessionAnomalies', () => {
     counts: {},
     durationMs: null,
     usage: null,
+    failure: null,
   };
   const finishLoc = { line: 9, offset: 800 };
   const where = {
@@ -131,6 +143,7 @@ describe('sessionAnomalies', () => {
           endLine: 6,
           durationMs: null,
           orphan: true,
+          input: null,
         },
         {
           toolCallId: 'c',
@@ -140,6 +153,7 @@ describe('sessionAnomalies', () => {
           endLine: null,
           durationMs: null,
           orphan: false,
+          input: null,
         },
       ],
     };

@@ -132,6 +132,11 @@ export interface ToolResultEvent extends CanonicalEventBase {
   /** The result arm's payload. */
   output: unknown;
   durationMs?: number;
+  /**
+   * The call's arguments as the completion repeats them, present only when its start was not seen (an orphan), so that
+   * what the call was stays known; a completion after its start leaves them to the `tool-call`.
+   */
+  input?: unknown;
 }
 
 /** Token counts, when the source reports them. */
@@ -144,6 +149,16 @@ export interface Usage {
 
 /** Why a session ended: a `result` event (`stop` or `error`), or input that ended without one (`incomplete`). */
 export type FinishReason = 'stop' | 'error' | 'incomplete';
+
+/**
+ * Why a session failed, in the agent's own words: the failed `result`'s text when it has one, else the nearest line of
+ * non-JSON output before the end of the session (the CLI writes `RetriableError: ...` there).
+ */
+export interface FailureReason {
+  message: string;
+  /** Where the sentence is: the `result` record, or the output line. */
+  loc?: SourceLocation;
+}
 
 /** The end of a session: exactly one per session, synthesized with `incomplete` when the input has no result. */
 export interface FinishEvent extends CanonicalEventBase {
@@ -158,6 +173,11 @@ export interface FinishEvent extends CanonicalEventBase {
   requestId?: string;
   /** Tool calls started but not completed when the session ended. */
   pendingToolCallIds: string[];
+  /**
+   * On a failed or incomplete session, the agent's sentence saying why, when the log holds one (the normalizer fills
+   * it in). A synthesized finish of a session cut by a new `system/init` has the cut's `loc`.
+   */
+  failure?: FailureReason;
 }
 
 /** An error the source reports (a wrapper's `error` event, the error text of a failed result). */
@@ -172,8 +192,99 @@ export interface AgentErrorEvent extends CanonicalEventBase {
 }
 
 /**
- * A well-formed event of a type not modelled here (`interaction_query`, `connection`, `retry`,
- * `system/compact_boundary`, future ones). Never an error by default.
+ * What a {@link StatusEvent} reports:
+ * - `reconnecting` / `reconnected`: the connection to the agent's backend dropped and is being (or was) restored
+ *   (`connection` records);
+ * - `retry-starting` / `retry-resuming`: the agent retries a failed model call, possibly resuming from a checkpoint
+ *   (`retry` records);
+ * - `compacting`: the conversation is being summarized to fit the context window (`system/status`);
+ * - `compact-boundary`: where the compacted conversation starts (`system/compact_boundary`);
+ * - `background-shell-timeout`: a background shell command ran out of time (`system/background_shell_timeout`);
+ * - `task-notification`: a background task reported (`system/task_notification`);
+ * - `status`: another `system/status` value, named in `status`.
+ */
+export type StatusKind =
+  | 'reconnecting'
+  | 'reconnected'
+  | 'retry-starting'
+  | 'retry-resuming'
+  | 'compacting'
+  | 'compact-boundary'
+  | 'background-shell-timeout'
+  | 'task-notification'
+  | 'status';
+
+/** Every {@link StatusKind}. */
+export const STATUS_KINDS = [
+  'reconnecting',
+  'reconnected',
+  'retry-starting',
+  'retry-resuming',
+  'compacting',
+  'compact-boundary',
+  'background-shell-timeout',
+  'task-notification',
+  'status',
+] as const satisfies readonly StatusKind[];
+
+/**
+ * Something happened to the run itself rather than in the conversation: a reconnect, a retry, a compaction, a
+ * background task. Part of the current session; never an error.
+ */
+export interface StatusEvent extends CanonicalEventBase {
+  type: 'status';
+  kind: StatusKind;
+  /** Which attempt this is (reconnects and retries count from 1). */
+  attempt?: number;
+  /** The backend being reconnected to. */
+  endpointUrl?: string;
+  /** Whether a retry resumes the interrupted turn. */
+  isResume?: boolean;
+  /** The turns kept from the checkpoint a retry resumes from. */
+  checkpointTurnCount?: number;
+  /** The raw value of a `system/status` record (`compacting`, ...). */
+  status?: string;
+  /** What a notification or timeout says, when it says it in words. */
+  message?: string;
+  /** When the agent wrote the record (`timestamp_ms`). */
+  timestampMs?: number;
+  /** The record's other fields, as they came, so that nothing it said is lost. */
+  extraFields?: Record<string, unknown>;
+}
+
+/**
+ * The agent asks its client something (`interaction_query/request`: approve a command, a web fetch, a plan) or records
+ * the answer (`interaction_query/response`; headless runs answer themselves, rejecting questions). In `--mode plan`
+ * the plan arrives only here, as `plan`.
+ */
+export interface InteractionEvent extends CanonicalEventBase {
+  type: 'interaction';
+  /** `request` or `response` (the record's subtype as sent, when it is another). */
+  phase: 'request' | 'response' | (string & {});
+  /** What is asked: `createPlanRequestQuery`, `shellRequestQuery`, `webFetchRequestQuery`, ... */
+  queryType?: string;
+  /** The query's id, pairing a request with its response. */
+  queryId?: number | string;
+  /** The tool call the query is about. */
+  toolCallId?: string;
+  /** The plan's text (markdown), for a plan request. */
+  plan?: string;
+  /** How a response answered: its result arm (`rejected`, `success`, `error`, ...). */
+  outcome?: string;
+  /** The answer's reason or error text (`Questions skipped by the user, ...`). */
+  reason?: string;
+  /** The `query` object as sent. */
+  query?: unknown;
+  /** The response's `result` object as sent. */
+  result?: unknown;
+  timestampMs?: number;
+  /** The record's other fields, as they came. */
+  extraFields?: Record<string, unknown>;
+}
+
+/**
+ * A well-formed event of a type not modelled here (future ones, subtypes nobody has seen). Never an error by
+ * default.
  */
 export interface UnknownEvent extends CanonicalEventBase {
   type: 'unknown';
@@ -186,17 +297,24 @@ export interface UnknownEvent extends CanonicalEventBase {
 /** Why a line became an `invalid-line` event: a tokenizer problem, or a record no dialect explains. */
 export type InvalidLineCode =
   | 'invalid-json'
+  | 'non-json-output'
   | 'not-an-object'
   | 'unterminated-string'
   | 'truncated'
   | 'oversize'
+  | 'too-deep'
   | 'unrecognized-record'
   | 'schema-violation';
 
-/** Input that produced no event: a tokenizer problem, or a record that matches no dialect. */
+/**
+ * Input that produced no event: a tokenizer problem, or a record that matches no dialect. A line of the agent's plain
+ * text output (`non-json-output`) is one too: its `message` is the line itself, up to a bound, so that the sentence a
+ * failed run ends with is kept (see {@link FinishEvent.failure}).
+ */
 export interface InvalidLineEvent extends CanonicalEventBase {
   type: 'invalid-line';
   code: InvalidLineCode;
+  /** What is wrong, for a person; for `non-json-output`, the output line. */
   message: string;
   excerpt: string;
 }
@@ -212,6 +330,8 @@ export type CanonicalEvent =
   | ToolResultEvent
   | FinishEvent
   | AgentErrorEvent
+  | StatusEvent
+  | InteractionEvent
   | UnknownEvent
   | InvalidLineEvent;
 
@@ -229,6 +349,8 @@ export const CANONICAL_EVENT_TYPES = [
   'tool-result',
   'finish',
   'error',
+  'status',
+  'interaction',
   'unknown',
   'invalid-line',
 ] as const satisfies readonly CanonicalEventType[];

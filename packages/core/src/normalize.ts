@@ -24,8 +24,10 @@ export {
   type CanonicalEvent,
   type CanonicalEventBase,
   type CanonicalEventType,
+  type FailureReason,
   type FinishEvent,
   type FinishReason,
+  type InteractionEvent,
   type InvalidLineCode,
   type InvalidLineEvent,
   KNOWN_TOOL_NAMES,
@@ -33,6 +35,9 @@ export {
   type ReasoningDeltaEvent,
   type ReasoningEndEvent,
   type SourceLocation,
+  STATUS_KINDS,
+  type StatusEvent,
+  type StatusKind,
   type StreamStartEvent,
   type TextDeltaEvent,
   type ToolCallEvent,
@@ -44,16 +49,30 @@ export {
   type UserMessageEvent,
 } from './events.ts';
 export type { Normalizer, NormalizerOptions } from './normalizer/normalizer-types.ts';
+export {
+  exceedsJsonDepth,
+  type JsonWriteProblem,
+  MAX_JSON_DEPTH,
+  MAX_SERIALIZED_DEPTH,
+  type SafeJsonResult,
+  safeJsonStringify,
+  stringifyEvent,
+  unwritableEvent,
+} from './safe-json.ts';
 export { isSessionContent, opensNewSession, type SessionProgress } from './session/session-boundary.ts';
 export {
   createSessionReducer,
   reduceSessions,
+  type SessionFailure,
   type SessionReducer,
   type SessionReducerOptions,
   type SessionSummary,
   type ToolCallSummary,
 } from './session/session-reducer.ts';
-export { DialectEncoderTransformStream } from './streams/dialect-encoder-transform-stream.ts';
+export {
+  type DialectEncoderOptions,
+  DialectEncoderTransformStream,
+} from './streams/dialect-encoder-transform-stream.ts';
 export { NormalizerTransformStream } from './streams/normalizer-transform-stream.ts';
 export { loadSchemaValidators } from './validation/load-schema-validators.ts';
 export { toSchemaIssues, type ValidatorError } from './validation/schema-issues.ts';

@@ -6,22 +6,9 @@ import { join } from 'node:path';
 import type { CanonicalEvent } from '@cursor-stream/core';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { CHROMIUM, CHROMIUM_FLAGS, chromiumSkipReason, hasChromium } from '../../../tools/chromium.ts';
 import { bundleForBrowser } from './browser/bundle-for-browser.ts';
 import { CORPUS_DIR, normalizeText, REAL_CORPUS } from './support.ts';
-
-/** Debian's Chromium (package `chromium`), which CI installs. */
-const CHROMIUM = '/usr/bin/chromium';
-
-/** Flags for a closed network: no background connections, no sandbox as root, no GPU. */
-const CHROMIUM_FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** What the page may fetch, by URL path. */
 const RECORDINGS: Record<string, string> = {
@@ -78,8 +65,7 @@ function serve(files: Record<string, { type: string; body: string | Buffer }>): 
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-const hasChromium = existsSync(CHROMIUM);
-const skipReason = `skipped: ${CHROMIUM} not found (install Debian's chromium package to run it)`;
+const skipReason = chromiumSkipReason;
 
 if (!hasChromium && process.env.CI) {
   test('Chromium is installed for the browser check', () => {

@@ -3,7 +3,14 @@
  * its result shapes, and `pendingToolCallIds` / synthesized finishes as the normalizer sets them.
  */
 
-import type { CanonicalEvent, FinishEvent, ToolCallEvent, ToolResultEvent } from '@cursor-stream/core';
+import type {
+  CanonicalEvent,
+  FinishEvent,
+  InteractionEvent,
+  StatusEvent,
+  ToolCallEvent,
+  ToolResultEvent,
+} from '@cursor-stream/core';
 import fc from 'fast-check';
 
 /** What a dialect can say, for {@link canonicalLog}. */
@@ -46,7 +53,59 @@ type Step =
       durationMs: number | undefined;
       orphan: boolean;
     }
-  | { kind: 'unknown'; rawType: string; rawSubtype: string | undefined };
+  | { kind: 'unknown'; rawType: string; rawSubtype: string | undefined }
+  | { kind: 'status'; status: StatusEvent }
+  | { kind: 'interaction'; interaction: InteractionEvent };
+
+const STATUS_KINDS_WITHOUT_VALUE = [
+  'reconnecting',
+  'reconnected',
+  'retry-starting',
+  'retry-resuming',
+  'compact-boundary',
+  'background-shell-timeout',
+  'task-notification',
+] as const;
+
+/** A status event as the normalizer reads it off its record: `compacting` and `status` carry the raw `status`. */
+const statusEvent: fc.Arbitrary<StatusEvent> = fc
+  .record({
+    kind: fc.constantFrom(...STATUS_KINDS_WITHOUT_VALUE, 'compacting', 'status'),
+    attempt: maybe(fc.nat(5)),
+    endpointUrl: maybe(fc.constant('https://agent.example')),
+    isResume: maybe(fc.boolean()),
+    timestampMs: maybe(fc.nat()),
+    extraFields: maybe(fc.constant({ note: [1] })),
+  })
+  .map(({ kind, ...fields }) => {
+    const event: StatusEvent = { type: 'status', kind };
+    for (const [key, value] of Object.entries(fields))
+      if (value !== undefined) Object.assign(event, { [key]: value });
+    if (kind === 'compacting') event.status = 'compacting';
+    if (kind === 'status') event.status = 'summarizing';
+    return event;
+  });
+
+/** A plan request or an auto-rejected answer, with the fields the normalizer reads off `query` and `result`. */
+const interactionEvent: fc.Arbitrary<InteractionEvent> = fc
+  .record({ request: fc.boolean(), id: fc.nat(9), words: text })
+  .map(({ request, id, words }): InteractionEvent => {
+    const queryType = 'createPlanRequestQuery';
+    if (request) {
+      const query = { id, [queryType]: { args: { plan: words, toolCallId: 'q-1' } } };
+      return {
+        type: 'interaction',
+        phase: 'request',
+        queryType,
+        query,
+        queryId: id,
+        toolCallId: 'q-1',
+        plan: words,
+      };
+    }
+    const result = { rejected: { reason: words } };
+    return { type: 'interaction', phase: 'response', queryType, result, outcome: 'rejected', reason: words };
+  });
 
 function stepArbitrary(profile: DialectProfile): fc.Arbitrary<Step> {
   const modelCallId = profile.modelCallIds
@@ -69,9 +128,11 @@ function stepArbitrary(profile: DialectProfile): fc.Arbitrary<Step> {
     }),
     fc.record({
       kind: fc.constant('unknown' as const),
-      rawType: fc.constantFrom('connection', 'retry', 'interaction_query'),
+      rawType: fc.constantFrom('heartbeat', 'telemetry'),
       rawSubtype: maybe(fc.constantFrom('request', 'starting')),
     }),
+    fc.record({ kind: fc.constant('status' as const), status: statusEvent }),
+    fc.record({ kind: fc.constant('interaction' as const), interaction: interactionEvent }),
   );
 }
 
@@ -123,6 +184,8 @@ function sessionEvents(shape: SessionShape, profile: DialectProfile, index: numb
           ? { type: 'text-delta', text: step.text }
           : { type: 'text-delta', text: step.text, modelCallId: step.modelCallId },
       );
+    else if (step.kind === 'status') push({ ...step.status });
+    else if (step.kind === 'interaction') push({ ...step.interaction });
     else if (step.kind === 'unknown') {
       const raw: Record<string, unknown> = { type: step.rawType };
       if (step.rawSubtype !== undefined) raw.subtype = step.rawSubtype;
@@ -156,7 +219,8 @@ function sessionEvents(shape: SessionShape, profile: DialectProfile, index: numb
           output: step.result.output,
         };
         if (step.durationMs !== undefined) result.durationMs = step.durationMs;
-        if (step.orphan) push(result);
+        // An orphan's completion repeats its arguments, the only place they are.
+        if (step.orphan) push({ ...result, input: step.input });
         else later.push({ at: position + 1 + (step.completeAt ?? 0), event: result });
       }
     }
@@ -178,7 +242,10 @@ function sessionEvents(shape: SessionShape, profile: DialectProfile, index: numb
     if (shape.result.durationMs !== undefined) finish.durationMs = shape.result.durationMs;
     if (shape.result.usage !== undefined) finish.usage = shape.result.usage;
   }
-  if (shape.end === 'error') push({ type: 'error', message: shape.errorMessage });
+  if (shape.end === 'error') {
+    push({ type: 'error', message: shape.errorMessage });
+    finish.failure = { message: shape.errorMessage };
+  }
   push(finish);
   return events;
 }

@@ -41,7 +41,7 @@ describe('session reducer', () => {
       call('a', 2),
       call('b', 3),
       result('b', 4, 'failure'),
-      result('x', 5, 'rejected', 'mcp'),
+      { ...result('x', 5, 'rejected', 'mcp'), input: { server: 'jira' } },
       call('c', 6),
       result('a', 7),
     ];
@@ -55,6 +55,7 @@ describe('session reducer', () => {
         endLine: 7,
         durationMs: 70,
         orphan: false,
+        input: null,
       },
       {
         toolCallId: 'b',
@@ -64,6 +65,7 @@ describe('session reducer', () => {
         endLine: 4,
         durationMs: 40,
         orphan: false,
+        input: null,
       },
       {
         toolCallId: 'x',
@@ -73,6 +75,7 @@ describe('session reducer', () => {
         endLine: 5,
         durationMs: 50,
         orphan: true,
+        input: { server: 'jira' },
       },
       {
         toolCallId: 'c',
@@ -82,6 +85,7 @@ describe('session reducer', () => {
         endLine: null,
         durationMs: null,
         orphan: false,
+        input: null,
       },
     ]);
     expect(session).toMatchObject({
@@ -110,6 +114,7 @@ describe('session reducer', () => {
         endLine: 3,
         durationMs: 30,
         orphan: false,
+        input: null,
       },
     ]);
     expect(session?.counts).toEqual({ 'tool-call': 2, 'tool-result': 2 });

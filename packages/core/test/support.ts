@@ -52,7 +52,11 @@ export function cutAt(text: string, positions: readonly number[]): string[] {
 
 /** Events without `loc`, for comparing what two inputs mean rather than where it stood. */
 export function withoutLoc(events: readonly CanonicalEvent[]): CanonicalEvent[] {
-  return events.map(({ loc: _loc, ...rest }) => rest as CanonicalEvent);
+  return events.map(({ loc: _loc, ...rest }) => {
+    if (rest.type !== 'finish' || rest.failure === undefined) return rest as CanonicalEvent;
+    const { loc: _failureLoc, ...failure } = rest.failure;
+    return { ...rest, failure } as CanonicalEvent;
+  });
 }
 
 /** The assistant text of some events: every `text-delta` joined. */

@@ -50,13 +50,13 @@ export function readOwnLine(text: string): OwnLine {
   } catch (error) {
     parseError = error;
   }
-  if (scanStringState(text, OUTSIDE) !== OUTSIDE) return startsLikeJson(first) ? OPENS : NEITHER;
+  if (scanStringState(text, OUTSIDE) !== OUTSIDE) return mayOpenInString(first) ? OPENS : NEITHER;
   const parsed = parseRepaired(text, parseError);
   return parsed.ok ? { kind: 'value', value: parsed.value } : NEITHER;
 }
 
 /** Whether a line starting with `first` can begin a JSON text that is open in a string at its end. */
-export function startsLikeJson(first: string): boolean {
+export function mayOpenInString(first: string): boolean {
   return first === '{' || first === '[' || first === '"';
 }
 

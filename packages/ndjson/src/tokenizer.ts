@@ -24,9 +24,10 @@ import {
   type StringState,
   scanStringState,
 } from './json-text.ts';
+import { outputLineMessage, startsLikeJson } from './line-kind.ts';
 import { createResync, endsEarly, invalidJsonMessage, type LineSpan } from './open-record-resync.ts';
 import { oversizeMessage, resolveMaxRecordBytes } from './record-limits.ts';
-import { parseRepaired, startsLikeJson } from './record-text.ts';
+import { mayOpenInString, parseRepaired } from './record-text.ts';
 import type {
   NdjsonChunk,
   NdjsonItem,
@@ -200,8 +201,11 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
       emitSkip('blank-line', lineNumber, lineStart, end - lineStart);
       return;
     }
-    if (!startsLikeJson(firstSignificantChar(text))) {
-      emitProblem('invalid-json', invalidJsonMessage(parseError), lineNumber, lineStart, end, text);
+    const first = firstSignificantChar(text);
+    if (!mayOpenInString(first)) {
+      if (startsLikeJson(text))
+        emitProblem('invalid-json', invalidJsonMessage(parseError), lineNumber, lineStart, end, text);
+      else emitProblem('non-json-output', outputLineMessage(text), lineNumber, lineStart, end, text);
       return;
     }
     if (scanStringState(text, OUTSIDE) !== OUTSIDE) {

@@ -19,7 +19,10 @@ export interface NdjsonRecord<T = unknown> {
 /**
  * Why a stretch of input produced no record.
  *
- * - `invalid-json`: the line is not JSON (noise such as a banner or a stack trace, or a broken record).
+ * - `invalid-json`: the line starts like JSON but is not (a broken record).
+ * - `non-json-output`: the line does not start like JSON at all: text the producer wrote between its records (the
+ *   agent's failure reason, a banner, a notice). The problem's `message` is the line itself, up to
+ *   `MAX_OUTPUT_LINE_LENGTH` characters.
  * - `not-an-object`: the line is JSON but not an object, and {@link NdjsonTokenizerOptions.objectsOnly} is set.
  * - `unterminated-string`: a record ended inside a string, and a later line was a complete object of its own, so the
  *   open record was given up and the later line parsed.
@@ -29,6 +32,7 @@ export interface NdjsonRecord<T = unknown> {
  */
 export type NdjsonProblemCode =
   | 'invalid-json'
+  | 'non-json-output'
   | 'not-an-object'
   | 'unterminated-string'
   | 'truncated'

@@ -71,7 +71,7 @@ describe('NdjsonTransformStream', () => {
     expect(items).toEqual(expected);
     expect(items.map((item) => (isNdjsonProblem(item) ? item.code : 'record'))).toEqual([
       'record',
-      'invalid-json',
+      'non-json-output',
       'record',
       'truncated',
     ]);

@@ -37,7 +37,7 @@ export function createTranscript(): Transcript {
 }
 
 /** Arguments that say what a tool call is about, most telling first. */
-const LABEL_FIELDS = ['command', 'path', 'filePath', 'pattern', 'globPattern', 'query', 'url', 'searchTerm'];
+const LABEL_FIELDS = ['command', 'pattern', 'globPattern', 'query', 'searchTerm', 'url', 'path', 'filePath'];
 
 /** A tool call in one line: its name and the argument that says most, e.g. `read README.md`. */
 export function toolLabel(toolName: string, input: unknown): string {

@@ -77,11 +77,7 @@ export function createRunManager(store: RunStore, agent: AgentSettings): RunMana
       ...(request.model === undefined ? {} : { model: request.model }),
       ...(request.chatId === undefined ? {} : { resume: request.chatId }),
       ...(request.workspace === undefined ? {} : { workspace: request.workspace }),
-      // The agent's `--mode` flag, after the configured arguments.
-      extraArgs: [
-        ...(agent.options.extraArgs ?? []),
-        ...(request.mode === undefined ? [] : ['--mode', request.mode]),
-      ],
+      ...(request.mode === undefined ? {} : { mode: request.mode }),
       onStdout: (chunk) => live.append(chunk),
     });
     const entry = inFlight.get(record.runId);

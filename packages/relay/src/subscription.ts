@@ -70,9 +70,10 @@ export async function* subscribe(
         cursor = undefined;
         const events = live.eventsFrom(next, BATCH_EVENTS) ?? [];
         if (events.length > 0) {
+          const batch = events.filter(wanted);
           next += events.length;
           const final = live.ended && next >= live.count;
-          yield { events: events.filter(wanted), final };
+          yield { events: batch, final };
           if (final) return;
           continue;
         }

@@ -1,7 +1,9 @@
 /** `cursor-stream normalize`: canonical events as NDJSON, one per line, each with its `loc`. */
 
-import { type CliIo, progressFor, reportError, writeText } from '../cli-io.ts';
-import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
+import { stringifyEvent } from '@cursor-stream/core/normalize';
+
+import { type CliIo, progressFor, readingExitCode, reportError, writeText } from '../cli-io.ts';
+import { EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
 import type { InputOptions } from '../options.ts';
 import { readLog } from '../read-log.ts';
 
@@ -16,11 +18,12 @@ export async function runNormalize(path: string, options: InputOptions, io: CliI
     stdin: io.stdin,
     progress: progressFor(io, true),
     // One write per batch: a write per event costs more than the JSON it carries.
-    onEvents: (events) => writeText(io.stdout, events.map((event) => `${JSON.stringify(event)}\n`).join('')),
+    // An event too deep to write becomes an invalid-line at its location; the stream goes on.
+    onEvents: (events) => writeText(io.stdout, events.map((event) => `${stringifyEvent(event)}\n`).join('')),
   });
   if (!result.ok) {
     reportError(io, result.error);
     return EXIT_USAGE_OR_IO;
   }
-  return result.value.invalidLines > 0 ? EXIT_PROBLEMS : EXIT_OK;
+  return readingExitCode(io, result.value);
 }

@@ -1,8 +1,8 @@
 /** `cursor-stream render`: a readable transcript of a log, live with `--follow`. */
 
 import { cliError } from '../cli-error.ts';
-import { type CliIo, progressFor, reportError, writeText } from '../cli-io.ts';
-import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
+import { type CliIo, progressFor, readingExitCode, reportError, writeText } from '../cli-io.ts';
+import { EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
 import { createPalette, shouldUseColor } from '../format/colors.ts';
 import { hasGzipExtension } from '../input/decompress.ts';
 import type { InputOptions } from '../options.ts';
@@ -55,7 +55,7 @@ export async function runRender(path: string, options: RenderOptions, io: CliIo)
       reportError(io, result.error);
       return EXIT_USAGE_OR_IO;
     }
-    return result.value.invalidLines > 0 ? EXIT_PROBLEMS : EXIT_OK;
+    return readingExitCode(io, result.value);
   } finally {
     interrupt?.release();
   }

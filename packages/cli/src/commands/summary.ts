@@ -4,8 +4,8 @@
  */
 
 import type { CanonicalEvent } from '@cursor-stream/core/normalize';
-import { type CliIo, progressFor, reportError, writeText } from '../cli-io.ts';
-import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
+import { type CliIo, progressFor, readingExitCode, reportError, writeText } from '../cli-io.ts';
+import { EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
 import { createPalette, shouldUseColor } from '../format/colors.ts';
 import {
   createSummaryJsonWriter,
@@ -107,5 +107,5 @@ export async function runSummary(path: string, options: SummaryOptions, io: CliI
   await flush();
   const { lines, bytes } = result.value;
   await sink.end({ ...invalidLines.json(), lines, bytes }, sessionCount);
-  return result.value.invalidLines > 0 ? EXIT_PROBLEMS : EXIT_OK;
+  return readingExitCode(io, result.value);
 }

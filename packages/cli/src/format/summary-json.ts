@@ -22,6 +22,8 @@ export interface SummarySessionJson {
   dialect: string | null;
   model: string | null;
   status: SessionSummary['status'];
+  /** For a session that failed or ended without a result, the agent's own sentence saying why and its line. */
+  error: SessionSummary['failure'];
   /** The assistant text; past 131,072 UTF-16 units, its first and last 65,536 joined (see `textOmitted`). */
   text: string;
   /** Length of the whole assistant text, in UTF-16 units. */
@@ -83,6 +85,7 @@ export function sessionJson(bounded: BoundedSession, fallbackDialect: string | n
     dialect: session.dialect ?? fallbackDialect,
     model: session.model,
     status: session.status,
+    error: session.failure,
     text: text.text,
     textLength: text.length,
     textOmitted: text.omitted,

@@ -42,7 +42,16 @@ export function findingLine(
     severity === 'warning' ? palette.yellow(`warning: ${finding.code}`) : palette.red(finding.code);
   const pointer =
     finding.pointer === undefined || finding.pointer === '' ? '' : ` (at ${escapeControls(finding.pointer)})`;
-  return `${palette.bold(where)} ${code}: ${escapeControls(finding.message)}${pointer}`;
+  return `${palette.bold(where)} ${code}: ${findingMessage(finding)}${pointer}`;
+}
+
+/** Codes whose message is a line of the input itself (the agent's plain-text output), shown in quotes. */
+const QUOTED_LINE_CODES: ReadonlySet<string> = new Set(['non-json-output']);
+
+/** A finding's message on one line; the agent's own output line is quoted as written. */
+export function findingMessage(finding: Pick<Finding, 'code' | 'message'>): string {
+  const message = escapeControls(finding.message);
+  return QUOTED_LINE_CODES.has(finding.code) ? `"${message}"` : message;
 }
 
 function warningCounts(warnings: readonly Finding[]): string {

@@ -1,5 +1,6 @@
 /** On-the-fly gzip decompression of a log's chunks, recognised by the `.gz` name or the gzip magic number. */
 
+import type { GzipTrailingProblem } from './gunzip-members.ts';
 import { startsLikeGzip } from './text-sniff.ts';
 
 /** Whether a path names a gzip file. */
@@ -20,27 +21,26 @@ async function* prepend(first: Uint8Array, rest: AsyncIterator<Uint8Array>): Asy
   }
 }
 
-async function* gunzip(source: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
-  // Loaded here so that plain logs never pay for zlib.
-  const [{ createGunzip }, { Readable, pipeline }] = await Promise.all([
-    import('node:zlib'),
-    import('node:stream'),
-  ]);
-  const output = pipeline(Readable.from(source), createGunzip(), () => undefined);
-  yield* output;
-}
-
 /**
  * The log's bytes, decompressed when it is gzip: a `.gz` path, or (so that `zcat`-free pipes work) any input that
- * starts with the gzip magic number. Errors in the gzip data are thrown while iterating, with zlib's `code`.
+ * starts with the gzip magic number. An input that is not gzip at all throws while iterating, with zlib's `code`;
+ * a problem after decodable data (trailing garbage, a cut or corrupt member) goes to `onProblem` once all the data
+ * before it has been delivered, as `gzip -dc` does.
  */
 export async function* decompressedChunks(
   path: string,
   raw: AsyncIterable<Uint8Array>,
+  onProblem: (problem: GzipTrailingProblem) => void = () => undefined,
 ): AsyncGenerator<Uint8Array> {
   const iterator = raw[Symbol.asyncIterator]();
   const first = await iterator.next();
   if (first.done) return;
   const all = prepend(first.value, iterator);
-  yield* hasGzipExtension(path) || startsLikeGzip(first.value) ? gunzip(all) : all;
+  if (!(hasGzipExtension(path) || startsLikeGzip(first.value))) {
+    yield* all;
+    return;
+  }
+  // Loaded here so that plain logs never pay for zlib.
+  const { gunzipMembers } = await import('./gunzip-members.ts');
+  yield* gunzipMembers(all, onProblem);
 }

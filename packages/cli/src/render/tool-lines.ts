@@ -4,6 +4,7 @@
  * fields the known formats use, so a tool from another dialect with the same fields reads the same way.
  */
 
+import { safeJsonStringify } from '@cursor-stream/core/normalize';
 import { escapeControls, plural, truncate } from '../format/text.ts';
 
 /** Argument names of a file or directory, as the known formats spell them. */
@@ -144,7 +145,8 @@ function describeValue(key: string, value: unknown): string {
     if (value.includes('\n') && !/id$/i.test(key)) return `(${plural(value.split('\n').length, 'line')})`;
     return value === '' || /[ "]/.test(value) ? `"${value}"` : value;
   }
-  return JSON.stringify(value) ?? String(value);
+  const written = safeJsonStringify(value);
+  return written.ok ? written.text : `(${written.message})`;
 }
 
 /**

@@ -20,6 +20,7 @@ import {
   plural,
   truncate,
 } from '../format/text.ts';
+import { findingMessage } from '../format/validate-report.ts';
 import { toolArgumentDetails, toolHeadline, toolOutcomeDetails } from './tool-lines.ts';
 
 /** Reasoning held for the preview: whitespace folds away, so more than the preview is kept, but not all of it. */
@@ -87,19 +88,26 @@ export function createTranscript(palette: Palette, options: TranscriptOptions = 
     return atLineStart ? '\n' : '\n\n';
   }
 
+  function callLines(toolName: string, input: unknown): string[] {
+    const headline = toolHeadline(toolName, input);
+    const details = toolArgumentDetails(toolName, input, verbose);
+    const title = `${palette.cyan('●')} ${palette.bold(escapeControls(toolName))}${headline === '' ? '' : ` ${headline}`}`;
+    return details === '' ? [title] : [title, palette.dim(`    ${details}`)];
+  }
+
   function toolCall(event: ToolCallEvent): string {
     calls.set(event.toolCallId, event);
-    const headline = toolHeadline(event.toolName, event.input);
-    const details = toolArgumentDetails(event.toolName, event.input, verbose);
-    const title = `${palette.cyan('●')} ${palette.bold(escapeControls(event.toolName))}${headline === '' ? '' : ` ${headline}`}`;
-    return block(details === '' ? [title] : [title, palette.dim(`    ${details}`)]);
+    return block(callLines(event.toolName, event.input));
   }
 
   function toolResult(event: ToolResultEvent): string {
     const call = calls.get(event.toolCallId);
     calls.delete(event.toolCallId);
+    // A completion whose start is not in the log may repeat the call's arguments: it is shown like any call.
+    const orphanInput = call === undefined && 'input' in event ? event.input : undefined;
+    const input = call === undefined ? orphanInput : call.input;
     const mark = event.isError ? palette.red('✗') : palette.green('✓');
-    const headline = call === undefined ? '' : toolHeadline(call.toolName, call.input);
+    const headline = toolHeadline(call?.toolName ?? event.toolName, input);
     const subject = `${escapeControls(event.toolName)}${headline === '' ? '' : ` ${headline}`}`;
     const facts = [
       event.isError ? palette.red(event.status) : event.status,
@@ -107,10 +115,13 @@ export function createTranscript(palette: Palette, options: TranscriptOptions = 
       event.durationMs === undefined ? '' : formatDuration(event.durationMs),
       call === undefined ? palette.yellow('no matching call') : '',
     ].filter((fact) => fact !== '');
-    return block([`  ${mark} ${palette.dim(truncate(subject, 60))} ${facts.join(' · ')}`]);
+    const result = `  ${mark} ${palette.dim(truncate(subject, 60))} ${facts.join(' · ')}`;
+    return block(orphanInput === undefined ? [result] : [...callLines(event.toolName, orphanInput), result]);
   }
 
   function finish(event: FinishEvent): string {
+    // Calls still open when their session ends never complete: a log of many sessions must not pile them up.
+    calls.clear();
     const parts: string[] = [];
     if (event.finishReason === 'stop' && !event.isError) parts.push(palette.green('✓ done'));
     else if (event.finishReason === 'incomplete')
@@ -158,13 +169,19 @@ export function createTranscript(palette: Palette, options: TranscriptOptions = 
         return finish(event);
       case 'error':
         return block([palette.red(`✗ error: ${foldToOneLine(event.message)}`)]);
+      case 'status':
+      case 'interaction':
+        return block([
+          palette.dim(`· ${event.type === 'status' ? event.kind : `interaction ${event.phase}`}`),
+        ]);
       case 'unknown': {
         const type = event.rawSubtype === undefined ? event.rawType : `${event.rawType}/${event.rawSubtype}`;
         return block([palette.dim(`· ${escapeControls(type)}`)]);
       }
       case 'invalid-line': {
         const where = event.loc === undefined ? '' : `line ${event.loc.line}: `;
-        return block([palette.yellow(`! ${where}${event.code}: ${foldToOneLine(event.message)}`)]);
+        const message = findingMessage({ code: event.code, message: foldToOneLine(event.message) });
+        return block([palette.yellow(`! ${where}${event.code}: ${message}`)]);
       }
     }
   }

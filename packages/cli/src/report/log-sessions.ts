@@ -5,7 +5,7 @@
  */
 
 import type { CanonicalEvent } from '@cursor-stream/core/normalize';
-import type { CliError } from '../cli-error.ts';
+import { type CliError, displayPath } from '../cli-error.ts';
 import { expandLogPaths } from '../input/walk-logs.ts';
 import type { InputOptions } from '../options.ts';
 import type { Progress } from '../progress-bar.ts';
@@ -14,7 +14,7 @@ import { type RecordTimes, recordTimes } from './record-times.ts';
 
 /** Receives the sessions of the logs, one at a time, in input order. */
 export interface SessionVisitor {
-  /** A session begins in `file`. */
+  /** A session begins in `file` (`<stdin>` for standard input). */
   start(file: string): void;
   /** The next event of the open session, with the times of the record that produced it. */
   event(event: CanonicalEvent, times: RecordTimes | undefined): void;
@@ -82,7 +82,7 @@ async function readOne(
 ): Promise<void> {
   // Times of the records read since the last batch of events, by line: events name their record's line.
   const times = new Map<number, RecordTimes>();
-  const cutter = createSessionCutter(path, visitor, outcome);
+  const cutter = createSessionCutter(displayPath(path), visitor, outcome);
   const result = await readLog(path, {
     ...options,
     onRecord(record) {

@@ -4,6 +4,7 @@
  * Policy forbids every request, so even a link smuggled into a log could not fetch.
  */
 
+import { displayPath } from '../cli-error.ts';
 import { formatCount, formatDuration, plural, truncate } from '../format/text.ts';
 import { escapeHtml } from './html.ts';
 import { INDEX_CELL_CHARS } from './report-limits.ts';
@@ -54,9 +55,10 @@ const STYLE = `
 body{margin:0;padding:24px;background:var(--bg);color:var(--text);font:14px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;display:flex;flex-direction:column;gap:20px;max-width:1280px;margin-inline:auto}
 body>header{order:0}body>.overview{order:1}body>.session{order:2}body>footer{order:3}
 h1{font-size:20px;margin:0}h2{font-size:16px;margin:0;display:flex;flex-wrap:wrap;gap:10px;align-items:center}
-h3{font-size:13px;text-transform:uppercase;letter-spacing:.04em;color:var(--dim);margin:18px 0 8px}
+h3{font-size:12px;text-transform:uppercase;letter-spacing:.04em;color:var(--dim);margin:18px 0 8px}
 code{font-family:var(--mono);font-size:12px}.dim{color:var(--dim)}.red{color:var(--red)}
 .page-sub{color:var(--dim);margin:4px 0 0}
+.overview h3{margin-top:0}
 .overview,.session{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:18px 20px;box-shadow:0 1px 2px rgba(16,24,40,.04)}
 .session.error{border-left:4px solid var(--red)}.session.incomplete{border-left:4px solid var(--amber)}.session.success{border-left:4px solid var(--green)}
 .stats{display:flex;flex-wrap:wrap;gap:28px;margin:0 0 8px}.stats div{display:flex;flex-direction:column}
@@ -76,6 +78,8 @@ code{font-family:var(--mono);font-size:12px}.dim{color:var(--dim)}.red{color:var
 .axis.untimed{font-size:11px;color:var(--dim);padding-left:84px}
 .bar{position:absolute;top:4px;height:16px;min-width:4px;border-radius:4px;overflow:hidden;font-size:11px;line-height:16px;color:#fff;padding:0 5px;white-space:nowrap;text-overflow:ellipsis;cursor:default}
 .bar span{pointer-events:none}
+.bar-label{position:absolute;top:4px;font-size:11px;line-height:16px;white-space:nowrap;color:#334155}.bar-label.failed{color:var(--red);font-weight:600}
+.bar-label.pending{color:var(--amber)}
 .bar.tool{background:var(--blue)}.bar.reasoning{background:var(--violet);opacity:.75}.bar.model{background:var(--green);opacity:.8}
 .bar.failed{background:repeating-linear-gradient(135deg,var(--red) 0 6px,#b91c1c 6px 12px);font-weight:600}
 .bar.pending{background:#fff;color:var(--amber);border:1px dashed var(--amber)}.bar.orphan{background:#9ca3af}
@@ -87,12 +91,13 @@ details.transcript{margin-top:18px}details.transcript>summary{font-size:13px;tex
 details.value{margin:2px 0 6px 24px;white-space:normal}details.value>summary{color:var(--dim);font:11.5px var(--mono);cursor:pointer}
 details.value.failed>summary{color:var(--red)}
 details.value pre{margin:4px 0 0;padding:8px 10px;max-height:26em;overflow:auto;background:#f3f4f6;border-radius:6px;font:12px/1.45 var(--mono);white-space:pre-wrap;overflow-wrap:anywhere}
-table.index{width:100%;border-collapse:collapse;font-size:13px;margin-top:12px}
+div.index{overflow-x:auto}table.index{width:100%;min-width:900px;table-layout:fixed;border-collapse:collapse;font-size:13px;margin-top:12px}
 table.index th{text-align:left;font-size:11px;text-transform:uppercase;letter-spacing:.04em;color:var(--dim);border-bottom:1px solid var(--line);padding:6px 8px;white-space:nowrap}
 table.index th[data-sort]{cursor:pointer;user-select:none}table.index th[data-sort]:hover{color:var(--text)}
 table.index th[aria-sort=ascending]::after{content:" ▲"}table.index th[aria-sort=descending]::after{content:" ▼"}
 table.index td{padding:6px 8px;border-bottom:1px solid #f0f1f4;vertical-align:top}table.index td.num{text-align:right;font-variant-numeric:tabular-nums}
-table.index tr:hover td{background:#f8fafc}table.index td.why{color:#7f1d1d;max-width:360px;overflow-wrap:anywhere}
+table.index tr:hover td{background:#f8fafc}table.index td.why{color:#7f1d1d;overflow-wrap:anywhere}table.index td.sess code{word-break:break-all}
+a{color:#2563eb;text-decoration:none}a:hover{text-decoration:underline}
 footer{color:var(--dim);font-size:12px}
 `;
 
@@ -124,7 +129,7 @@ for (const table of document.querySelectorAll('table.index')) {
 export function pageStart(title: string, inputs: readonly string[]): string {
   const shownInputs = inputs
     .slice(0, 20)
-    .map((input) => `<code>${escapeHtml(truncate(input, INDEX_CELL_CHARS))}</code>`);
+    .map((input) => `<code>${escapeHtml(truncate(displayPath(input), INDEX_CELL_CHARS))}</code>`);
   const more = inputs.length > 20 ? ` and ${plural(inputs.length - 20, 'more')}` : '';
   return `<!doctype html>
 <html lang="en">
@@ -159,13 +164,26 @@ function cell(text: string, value: string | number | null, className = ''): stri
   return `<td${className === '' ? '' : ` class="${className}"`}${data}>${text}</td>`;
 }
 
+/** The last part of a path: the index names the log, its full path is on hover. */
+function baseName(path: string): string {
+  return path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
+}
+
 function rowHtml(row: IndexRow): string {
   const session = escapeHtml(row.sessionId ?? `session ${row.number}`);
   const link = row.shown ? `<a href="#session-${row.number}">${session}</a>` : session;
   return `<tr>${[
-    cell(row.startedMs === null ? '<span class="dim">—</span>' : formatUtc(row.startedMs), row.startedMs),
+    cell(
+      row.startedMs === null ? '<span class="dim">—</span>' : formatUtc(row.startedMs),
+      row.startedMs,
+      'when',
+    ),
     cell(`<span class="badge ${row.status}">${row.status}</span>`, row.status),
-    cell(`${link}<br><code class="dim">${escapeHtml(row.file)}</code>`, row.sessionId),
+    cell(
+      `${link}<br><code class="dim" title="${escapeHtml(row.file)}">${escapeHtml(baseName(row.file))}</code>`,
+      row.sessionId,
+      'sess',
+    ),
     cell(escapeHtml(row.model ?? '—'), row.model),
     cell(row.durationMs === null ? '—' : formatDuration(row.durationMs), row.durationMs, 'num'),
     cell(row.tokens === null ? '<span class="dim">—</span>' : formatCount(row.tokens), row.tokens, 'num'),
@@ -178,7 +196,7 @@ function rowHtml(row: IndexRow): string {
   ].join('')}</tr>`;
 }
 
-const INDEX_HEAD = `<thead><tr><th data-sort="number">Started (UTC)</th><th data-sort="text">Status</th><th>Session</th><th data-sort="text">Model</th><th data-sort="number">Duration</th><th data-sort="number">Tokens</th><th data-sort="number">Tool calls</th><th>Why it failed</th></tr></thead>`;
+const INDEX_HEAD = `<colgroup><col style="width:11%"><col style="width:10%"><col style="width:26%"><col style="width:9%"><col style="width:8%"><col style="width:8%"><col style="width:8%"><col style="width:20%"></colgroup><thead><tr><th data-sort="number">Started (UTC)</th><th data-sort="text">Status</th><th>Session</th><th data-sort="text">Model</th><th data-sort="number">Duration</th><th data-sort="number">Tokens</th><th data-sort="number">Tool calls</th><th>Why it failed</th></tr></thead>`;
 
 function statsHtml(totals: ReportTotals): string {
   const stat = (value: string, label: string): string =>
@@ -209,7 +227,7 @@ export function overviewHtml(rows: readonly IndexRow[], totals: ReportTotals): s
     );
   const table =
     rows.length > 1 || totals.unlisted > 0
-      ? `<table class="index">${INDEX_HEAD}<tbody>${rows.map(rowHtml).join('\n')}</tbody></table>`
+      ? `<div class="index"><table class="index">${INDEX_HEAD}<tbody>${rows.map(rowHtml).join('\n')}</tbody></table></div>`
       : '';
   const noteHtml = notes.map((note) => `<p class="note">${escapeHtml(note)}</p>`).join('');
   return `<section class="overview"><h3>Overview</h3>${statsHtml(totals)}${table}${noteHtml}</section>\n`;

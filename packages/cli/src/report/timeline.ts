@@ -193,13 +193,56 @@ function percent(value: number): string {
   return `${Math.round(value * 100) / 100}%`;
 }
 
-function barHtml(bar: Bar, from: number, to: number, axis: ReturnType<typeof axisOf>): string {
+/** Where a bar's label goes: inside the bar, or beside it (right or left) when the lanes leave room. */
+type LabelSide = 'inside' | 'right' | 'left';
+
+/** A bar placed on the axis, in percent of the track. */
+interface PlacedBar {
+  bar: Bar;
+  left: number;
+  width: number;
+  side: LabelSide;
+  /** The share of the track the bar and its label take, for lane packing. */
+  from: number;
+  to: number;
+}
+
+/** Labels sit beside the bars only while there are few: each then needs room of its own on its lane. */
+const LABELS_BESIDE_MAX_BARS = 60;
+
+/** A label's width in percent of a track about a thousand pixels wide. */
+function labelPercent(label: string): number {
+  return (label.length * 6.6 + 18) / 10;
+}
+
+function place(
+  bar: Bar,
+  from: number,
+  to: number,
+  axis: ReturnType<typeof axisOf>,
+  beside: boolean,
+): PlacedBar {
   const left = ((from - axis.min) / axis.span) * 100;
   const width = ((to - from) / axis.span) * 100;
-  const length = axis.timed ? ` · ${formatDuration(to - from)}` : '';
-  const title = `${bar.label} · ${bar.detail}${length}`;
-  const mark = bar.state === 'failed' ? '✗ ' : '';
-  return `<div class="bar ${bar.kind} ${bar.state}" style="left:${percent(left)};width:${percent(width)}" title="${escapeHtml(title)}"><span>${escapeHtml(mark + bar.label)}</span></div>`;
+  if (!beside) return { bar, left, width, side: 'inside', from: left, to: left + width };
+  const room = labelPercent(bar.state === 'failed' ? `✗ ${bar.label}` : bar.label);
+  return left + width + room <= 100
+    ? { bar, left, width, side: 'right', from: left, to: left + width + room }
+    : { bar, left, width, side: 'left', from: left - room, to: left + width };
+}
+
+function barHtml({ bar, left, width, side }: PlacedBar, axis: ReturnType<typeof axisOf>): string {
+  const length = axis.timed ? ` · ${formatDuration((width / 100) * axis.span)}` : '';
+  const title = escapeHtml(`${bar.label} · ${bar.detail}${length}`);
+  const label = escapeHtml(`${bar.state === 'failed' ? '✗ ' : ''}${bar.label}`);
+  const box = `<div class="bar ${bar.kind} ${bar.state}" style="left:${percent(left)};width:${percent(width)}" title="${title}">`;
+  if (side === 'inside')
+    return `${box}<span>${bar.kind === 'tool' || bar.kind === 'reasoning' ? label : ''}</span></div>`;
+  const at =
+    side === 'right'
+      ? `left:calc(${percent(left + width)} + 4px)`
+      : `right:calc(${percent(100 - left)} + 4px)`;
+  return `${box}</div><span class="bar-label ${bar.state}" style="${at}" title="${title}">${label}</span>`;
 }
 
 function laneHtml(label: string, bars: readonly string[]): string {
@@ -217,9 +260,16 @@ function axisHtml(axis: ReturnType<typeof axisOf>): string {
 function timelineHtml(bars: readonly Bar[], dropped: { tool: number; other: number }): string {
   if (bars.length === 0) return '';
   const axis = axisOf(bars);
+  const beside = bars.filter((bar) => bar.kind === 'tool').length <= LABELS_BESIDE_MAX_BARS;
   const placed = bars.map((bar) => {
     const from = axis.value(bar.start, bar.start);
-    return { bar, from, to: Math.max(from, axis.value(bar.end, bar.start)) };
+    return place(
+      bar,
+      from,
+      Math.max(from, axis.value(bar.end, bar.start)),
+      axis,
+      beside && bar.kind === 'tool',
+    );
   });
   const lanes: string[] = [];
   for (const kind of ['reasoning', 'model'] as const) {
@@ -227,8 +277,8 @@ function timelineHtml(bars: readonly Bar[], dropped: { tool: number; other: numb
     if (ofKind.length > 0)
       lanes.push(
         laneHtml(
-          kind === 'model' ? 'model' : 'reasoning',
-          ofKind.map(({ bar, from, to }) => barHtml(bar, from, to, axis)),
+          kind,
+          ofKind.map((item) => barHtml(item, axis)),
         ),
       );
   }
@@ -238,7 +288,7 @@ function timelineHtml(bars: readonly Bar[], dropped: { tool: number; other: numb
   tools.forEach((tool, index) => {
     const lane = laneOf[index] ?? 0;
     const bars = toolLanes[lane] ?? [];
-    bars.push(barHtml(tool.bar, tool.from, tool.to, axis));
+    bars.push(barHtml(tool, axis));
     toolLanes[lane] = bars;
   });
   toolLanes.forEach((lane, index) => {

@@ -133,7 +133,11 @@ export async function validateLog(
   });
   if (!result.ok) return result;
   const { lines, bytes, events, dialect } = result.value;
-  collector.end({ line: Math.max(1, lines), offset: bytes });
+  const end = { line: Math.max(1, lines), offset: bytes };
+  collector.end(end);
+  for (const problem of result.value.inputProblems) {
+    collector.problems.add({ ...end, code: problem.code, message: problem.message });
+  }
   const { problems, warnings } = collector;
   const report: FileReport = {
     path,

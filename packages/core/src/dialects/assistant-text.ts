@@ -8,8 +8,18 @@
  *
  * Each message is judged when it arrives, against the text already emitted, so events keep streaming. Only text
  * that came from deltas is ever taken as repeated: without deltas every message is new, so a message that really
- * says the same thing twice is kept.
+ * says the same thing twice is kept. The state is bounded whatever the turn's length (see {@link TurnText}).
  */
+
+import {
+  appendTurnText,
+  boundTurnText,
+  createTurnText,
+  MAX_TURN_TEXT_CHARS,
+  markTurnStart,
+  startsWithTurnFrom,
+  type TurnText,
+} from './turn-text.ts';
 
 /** The three forms an assistant message takes. */
 export type AssistantMessageForm =
@@ -20,12 +30,18 @@ export type AssistantMessageForm =
   /** A message with neither: new text, or the whole turn (or the last deltas) repeated. */
   | 'final';
 
+/**
+ * Message starts remembered per turn besides the turn's own start: a repeat copies the last model call or the whole
+ * turn, so older starts are never needed, and a turn of a million messages keeps a bounded list.
+ */
+const MAX_STARTS = 256;
+
 /** Per-stream state of {@link takeNewAssistantText}. */
 export interface AssistantTextState {
-  /** Text emitted this turn. */
-  turn: string;
+  /** Text emitted this turn (bounded; see {@link TurnText}). */
+  turn: TurnText;
   /**
-   * Offsets in `turn` where a message began: the turn's start, the first delta of each run of deltas, and the text
+   * Offsets in the turn where a message began: the turn's start, the first delta of each run of deltas, and the text
    * each whole message added. A whole message that repeats text repeats it from one of these points.
    */
   starts: number[];
@@ -35,14 +51,18 @@ export interface AssistantTextState {
   sawDelta: boolean;
 }
 
-/** Fresh state for one stream. */
-export function createAssistantTextState(): AssistantTextState {
-  return { turn: '', starts: [0], inDeltaRun: false, sawDelta: false };
+/**
+ * Fresh state for one stream.
+ *
+ * @param maxTurnChars - Characters of a turn kept whole; see {@link MAX_TURN_TEXT_CHARS}. Lower only in tests.
+ */
+export function createAssistantTextState(maxTurnChars = MAX_TURN_TEXT_CHARS): AssistantTextState {
+  return { turn: createTurnText(maxTurnChars), starts: [0], inDeltaRun: false, sawDelta: false };
 }
 
 /** Forgets the turn (after a `result` or a new prompt), so the next turn's text is never compared with this one. */
 export function resetAssistantTurn(state: AssistantTextState): void {
-  state.turn = '';
+  state.turn = createTurnText(state.turn.limit);
   state.starts = [0];
   state.inDeltaRun = false;
   state.sawDelta = false;
@@ -65,9 +85,20 @@ function wholeMessageRemainder(state: AssistantTextState, text: string): string 
   if (!state.sawDelta) return text;
   for (const start of state.starts) {
     const repeated = state.turn.length - start;
-    if (repeated > 0 && text.startsWith(state.turn.slice(start))) return text.slice(repeated);
+    if (repeated > 0 && startsWithTurnFrom(state.turn, text, start)) return text.slice(repeated);
   }
   return text;
+}
+
+function markStart(state: AssistantTextState): void {
+  state.starts.push(markTurnStart(state.turn));
+  // The turn's own start stays; the oldest of the others gives way.
+  if (state.starts.length > MAX_STARTS + 1) state.starts.splice(1, 1);
+}
+
+function append(state: AssistantTextState, text: string): void {
+  appendTurnText(state.turn, text);
+  boundTurnText(state.turn, state.starts);
 }
 
 /**
@@ -82,15 +113,15 @@ export function takeNewAssistantText(
   form: AssistantMessageForm,
 ): string {
   if (form === 'delta') {
-    if (!state.inDeltaRun) state.starts.push(state.turn.length);
+    if (!state.inDeltaRun) markStart(state);
     state.inDeltaRun = true;
     state.sawDelta = true;
-    state.turn += text;
+    append(state, text);
     return text;
   }
   state.inDeltaRun = false;
   const added = wholeMessageRemainder(state, text);
-  if (added.length > 0) state.starts.push(state.turn.length);
-  state.turn += added;
+  if (added.length > 0) markStart(state);
+  append(state, added);
   return added;
 }

@@ -8,13 +8,16 @@ import type {
   AgentErrorEvent,
   CanonicalEvent,
   FinishEvent,
+  InteractionEvent,
   SourceLocation,
+  StatusEvent,
   StreamStartEvent,
   TextDeltaEvent,
   UserMessageEvent,
 } from '../events.ts';
 import { asCount, asString, assignDefined, isJsonObject } from '../json-values.ts';
-import { unknownEvent } from '../unknown-event.ts';
+import { messagelessError } from '../messageless-error.ts';
+import { typeNameOf, unknownEvent } from '../unknown-event.ts';
 import {
   type AssistantMessageForm,
   type AssistantTextState,
@@ -23,6 +26,7 @@ import {
   takeNewAssistantText,
 } from './assistant-text.ts';
 import type { StartedCalls } from './official-tool-call.ts';
+import { interactionEvent, statusEvent } from './run-status-records.ts';
 import { normalizeUsage } from './usage.ts';
 
 /** The shared empty result: most records give one event or none, and none needs no allocation. */
@@ -114,6 +118,28 @@ export function assistantTextEvents(
   return [located(event, loc, sessionId)];
 }
 
+/**
+ * A record about the run (`connection`, `retry`, a `system` subtype other than `init`, `interaction_query`) → its
+ * `status` or `interaction` event; `undefined` for a kind nobody has seen, which stays `unknown`.
+ */
+export function runRecordEvent(
+  record: JsonObject,
+  loc: SourceLocation,
+): StatusEvent | InteractionEvent | undefined {
+  if (record.type === 'interaction_query') {
+    return typeof record.subtype === 'string' ? interactionEvent(record, record.subtype, loc) : undefined;
+  }
+  return statusEvent(record, loc);
+}
+
+/** {@link runRecordEvent}, or the `unknown` event of a record of a kind nobody has seen. */
+export function runRecordEvents(record: JsonObject, loc: SourceLocation): readonly CanonicalEvent[] {
+  return [
+    runRecordEvent(record, loc) ??
+      unknownEvent(record, typeNameOf(record.type), loc, asString(record.session_id)),
+  ];
+}
+
 /** The strings of an `errors` array, one per line; `undefined` when it holds none. */
 export function errorsText(errors: unknown): string | undefined {
   if (!Array.isArray(errors)) return undefined;
@@ -121,14 +147,10 @@ export function errorsText(errors: unknown): string | undefined {
   return messages.length > 0 ? messages.join('\n') : undefined;
 }
 
-/** The message of a failed result: `error` (the wrapper), `errors[]`, else the `result` text. */
-function errorMessage(record: JsonObject): string {
-  return (
-    asString(record.error) ??
-    errorsText(record.errors) ??
-    asString(record.result) ??
-    'The agent reported an error without a message.'
-  );
+/** The message of a failed result: `error` (the wrapper), `errors[]`, else a non-empty `result` text. */
+function errorMessage(record: JsonObject): string | undefined {
+  const result = asString(record.result);
+  return asString(record.error) ?? errorsText(record.errors) ?? (result === '' ? undefined : result);
 }
 
 /** The `finish` of a `result` record (its `pendingToolCallIds` are the normalizer's to fill in). */
@@ -163,8 +185,9 @@ export function resultEvents(
   const isError = record.is_error === true || record.subtype === 'error';
   const finish = finishEvent(record, isError, loc);
   if (!isError) return [finish];
+  const message = errorMessage(record);
   const error: AgentErrorEvent = located(
-    { type: 'error', message: errorMessage(record) },
+    message === undefined ? messagelessError() : { type: 'error', message },
     loc,
     record.session_id,
   );

@@ -11,6 +11,7 @@ import {
   toolKindOf,
   withDefined,
 } from './encoder-support.ts';
+import { interactionRecordOf, statusRecordOf } from './run-status-records.ts';
 
 function toolRecord(event: ToolCallEvent | ToolResultEvent): JsonObject {
   const kind = toolKindOf(event);
@@ -25,7 +26,8 @@ function toolRecord(event: ToolCallEvent | ToolResultEvent): JsonObject {
       { model_call_id: event.modelCallId, session_id: event.sessionId },
     );
   }
-  const toolCall = { [kind]: { result: resultArmOf(event) }, ...callTimesOf(event) };
+  const body = withDefined({}, { args: event.input, result: resultArmOf(event) });
+  const toolCall = { [kind]: body, ...callTimesOf(event) };
   return withDefined(
     { type: 'tool_call', subtype: 'completed', call_id: event.toolCallId, tool_call: toolCall },
     { session_id: event.sessionId },
@@ -55,6 +57,10 @@ function encodeEvent(event: CanonicalEvent, errorMessage: string | undefined): J
         { type: 'result', subtype: event.isError ? 'error' : 'success', ...resultFields(event) },
         { errors: errorMessage === undefined ? undefined : [errorMessage] },
       );
+    case 'status':
+      return statusRecordOf(event);
+    case 'interaction':
+      return interactionRecordOf(event);
     case 'unknown':
       return rawRecordOf(event);
     default:

@@ -145,7 +145,7 @@ export function toolCallIdOf(
 
 /**
  * The `tool-result` of a completion, which ends its call: named by the completion's kind, else by its start, else
- * `unknown` (an orphan completion with no kind).
+ * `unknown` (an orphan completion with no kind). An orphan keeps the arguments its completion repeats as `input`.
  *
  * @param duration - The call's duration, given its start if one was seen.
  */
@@ -158,7 +158,7 @@ export function completedCallEvent(
 ): ToolResultEvent {
   const start = calls.get(id);
   calls.delete(id);
-  return toolResultEvent({
+  const event = toolResultEvent({
     toolCallId: id,
     toolName: kind?.toolName ?? start?.toolName ?? 'unknown',
     providerToolName: kind?.providerToolName ?? start?.providerToolName ?? 'unknown',
@@ -166,4 +166,7 @@ export function completedCallEvent(
     output: result.output,
     durationMs: duration(start),
   });
+  const args = kind?.body.args;
+  if (start === undefined && args !== undefined) event.input = args;
+  return event;
 }

@@ -22,6 +22,7 @@ import {
   messageText,
   NO_EVENTS,
   resultEvents,
+  runRecordEvents,
   thinkingEvents,
   userEvent,
 } from './cli-records.ts';
@@ -62,7 +63,7 @@ function detectOfficial(record: JsonObject): Detection {
     case 'connection':
     case 'retry':
     case 'interaction_query':
-      // Types only the CLI writes; the last three are kept as `unknown` events.
+      // Types only the CLI writes.
       return isWrappedRecord(record) ? 'foreign' : 'distinctive';
     default:
       return 'foreign';
@@ -127,10 +128,14 @@ function normalizeOfficial(
     case 'tool_call':
       return toolCallEvents(record, state.calls, loc);
     case 'system':
-      if (record.subtype !== 'init') break;
+      if (record.subtype !== 'init') return runRecordEvents(record, loc);
       // A new session: its text is never a repeat of the last one's, even when no prompt came between.
       resetAssistantTurn(state.text);
       return [initEvent(record, loc, record.session_id)];
+    case 'connection':
+    case 'retry':
+    case 'interaction_query':
+      return runRecordEvents(record, loc);
     case 'user':
       resetAssistantTurn(state.text);
       return [userEvent(messageText(record.message) ?? '', loc, record.session_id)];

@@ -10,9 +10,16 @@ import {
   toolKindOf,
   withDefined,
 } from './encoder-support.ts';
+import { interactionRecordOf, statusRecordOf } from './run-status-records.ts';
 
 function envelope(type: string, subtype: string | undefined, payload: JsonObject): JsonObject {
   return subtype === undefined ? { type, payload } : { type, subtype, payload };
+}
+
+/** A CLI record about the run, its fields under the envelope's `payload`. */
+function runRecordEnvelope(record: JsonObject): JsonObject {
+  const { type, subtype, ...payload } = record;
+  return envelope(String(type), typeof subtype === 'string' ? subtype : undefined, payload);
 }
 
 function toolRecord(event: ToolCallEvent | ToolResultEvent): JsonObject {
@@ -28,7 +35,7 @@ function toolRecord(event: ToolCallEvent | ToolResultEvent): JsonObject {
   // The app's own completions carry no kind; naming it lets a completion without its start keep its tool.
   const toolCall = {
     id: event.toolCallId,
-    [toolKindOf(event)]: {},
+    [toolKindOf(event)]: event.input === undefined ? {} : { args: event.input },
     result: resultArmOf(event),
     ...callTimesOf(event),
   };
@@ -66,6 +73,10 @@ function encodeEvent(event: CanonicalEvent): JsonObject | undefined {
     }
     case 'error':
       return withDefined({ type: 'error', message: event.message }, session);
+    case 'status':
+      return runRecordEnvelope(statusRecordOf(event));
+    case 'interaction':
+      return runRecordEnvelope(interactionRecordOf(event));
     case 'unknown':
       return rawRecordOf(event);
     default:

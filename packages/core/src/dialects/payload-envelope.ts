@@ -22,6 +22,7 @@ import {
   located,
   messageText,
   NO_EVENTS,
+  runRecordEvent,
   thinkingEvents,
   userEvent,
 } from './cli-records.ts';
@@ -53,6 +54,9 @@ function detectPayloadEnvelope(record: JsonObject): Detection {
     case 'assistant':
     case 'tool_call':
     case 'result':
+    case 'connection':
+    case 'retry':
+    case 'interaction_query':
       return 'distinctive';
     default:
       return 'foreign';
@@ -145,9 +149,13 @@ function payloadEvents(
     case 'tool_call':
       return toolEvents(record, payload, state.calls, loc);
     case 'system':
-      if (record.subtype !== 'init') break;
+      if (record.subtype !== 'init') return runPayloadEvents(record, payload, loc);
       resetAssistantTurn(state.text);
       return [initEvent(payload, loc, sessionId)];
+    case 'connection':
+    case 'retry':
+    case 'interaction_query':
+      return runPayloadEvents(record, payload, loc);
     case 'user':
       resetAssistantTurn(state.text);
       return [userEvent(asString(payload.prompt) ?? messageText(payload.message) ?? '', loc, sessionId)];
@@ -155,6 +163,19 @@ function payloadEvents(
       return resultEvents(record, payload, state, loc);
   }
   return [unknownEvent(record, typeNameOf(record.type), loc, sessionId)];
+}
+
+/** A record about the run: the payload's fields are the CLI record's, under the envelope's `type` and `subtype`. */
+function runPayloadEvents(
+  record: JsonObject,
+  payload: JsonObject,
+  loc: SourceLocation,
+): readonly CanonicalEvent[] {
+  const sessionId = sessionIdOf(record, payload);
+  const event = runRecordEvent({ ...payload, type: record.type, subtype: record.subtype }, loc);
+  if (event === undefined) return [unknownEvent(record, typeNameOf(record.type), loc, sessionId)];
+  if (sessionId !== undefined) event.sessionId ??= sessionId;
+  return [event];
 }
 
 /** A stored client record's `raw`, when it is the JSON text of an object. */

@@ -8,6 +8,7 @@ import {
   sharedRecordOf,
   withDefined,
 } from './encoder-support.ts';
+import { interactionRecordOf, statusRecordOf } from './run-status-records.ts';
 
 function encodeEvent(event: CanonicalEvent, errorMessage: string | undefined): JsonObject | undefined {
   const session = { session_id: event.sessionId };
@@ -39,6 +40,7 @@ function encodeEvent(event: CanonicalEvent, errorMessage: string | undefined): J
           type: 'tool-call-completed',
           tool_name: event.providerToolName,
           tool_call_id: event.toolCallId,
+          ...(event.input === undefined ? {} : { parameters: event.input }),
           // The wrapper has no result arms: a success flag beside the output (a non-object output under `output`).
           result: {
             success: event.status === 'success',
@@ -53,6 +55,10 @@ function encodeEvent(event: CanonicalEvent, errorMessage: string | undefined): J
         { type: 'result', subtype: event.isError ? 'error' : 'success', ...resultFields(event) },
         { error: errorMessage },
       );
+    case 'status':
+      return statusRecordOf(event);
+    case 'interaction':
+      return interactionRecordOf(event);
     case 'unknown':
       return rawRecordOf(event);
     default:

@@ -22,6 +22,7 @@ import {
   messageText,
   NO_EVENTS,
   resultEvents,
+  runRecordEvents,
   thinkingEvents,
   userEvent,
 } from './cli-records.ts';
@@ -112,6 +113,7 @@ function toolEvents(record: JsonObject, calls: StartedCalls, loc: SourceLocation
     output: wrapperOutput(record.result),
     durationMs: durationOfCall(record, undefined, start),
   });
+  if (start === undefined && record.parameters !== undefined) event.input = record.parameters;
   return [located(event, loc, sessionId)];
 }
 
@@ -147,7 +149,7 @@ function normalizeWrapperShape(
     case TOOL_CALL_COMPLETED:
       return toolEvents(record, state.calls, loc);
     case 'system':
-      if (record.subtype !== 'init') return undefined;
+      if (record.subtype !== 'init') return runRecordEvents(record, loc);
       resetAssistantTurn(state.text);
       return [initEvent(record, loc, record.session_id)];
     case 'user':

@@ -12,6 +12,7 @@ import {
 import type { Dialect, DialectContext, JsonObject } from '../dialect.ts';
 import type { CanonicalEvent, InvalidLineCode, InvalidLineEvent, SourceLocation } from '../events.ts';
 import { isJsonObject } from '../json-values.ts';
+import { exceedsJsonDepth, type JsonWriteProblem, MAX_JSON_DEPTH, safeJsonStringify } from '../safe-json.ts';
 import { createSessionTracker } from '../session/session-tracker.ts';
 import { unknownEvent } from '../unknown-event.ts';
 import { createDialectRouter } from './dialect-router.ts';
@@ -36,35 +37,41 @@ function invalidLine(
   return { type: 'invalid-line', code, message, excerpt, loc };
 }
 
-/** A record's source text, or a way to make it when the record did not come from text (`pushRecord`). */
-type TextSource = string | (() => string);
-
-function textOf(source: TextSource): string {
-  return typeof source === 'string' ? source : source();
-}
-
 /** The events of a record no dialect explains: `unknown` if it has a string `type`, else `invalid-line`. */
-function unexplainedRecord(record: JsonObject, loc: SourceLocation, text: TextSource): CanonicalEvent {
+function unexplainedRecord(record: JsonObject, loc: SourceLocation, text: string): CanonicalEvent {
   const type = record.type;
   if (typeof type === 'string') {
     const sessionId = typeof record.session_id === 'string' ? record.session_id : undefined;
     return unknownEvent(record, type, loc, sessionId);
   }
   const message = 'No dialect explains this record: it has no string `type`.';
-  return invalidLine('unrecognized-record', message, excerptOf(textOf(text)), loc);
+  return invalidLine('unrecognized-record', message, excerptOf(text), loc);
 }
 
-/** Text of a value pushed as a record, for messages: JSON if it has one, else whatever `String` gives, never a throw. */
-function stringify(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    try {
-      return String(value);
-    } catch {
-      return Object.prototype.toString.call(value);
-    }
-  }
+/**
+ * A record nested deeper than {@link MAX_JSON_DEPTH}, or whose events are: nothing downstream could write or walk
+ * it. Only a long text can nest that deep (each level takes two characters), so short records cost no walk.
+ */
+function tooDeepRecord(value: unknown, text: string, events: readonly CanonicalEvent[] | undefined): boolean {
+  if (text.length <= 2 * MAX_JSON_DEPTH) return false;
+  if (events === undefined) return exceedsJsonDepth(value, MAX_JSON_DEPTH);
+  // An event may hold a value a dialect parsed out of one of the record's strings, a level or two below the event.
+  return events.some((event) => exceedsJsonDepth(event, MAX_JSON_DEPTH + 2));
+}
+
+function tooDeepLine(text: string, loc: SourceLocation): InvalidLineEvent {
+  const message = `The record nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`;
+  return invalidLine('too-deep', message, excerptOf(text), loc);
+}
+
+/**
+ * A value pushed as a record, as JSON text and a plain copy read back from it: a caller's object may hold getters
+ * (which could throw later, wherever an event is written), cycles, BigInts or nesting too deep to write.
+ */
+function snapshotPushed(value: unknown): { text: string; value: unknown } | JsonWriteProblem {
+  const written = safeJsonStringify(value, undefined, MAX_JSON_DEPTH);
+  if (!written.ok) return written;
+  return { text: written.text, value: JSON.parse(written.text) };
 }
 
 /** What one record gave: the dialect that normalized it (if any) and its events. */
@@ -96,8 +103,8 @@ export function createNormalizerEngine(options: NormalizerEngineOptions): Normal
     }
   >();
 
-  function contextFor(dialect: Dialect, loc: SourceLocation, text: TextSource): DialectContext<unknown> {
-    if (typeof text === 'string' && reparseDepth === 0) {
+  function contextFor(dialect: Dialect, loc: SourceLocation, text: string): DialectContext<unknown> {
+    if (reparseDepth === 0) {
       let context = topContexts.get(dialect);
       if (context === undefined) {
         const created = {
@@ -113,29 +120,23 @@ export function createNormalizerEngine(options: NormalizerEngineOptions): Normal
       context.text = text;
       return context;
     }
-    const state = router.stateOf(dialect);
-    const reparseHere = (inner: string) => reparse(inner, loc);
-    if (typeof text === 'string') return { state, loc, text, reparse: reparseHere };
-    return {
-      state,
-      loc,
-      get text() {
-        return text();
-      },
-      reparse: reparseHere,
-    };
+    return { state: router.stateOf(dialect), loc, text, reparse: (inner: string) => reparse(inner, loc) };
   }
 
-  function normalizeValue(record: JsonObject, loc: SourceLocation, text: TextSource): Normalized {
+  function normalizeValue(record: JsonObject, loc: SourceLocation, text: string): Normalized {
+    if (tooDeepRecord(record, text, undefined))
+      return { dialect: undefined, events: [tooDeepLine(text, loc)] };
     const dialect = router.route(record);
     if (dialect === undefined) return { dialect, events: [unexplainedRecord(record, loc, text)] };
+    let events: readonly CanonicalEvent[];
     try {
-      return { dialect, events: dialect.normalize(record, contextFor(dialect, loc, text)) };
+      events = dialect.normalize(record, contextFor(dialect, loc, text));
     } catch (error) {
       // A dialect must not throw, but a third party's might; the stream goes on.
       const message = `The ${dialect.name} dialect failed on this record: ${String(error)}`;
-      return { dialect, events: [invalidLine('unrecognized-record', message, excerptOf(textOf(text)), loc)] };
+      return { dialect, events: [invalidLine('unrecognized-record', message, excerptOf(text), loc)] };
     }
+    return { dialect, events: tooDeepRecord(record, text, events) ? [tooDeepLine(text, loc)] : events };
   }
 
   function reparse(text: string, loc: SourceLocation): readonly CanonicalEvent[] {
@@ -198,18 +199,21 @@ export function createNormalizerEngine(options: NormalizerEngineOptions): Normal
       tokenizer.feed(chunk);
       return drain();
     },
-    pushRecord(value, loc) {
+    pushRecord(pushed, loc) {
       pushedRecords++;
       const where = loc ?? { line: pushedRecords, offset: 0 };
-      const text = () => stringify(value);
+      const snapshot = snapshotPushed(pushed);
+      if (!('text' in snapshot)) {
+        emit([invalidLine(snapshot.code, `The record ${snapshot.message}.`, '', where)]);
+        return drain();
+      }
+      const { value, text } = snapshot;
       if (!isJsonObject(value)) {
-        emit([
-          invalidLine('not-an-object', 'The record is JSON but not an object.', excerptOf(text()), where),
-        ]);
+        emit([invalidLine('not-an-object', 'The record is JSON but not an object.', excerptOf(text), where)]);
         return drain();
       }
       const { dialect, events } = normalizeValue(value, where, text);
-      onRecord?.({ value, text: text(), line: where.line, offset: where.offset, length: 0 }, dialect);
+      onRecord?.({ value, text, line: where.line, offset: where.offset, length: 0 }, dialect);
       emit(events);
       return drain();
     },

@@ -6,12 +6,19 @@
 import type { CanonicalEvent } from '../events.ts';
 
 /**
- * Whether an event is part of an agent session's content. `unknown`, `invalid-line` and `error` events are not:
- * trailing noise after a `result` must not open a session of its own.
+ * Whether an event is part of an agent session's content. `unknown`, `invalid-line`, `error`, `status` and
+ * `interaction` events are not: trailing noise or a reconnect notice after a `result` must not open a session of its
+ * own.
  */
 export function isSessionContent(event: CanonicalEvent): boolean {
   const type = event.type;
-  return type !== 'unknown' && type !== 'invalid-line' && type !== 'error';
+  return (
+    type !== 'unknown' &&
+    type !== 'invalid-line' &&
+    type !== 'error' &&
+    type !== 'status' &&
+    type !== 'interaction'
+  );
 }
 
 /** What {@link opensNewSession} needs to know about the current session. */

@@ -28,6 +28,18 @@ export interface ToolCallSummary {
   durationMs: number | null;
   /** A completion whose start never came. */
   orphan: boolean;
+  /**
+   * An orphan's arguments, as its completion repeats them (`null` when it has none); `null` for a call whose start
+   * came, whose `tool-call` event holds them.
+   */
+  input: unknown;
+}
+
+/** Why a session failed, in the agent's words; see {@link SessionSummary.failure}. */
+export interface SessionFailure {
+  message: string;
+  /** The line of the sentence (the `result`, or the output line); `null` when unknown. */
+  line: number | null;
 }
 
 /** What a session came to. JSON-ready: absent values are `null`. */
@@ -48,6 +60,11 @@ export interface SessionSummary {
   counts: Partial<Record<CanonicalEventType, number>>;
   durationMs: number | null;
   usage: Usage | null;
+  /**
+   * For a session that failed or ended without a result: the agent's own sentence saying why (the failed result's
+   * text, else the nearest non-JSON output line before the end), from the `finish`; `null` when the log holds none.
+   */
+  failure: SessionFailure | null;
 }
 
 /** An incremental reducer; see {@link createSessionReducer}. */
@@ -83,6 +100,7 @@ function newBuilder(dialect: string | null): SessionBuilder {
     counts: {},
     durationMs: null,
     usage: null,
+    failure: null,
   };
   return { summary, calls: new Map(), hasContent: false, finished: false };
 }
@@ -98,6 +116,7 @@ function callOf(builder: SessionBuilder, toolCallId: string, toolName: ToolName)
       endLine: null,
       durationMs: null,
       orphan: true,
+      input: null,
     };
     builder.calls.set(toolCallId, call);
     builder.summary.toolCalls.push(call);
@@ -110,6 +129,7 @@ function applyToolCall(builder: SessionBuilder, event: ToolCallEvent): void {
   // The same start twice is one call: the first one counts.
   if (!call.orphan) return;
   call.orphan = false;
+  call.input = null;
   call.startLine = event.loc?.line ?? null;
   if (event.toolName !== 'unknown') call.toolName = event.toolName;
 }
@@ -121,6 +141,7 @@ function applyToolResult(builder: SessionBuilder, event: ToolResultEvent): void 
   call.status = event.status;
   call.endLine = event.loc?.line ?? null;
   call.durationMs = event.durationMs ?? null;
+  if (call.orphan && event.input !== undefined) call.input = event.input;
   if (call.toolName === 'unknown') call.toolName = event.toolName;
 }
 
@@ -130,6 +151,9 @@ function applyFinish(builder: SessionBuilder, event: FinishEvent): void {
   summary.resultText = event.text ?? null;
   summary.durationMs = event.durationMs ?? null;
   summary.usage = event.usage ?? null;
+  const failure = event.failure;
+  summary.failure =
+    failure === undefined ? null : { message: failure.message, line: failure.loc?.line ?? null };
 }
 
 /** A copy the caller may keep: the open session's summary goes on changing. */
@@ -139,6 +163,7 @@ function snapshot(summary: SessionSummary): SessionSummary {
     toolCalls: summary.toolCalls.map((call) => ({ ...call })),
     counts: { ...summary.counts },
     usage: summary.usage === null ? null : { ...summary.usage },
+    failure: summary.failure === null ? null : { ...summary.failure },
   };
 }
 

@@ -1,9 +1,17 @@
-import type { CanonicalEvent, FinishEvent } from '../events.ts';
+import type {
+  AgentErrorEvent,
+  CanonicalEvent,
+  FailureReason,
+  FinishEvent,
+  SourceLocation,
+} from '../events.ts';
+import { isMessageless } from '../messageless-error.ts';
 import { isSessionContent, opensNewSession, type SessionProgress } from './session-boundary.ts';
 
 /**
- * Keeps the normalizer's promise of exactly one `finish` per session: it fills in `pendingToolCallIds`, and
- * synthesizes an `incomplete` finish for a session that ends (a new `system/init`, the end of input) without one.
+ * Keeps the normalizer's promise of exactly one `finish` per session: it fills in `pendingToolCallIds` and the
+ * `failure` reason, and synthesizes an `incomplete` finish for a session that ends (a new `system/init`, the end of
+ * input) without one.
  */
 export interface SessionTracker {
   /** Passes `event` to `out`, preceded by a synthesized finish when it starts a new session. */
@@ -18,6 +26,10 @@ interface OpenSession extends SessionProgress {
   pending: Set<string>;
   /** Completed, so that a start arriving after its completion (or again) does not reopen the call. */
   completed: Set<string>;
+  /** The latest error the source reported in words. */
+  lastError: FailureReason | undefined;
+  /** The latest line of plain (non-JSON) output: where the CLI writes why it failed. */
+  lastOutput: FailureReason | undefined;
 }
 
 function freshSession(): OpenSession {
@@ -27,14 +39,25 @@ function freshSession(): OpenSession {
     sessionId: undefined,
     pending: new Set(),
     completed: new Set(),
+    lastError: undefined,
+    lastOutput: undefined,
   };
+}
+
+function reason(message: string, loc: SourceLocation | undefined): FailureReason {
+  return loc === undefined ? { message } : { message, loc };
 }
 
 /** A tracker for one stream. */
 export function createSessionTracker(): SessionTracker {
   let session = freshSession();
 
-  function synthesizeFinish(): FinishEvent {
+  /** The agent's sentence for a session that did not succeed: its own error text, else its last output line. */
+  function failureOf(): FailureReason | undefined {
+    return session.lastError ?? session.lastOutput;
+  }
+
+  function synthesizeFinish(loc: SourceLocation | undefined): FinishEvent {
     const finish: FinishEvent = {
       type: 'finish',
       finishReason: 'incomplete',
@@ -42,6 +65,29 @@ export function createSessionTracker(): SessionTracker {
       pendingToolCallIds: [...session.pending],
     };
     if (session.sessionId !== undefined) finish.sessionId = session.sessionId;
+    const failure = failureOf();
+    if (failure !== undefined) finish.failure = failure;
+    // Cut by the next session's start: the finish stands where the session ended.
+    if (loc !== undefined) finish.loc = loc;
+    return finish;
+  }
+
+  /** A failed result without text says what the agent printed before it, when it printed something. */
+  function observeError(event: AgentErrorEvent): AgentErrorEvent {
+    if (!isMessageless(event)) {
+      session.lastError = reason(event.message, event.loc);
+      return event;
+    }
+    const output = session.lastOutput;
+    return output === undefined ? event : { ...event, message: output.message };
+  }
+
+  function observeFinish(event: FinishEvent): FinishEvent {
+    session.finished = true;
+    // A dialect sees only its own records; the stream's open calls are known here.
+    const finish: FinishEvent = { ...event, pendingToolCallIds: [...session.pending] };
+    const failure = event.finishReason === 'stop' && !event.isError ? undefined : failureOf();
+    if (failure !== undefined) finish.failure ??= failure;
     return finish;
   }
 
@@ -55,10 +101,13 @@ export function createSessionTracker(): SessionTracker {
         session.pending.delete(event.toolCallId);
         session.completed.add(event.toolCallId);
         return event;
+      case 'invalid-line':
+        if (event.code === 'non-json-output') session.lastOutput = reason(event.message, event.loc);
+        return event;
+      case 'error':
+        return observeError(event);
       case 'finish':
-        session.finished = true;
-        // A dialect sees only its own records; the stream's open calls are known here.
-        return { ...event, pendingToolCallIds: [...session.pending] };
+        return observeFinish(event);
       default:
         return event;
     }
@@ -67,14 +116,14 @@ export function createSessionTracker(): SessionTracker {
   return {
     track(event, out) {
       if (opensNewSession(event, session)) {
-        if (!session.finished) out.push(synthesizeFinish());
+        if (!session.finished) out.push(synthesizeFinish(event.loc));
         session = freshSession();
       }
       if (isSessionContent(event)) session.hasContent = true;
       out.push(observe(event));
     },
     end(out) {
-      if (session.hasContent && !session.finished) out.push(synthesizeFinish());
+      if (session.hasContent && !session.finished) out.push(synthesizeFinish(undefined));
       session = freshSession();
     },
   };

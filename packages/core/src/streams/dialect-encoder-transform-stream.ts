@@ -4,7 +4,14 @@
  */
 
 import type { Dialect } from '../dialect.ts';
-import type { CanonicalEvent } from '../events.ts';
+import type { CanonicalEvent, InvalidLineEvent } from '../events.ts';
+import { safeJsonStringify, unwritableEvent } from '../safe-json.ts';
+
+/** Options of {@link DialectEncoderTransformStream}. */
+export interface DialectEncoderOptions {
+  /** Called for each record that cannot be written as JSON; see the constructor. */
+  onProblem?: (problem: InvalidLineEvent) => void;
+}
 
 /**
  * A `TransformStream` from canonical events to NDJSON lines (each one record and its LF) of `dialect`, through
@@ -22,8 +29,14 @@ import type { CanonicalEvent } from '../events.ts';
  * ```
  */
 export class DialectEncoderTransformStream extends TransformStream<CanonicalEvent, string> {
-  /** @throws TypeError when the dialect has no `encode`. */
-  constructor(dialect: Dialect) {
+  /**
+   * @param options - `onProblem` hears of each record that cannot be written (nested deeper than
+   *   `MAX_SERIALIZED_DEPTH` levels, or holding a value with no JSON form), as the `invalid-line` that stands for the
+   *   event it came from; the record gives no line and the stream goes on.
+   * @throws TypeError when the dialect has no `encode`.
+   */
+  constructor(dialect: Dialect, options: DialectEncoderOptions = {}) {
+    const { onProblem } = options;
     const encode = dialect.encode?.bind(dialect);
     if (encode === undefined) throw new TypeError(`The ${dialect.name} dialect cannot encode events.`);
     // Errors wait here for the event after them; see above.
@@ -32,7 +45,22 @@ export class DialectEncoderTransformStream extends TransformStream<CanonicalEven
       events: readonly CanonicalEvent[],
       controller: TransformStreamDefaultController<string>,
     ) => {
-      for (const record of encode(events)) controller.enqueue(`${JSON.stringify(record)}\n`);
+      const last = events.at(-1) as CanonicalEvent;
+      let records: readonly unknown[];
+      try {
+        records = encode(events);
+      } catch (error) {
+        // A built-in encoder does not throw, but a third party's might, on an event a caller built.
+        onProblem?.(
+          unwritableEvent(last, { code: 'invalid-json', message: `cannot be encoded: ${String(error)}` }),
+        );
+        return;
+      }
+      for (const record of records) {
+        const written = safeJsonStringify(record);
+        if (written.ok) controller.enqueue(`${written.text}\n`);
+        else onProblem?.(unwritableEvent(last, written));
+      }
     };
     super({
       transform(event, controller) {

@@ -4,7 +4,7 @@
  * disagree. Types only: nothing of this module exists at run time.
  */
 
-import type { CanonicalEvent, CanonicalEventType, SourceLocation, Usage } from '../events.ts';
+import type { CanonicalEvent, CanonicalEventType, FailureReason, SourceLocation, Usage } from '../events.ts';
 import type * as FromSchema from '../generated/canonical-event.types.ts';
 
 /** `true` when each type is assignable to the other. */
@@ -41,10 +41,14 @@ export type CanonicalTypesMatchSchema = [
   Expect<MemberAgrees<'tool-result'>>,
   Expect<MemberAgrees<'finish'>>,
   Expect<MemberAgrees<'error'>>,
+  Expect<MemberAgrees<'status'>>,
+  Expect<MemberAgrees<'interaction'>>,
   Expect<MemberAgrees<'unknown'>>,
   Expect<MemberAgrees<'invalid-line'>>,
   Expect<MutuallyAssignable<Usage, FromSchema.Usage>>,
   Expect<SameFields<Usage, FromSchema.Usage>>,
+  Expect<MutuallyAssignable<FailureReason, FromSchema.FailureReason>>,
+  Expect<SameFields<FailureReason, FromSchema.FailureReason>>,
   Expect<MutuallyAssignable<SourceLocation, FromSchema.SourceLocation>>,
   Expect<SameFields<SourceLocation, FromSchema.SourceLocation>>,
 ];

@@ -1,0 +1,78 @@
+/**
+ * One-line descriptions of what happened to a run besides the conversation (a reconnect, a retry, a compaction), of
+ * the agent's questions and their answers (a plan in `--mode plan`), and of the sentence a failed run ends with.
+ */
+
+import { foldToOneLine, truncate } from '../format/text.ts';
+
+/** Longest plan, reason or message shown on one line. */
+const MAX_LINE_LENGTH = 160;
+
+/** What a status line reads of a `status` event. */
+export interface RunStatus {
+  readonly kind: string;
+  readonly attempt?: number;
+  readonly isResume?: boolean;
+  readonly checkpointTurnCount?: number;
+  readonly status?: string;
+  readonly message?: string;
+}
+
+/** What an interaction line reads of an `interaction` event. */
+export interface RunInteraction {
+  readonly phase: string;
+  readonly queryType?: string;
+  readonly plan?: string;
+  readonly outcome?: string;
+  readonly reason?: string;
+}
+
+function oneLine(text: string): string {
+  return truncate(foldToOneLine(text), MAX_LINE_LENGTH);
+}
+
+function attempt(status: RunStatus): string {
+  return status.attempt === undefined ? '' : ` (attempt ${status.attempt})`;
+}
+
+function withMessage(text: string, message: string | undefined): string {
+  return message === undefined || message.trim() === '' ? text : `${text}: ${oneLine(message)}`;
+}
+
+const STATUS_TEXTS: Readonly<Record<string, (status: RunStatus) => string>> = {
+  reconnecting: (status) => `reconnecting${attempt(status)}`,
+  reconnected: (status) => `reconnected${attempt(status)}`,
+  'retry-starting': (status) => `retrying${attempt(status)}`,
+  'retry-resuming': (status) => {
+    const kept = status.checkpointTurnCount === undefined ? '' : `, ${status.checkpointTurnCount} turns kept`;
+    const detail = status.attempt === undefined ? kept.slice(2) : `attempt ${status.attempt}${kept}`;
+    return `resuming the turn${detail === '' ? '' : ` (${detail})`}`;
+  },
+  compacting: () => 'compacting',
+  'compact-boundary': () => 'compacted: the conversation goes on from a summary',
+  'background-shell-timeout': (status) => withMessage('background shell timed out', status.message),
+  'task-notification': (status) => withMessage('task notification', status.message),
+};
+
+/** `reconnecting (attempt 2)`, `retrying (attempt 1)`, `compacting`, ...: what happened to the run. */
+export function statusText(status: RunStatus): string {
+  const known = STATUS_TEXTS[status.kind];
+  if (known !== undefined) return known(status);
+  return withMessage(`status ${status.status ?? status.kind}`, status.message);
+}
+
+/** `plan: …` for a plan the agent proposes, `asks: …` for another question, `answered: …` for the answer. */
+export function interactionText(interaction: RunInteraction): string {
+  if (interaction.plan !== undefined && interaction.plan.trim() !== '')
+    return `plan: ${oneLine(interaction.plan)}`;
+  if (interaction.phase === 'request') return `asks: ${interaction.queryType ?? 'a question'}`;
+  const verb = interaction.phase === 'response' ? 'answered' : interaction.phase;
+  const answer = interaction.outcome === undefined ? verb : `${verb}: ${interaction.outcome}`;
+  return withMessage(answer, interaction.reason);
+}
+
+/** The agent's sentence saying why the run failed, on one line, with where it is in the log. */
+export function failureText(failure: { readonly message: string; readonly line?: number | null }): string {
+  const where = failure.line === undefined || failure.line === null ? '' : ` (line ${failure.line})`;
+  return `${foldToOneLine(failure.message)}${where}`;
+}

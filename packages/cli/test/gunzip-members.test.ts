@@ -1,0 +1,89 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { fc, test } from '@fast-check/vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { main } from '../src/cli.ts';
+import { type GzipTrailingProblem, gunzipMembers } from '../src/input/gunzip-members.ts';
+import { fakeIo } from './support.ts';
+
+async function* chunked(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Array> {
+  for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size);
+}
+
+async function gunzip(bytes: Uint8Array, size = 65536) {
+  const problems: GzipTrailingProblem[] = [];
+  const parts: Uint8Array[] = [];
+  for await (const part of gunzipMembers(chunked(bytes, size), (problem) => problems.push(problem)))
+    parts.push(part);
+  return { text: Buffer.concat(parts).toString('utf8'), problems };
+}
+
+const LOG =
+  '{"type":"system","subtype":"init","session_id":"s","model":"m"}\n{"type":"result","result":"ok"}\n';
+
+describe('gunzipMembers', () => {
+  test.prop([
+    fc.array(fc.string({ maxLength: 300 }), { minLength: 1, maxLength: 3 }),
+    fc.integer({ min: 1, max: 64 }),
+  ])('decodes one or more members to exactly their text, however the input is cut', async (texts, size) => {
+    const input = Buffer.concat(texts.map((text) => gzipSync(text)));
+    expect(await gunzip(input, size)).toEqual({ text: texts.join(''), problems: [] });
+  });
+
+  test.prop([fc.uint8Array({ minLength: 1, maxLength: 40 }), fc.integer({ min: 1, max: 64 })])(
+    'delivers everything before trailing garbage, then locates the garbage, like gzip -dc',
+    async (garbage, size) => {
+      fc.pre(garbage[0] !== 0x1f);
+      const member = gzipSync(LOG);
+      const { text, problems } = await gunzip(Buffer.concat([member, garbage]), size);
+      expect(text).toBe(LOG);
+      expect(problems).toEqual([
+        {
+          offset: member.length,
+          message: `${garbage.length} bytes after the gzip data are not gzip (ignored, as gzip -dc does)`,
+        },
+      ]);
+    },
+  );
+
+  test('a member cut short delivers what it decodes and says it ends early', async () => {
+    const member = gzipSync(LOG.repeat(50));
+    const { text, problems } = await gunzip(member.subarray(0, member.length - 4), 16);
+    expect(LOG.repeat(50).startsWith(text)).toBe(true);
+    expect(problems.map((problem) => problem.message)).toEqual([
+      'the gzip data ends early (its last member has no trailer)',
+    ]);
+  });
+
+  test('an input that is not gzip at all is an error before any output', async () => {
+    await expect(gunzip(Buffer.from('{"type":"user"}\n'))).rejects.toMatchObject({ code: 'Z_DATA_ERROR' });
+  });
+});
+
+describe('a gzip log with trailing garbage', () => {
+  let scratch = '';
+  beforeAll(async () => {
+    scratch = await mkdtemp(join(tmpdir(), 'cursor-stream-gzip-'));
+  });
+  afterAll(() => rm(scratch, { recursive: true, force: true }));
+
+  test('keeps every event, then reports the trailing bytes at their offset and exits 1', async () => {
+    const path = join(scratch, 'run.ndjson.gz');
+    const member = gzipSync(LOG);
+    await writeFile(path, Buffer.concat([member, Buffer.from('garbage!!')]));
+    const { io, stdout, stderr } = fakeIo();
+    const code = await main(['normalize', path], io);
+    expect(code).toBe(1);
+    expect(
+      stdout.text
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line).type),
+    ).toEqual(['stream-start', 'finish']);
+    expect(stderr.text).toBe(
+      `cursor-stream: ${path}: at compressed byte ${member.length}: 9 bytes after the gzip data are not gzip (ignored, as gzip -dc does)\n`,
+    );
+  });
+});

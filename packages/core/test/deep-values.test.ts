@@ -1,0 +1,225 @@
+/**
+ * Values nested to any depth, and values no JSON text can hold, never throw: a record too deep to write is a located
+ * `too-deep` invalid line and the stream goes on, through the normalizer, every stream adapter and the encoders.
+ */
+import {
+  type CanonicalEvent,
+  createNormalizer,
+  DialectEncoderTransformStream,
+  exceedsJsonDepth,
+  type InvalidLineEvent,
+  MAX_JSON_DEPTH,
+  NormalizerTransformStream,
+  normalizeStream,
+  officialDialect,
+  payloadEnvelopeDialect,
+  pythonWrapperDialect,
+  safeJsonStringify,
+  stringifyEvent,
+} from '@cursor-stream/core';
+import { fc, test } from '@fast-check/vitest';
+import { describe, expect, test as it } from 'vitest';
+import { normalizeText } from './support.ts';
+
+/** JSON text of arrays or objects nested `depth` levels around `1`. */
+function nestedText(depth: number, kind: 'array' | 'object'): string {
+  return kind === 'array'
+    ? `${'['.repeat(depth)}1${']'.repeat(depth)}`
+    : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+}
+
+/** A value nested `depth` levels, built without recursion. */
+function nestedValue(depth: number, kind: 'array' | 'object'): unknown {
+  let value: unknown = 1;
+  for (let level = 0; level < depth; level++) value = kind === 'array' ? [value] : { a: value };
+  return value;
+}
+
+/** Where a nested value sits: inside a record of each dialect, as a value or as JSON text in one of its strings. */
+const placements: Record<string, (nested: string) => string> = {
+  'official tool arguments': (nested) =>
+    `{"type":"tool_call","subtype":"started","call_id":"c1","session_id":"s","tool_call":{"shellToolCall":{"args":{"command":"ls","deep":${nested}}}}}`,
+  'official arguments text': (nested) =>
+    `{"type":"tool_call","subtype":"started","call_id":"c1","session_id":"s","tool_call":{"function":{"name":"f","arguments":${JSON.stringify(`{"deep":${nested}}`)}}}}`,
+  'python-wrapper parameters': (nested) =>
+    `{"type":"tool-call-started","tool_name":"Shell","tool_call_id":"c1","parameters":{"command":"ls","deep":${nested}}}`,
+  'payload-envelope payload': (nested) =>
+    `{"type":"tool_call","subtype":"started","payload":{"toolCall":{"id":"c1","shellToolCall":{"args":{"deep":${nested}}}}}}`,
+  'payload-envelope stored raw text': (nested) =>
+    `{"chatId":"x","raw":${JSON.stringify(`{"type":"assistant","deep":${nested}}`)}}`,
+  'an unknown record': (nested) => `{"type":"x","a":${nested}}`,
+};
+
+const AFTER = '{"type":"system","subtype":"init","session_id":"after","model":"m"}';
+
+const deepCase = fc.record({
+  depth: fc.oneof(fc.integer({ min: 1, max: 2 * MAX_JSON_DEPTH }), fc.integer({ min: 1, max: 100_000 })),
+  kind: fc.constantFrom('array' as const, 'object' as const),
+  placement: fc.constantFrom(...Object.keys(placements)),
+});
+
+interface DeepCase {
+  depth: number;
+  kind: 'array' | 'object';
+  placement: string;
+}
+
+function inputOf({ depth, kind, placement }: DeepCase): string {
+  const place = placements[placement] as (nested: string) => string;
+  return `${place(nestedText(depth, kind))}\n${AFTER}\n`;
+}
+
+function checkEvents(events: readonly CanonicalEvent[], { depth, placement }: DeepCase): void {
+  // Whatever came of the deep record, the record after it is read, and every event can be written.
+  expect(events.some((event) => event.type === 'stream-start' && event.sessionId === 'after')).toBe(true);
+  for (const event of events) expect(safeJsonStringify(event).ok).toBe(true);
+  const tooDeep = events.filter((event) => event.type === 'invalid-line' && event.code === 'too-deep');
+  if (depth <= MAX_JSON_DEPTH - 8) expect(tooDeep).toEqual([]);
+  const atFirstLine = [expect.objectContaining({ loc: { line: 1, offset: 0 } })];
+  // Nesting inside a string is too deep only once an event would hold it parsed; nesting in the record always is.
+  if (depth > MAX_JSON_DEPTH && !placement.includes('text')) expect(tooDeep).toEqual(atFirstLine);
+  if (tooDeep.length > 0) expect(tooDeep).toEqual(atFirstLine);
+}
+
+/** A web stream of `items`. */
+function streamOf<T>(items: readonly T[]): ReadableStream<T> {
+  return new ReadableStream({
+    start(controller) {
+      for (const item of items) controller.enqueue(item);
+      controller.close();
+    },
+  });
+}
+
+async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
+  const items: T[] = [];
+  for await (const item of iterable) items.push(item);
+  return items;
+}
+
+describe('nesting to any depth', () => {
+  test.prop([deepCase], { numRuns: 40 })('the normalizer reports a record too deep and reads on', (deep) => {
+    checkEvents(normalizeText(inputOf(deep)), deep);
+  });
+
+  test.prop([deepCase], { numRuns: 20 })(
+    'the stream adapters and every encoder read on past a record too deep',
+    async (deep) => {
+      const input = inputOf(deep);
+      checkEvents(await collect(normalizeStream([input])), deep);
+      const transformed = await collect(
+        streamOf([input]).pipeThrough(
+          new NormalizerTransformStream(),
+        ) as unknown as AsyncIterable<CanonicalEvent>,
+      );
+      checkEvents(transformed, deep);
+      for (const dialect of [officialDialect, pythonWrapperDialect, payloadEnvelopeDialect]) {
+        const problems: InvalidLineEvent[] = [];
+        const lines = await collect(
+          streamOf(transformed).pipeThrough(
+            new DialectEncoderTransformStream(dialect, { onProblem: (problem) => problems.push(problem) }),
+          ) as unknown as AsyncIterable<string>,
+        );
+        expect(lines.join('')).toContain('"after"');
+        expect(problems).toEqual([]);
+      }
+    },
+  );
+
+  it('events built by a caller too deep to write are problems of the encoder stream, and it goes on', async () => {
+    const deep: CanonicalEvent = {
+      type: 'tool-call',
+      toolCallId: 'c1',
+      toolName: 'shell',
+      providerToolName: 'shell',
+      input: nestedValue(100_000, 'object'),
+      loc: { line: 3, offset: 40 },
+    };
+    const after: CanonicalEvent = { type: 'user-message', text: 'after' };
+    const problems: InvalidLineEvent[] = [];
+    const lines = await collect(
+      streamOf([deep, after]).pipeThrough(
+        new DialectEncoderTransformStream(officialDialect, {
+          onProblem: (problem) => problems.push(problem),
+        }),
+      ) as unknown as AsyncIterable<string>,
+    );
+    expect(lines.join('')).toContain('"after"');
+    expect(problems).toEqual([
+      expect.objectContaining({ type: 'invalid-line', code: 'too-deep', loc: { line: 3, offset: 40 } }),
+    ]);
+    expect(JSON.parse(stringifyEvent(deep))).toMatchObject({
+      code: 'too-deep',
+      loc: { line: 3, offset: 40 },
+    });
+  });
+});
+
+describe('safeJsonStringify', () => {
+  test.prop([fc.jsonValue()])('writes what JSON.stringify writes for any JSON value', (value) => {
+    expect(safeJsonStringify(value)).toEqual({ ok: true, text: JSON.stringify(value) });
+  });
+
+  it('gives the same verdict on depth wherever it is called from', () => {
+    const value = nestedValue(1500, 'array');
+    const fromDeepStack = (levels: number): unknown =>
+      levels === 0 ? safeJsonStringify(value, undefined, 1000) : fromDeepStack(levels - 1);
+    expect(safeJsonStringify(value, undefined, 1000)).toMatchObject({ ok: false, code: 'too-deep' });
+    expect(fromDeepStack(2000)).toMatchObject({ ok: false, code: 'too-deep' });
+    expect(safeJsonStringify(nestedValue(100_000, 'object'))).toMatchObject({ ok: false, code: 'too-deep' });
+    expect(exceedsJsonDepth(nestedValue(100_000, 'array'), 99_999)).toBe(true);
+    expect(exceedsJsonDepth(nestedValue(100_000, 'array'), 100_000)).toBe(false);
+  });
+
+  it('a cycle, a BigInt and a throwing getter are invalid-json, never a throw', () => {
+    const cycle: Record<string, unknown> = {};
+    cycle.self = cycle;
+    const getter = {
+      get boom(): unknown {
+        throw new Error('no');
+      },
+    };
+    for (const value of [cycle, { n: 1n }, getter]) {
+      expect(safeJsonStringify(value)).toMatchObject({ ok: false, code: 'invalid-json' });
+    }
+  });
+});
+
+describe('pushRecord', () => {
+  it('a value with a throwing getter, a cycle or too deep a nesting is an invalid line, and later pushes work', () => {
+    const normalizer = createNormalizer();
+    const throwingType = {
+      get type(): string {
+        throw new Error('no type');
+      },
+    };
+    const throwingField = {
+      type: 'assistant',
+      get message(): unknown {
+        throw new Error('no message');
+      },
+    };
+    const cycle: Record<string, unknown> = { type: 'x' };
+    cycle.self = cycle;
+    const events: CanonicalEvent[] = [];
+    for (const value of [
+      throwingType,
+      throwingField,
+      cycle,
+      { type: 'x', deep: nestedValue(100_000, 'array') },
+    ]) {
+      expect(() => events.push(...normalizer.pushRecord(value))).not.toThrow();
+    }
+    events.push(...normalizer.pushRecord(JSON.parse(AFTER)), ...normalizer.end());
+    expect(
+      events.slice(0, 4).map((event) => [event.type, (event as InvalidLineEvent).code, event.loc?.line]),
+    ).toEqual([
+      ['invalid-line', 'invalid-json', 1],
+      ['invalid-line', 'invalid-json', 2],
+      ['invalid-line', 'invalid-json', 3],
+      ['invalid-line', 'too-deep', 4],
+    ]);
+    expect(events[4]).toMatchObject({ type: 'stream-start', sessionId: 'after', loc: { line: 5 } });
+    for (const event of events) expect(() => JSON.stringify(event)).not.toThrow();
+  });
+});

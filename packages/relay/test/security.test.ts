@@ -1,0 +1,199 @@
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { join } from 'node:path';
+import { createRelayServer, RelayConfigError, type RelayServer } from '@cursor-stream/relay';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import WebSocket from 'ws';
+import { postRun, RECORDING, readSse, scratch, serveExit, startRelay, startServe } from './support.ts';
+
+const space = scratch();
+afterAll(() => space.remove());
+const TOKEN = 'a-long-secret-token-0123456789';
+
+/** A raw request, so that headers fetch would fix (Host, Origin) can be set. */
+function raw(
+  url: string,
+  options: { method?: string; path: string; headers?: Record<string, string>; body?: string },
+): Promise<{ status: number; body: string }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { hostname, port, method: options.method ?? 'GET', path: options.path, headers: options.headers ?? {} },
+      (response) => {
+        let body = '';
+        response.setEncoding('utf8').on('data', (text: string) => {
+          body += text;
+        });
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+function upgrade(url: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve) => {
+    const socket = new WebSocket(url, { headers });
+    socket.on('open', () => {
+      socket.close();
+      resolve(101);
+    });
+    socket.on('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
+    socket.on('error', () => resolve(-1));
+  });
+}
+
+describe('binding', () => {
+  test('a non-loopback address without a token refuses to start', () => {
+    expect(() => createRelayServer({ dataDir: join(space.dir, 'x'), host: '0.0.0.0' })).toThrow(
+      RelayConfigError,
+    );
+    try {
+      createRelayServer({ dataDir: join(space.dir, 'x'), host: '0.0.0.0' });
+    } catch (error) {
+      expect((error as RelayConfigError).code).toBe('token-required');
+    }
+  });
+
+  test('`serve --host 0.0.0.0` without a token exits 2 with one line', async () => {
+    const { code, stderr } = await serveExit(['--host', '0.0.0.0', '--data-dir', join(space.dir, 'cli')], {
+      CURSOR_STREAM_TOKEN: undefined,
+    });
+    expect(code).toBe(2);
+    expect(stderr.trim().split('\n')).toEqual([
+      'cursor-stream: listening on 0.0.0.0 (not loopback) requires a token (--token or CURSOR_STREAM_TOKEN)',
+    ]);
+  });
+});
+
+describe('with a token', () => {
+  let relay: RelayServer;
+  let url = '';
+  let lines: string[] = [];
+  beforeAll(async () => {
+    ({ relay, url, lines } = await startRelay({
+      dataDir: join(space.dir, 'token'),
+      host: '0.0.0.0',
+      token: TOKEN,
+      agent: { binary: space.agent, env: { FAKE_AGENT_REPLAY: RECORDING } },
+    }));
+    url = url.replace('0.0.0.0', '127.0.0.1');
+  });
+  afterAll(() => relay.close());
+
+  test('a request without it, or with a wrong one, gets 401', async () => {
+    expect((await fetch(`${url}/api/runs`)).status).toBe(401);
+    expect((await fetch(`${url}/api/runs`, { headers: { authorization: 'Bearer nope' } })).status).toBe(401);
+    expect((await readSse(`${url}/api/runs/0000000aa-0123456789ab/events`)).status).toBe(401);
+    expect(await upgrade(`${url.replace('http', 'ws')}/api/runs/0000000aa-0123456789ab/ws`, {})).toBe(401);
+  });
+
+  test('with it, the API answers; the page sets it as a cookie its own requests carry', async () => {
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    const runId = await postRun(url, { prompt: 'hi' }, auth);
+    const { messages } = await readSse(`${url}/api/runs/${runId}/events`, { headers: auth });
+    expect(messages.at(-1)?.event).toBe('end');
+    const opened = await fetch(`${url}/?token=${TOKEN}`, { redirect: 'manual' });
+    expect(opened.status).toBe(303);
+    const cookie = (opened.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    expect(opened.headers.get('set-cookie')).toMatch(/HttpOnly; SameSite=Strict/);
+    expect((await fetch(`${url}/api/runs`, { headers: { cookie } })).status).toBe(200);
+    expect(lines.join('\n')).not.toContain(TOKEN);
+  });
+});
+
+describe('on loopback', () => {
+  let relay: RelayServer;
+  let url = '';
+  beforeAll(async () => {
+    ({ relay, url } = await startRelay({
+      dataDir: join(space.dir, 'loopback'),
+      agent: { binary: space.agent, env: { FAKE_AGENT_REPLAY: RECORDING } },
+      maxPromptBytes: 1000,
+      workspaceRoot: space.dir,
+    }));
+  });
+  afterAll(() => relay.close());
+
+  test('a run id with ../ (or anything not a run id) is refused before it names a file', async () => {
+    for (const path of [
+      '/api/runs/..%2F..%2Fetc%2Fpasswd/events',
+      '/api/runs/../../etc/passwd',
+      '/api/runs/%2e%2e/events',
+    ]) {
+      const { status } = await raw(url, { path });
+      expect([400, 404]).toContain(status);
+    }
+    expect((await raw(url, { path: '/api/runs/..%2Fdata/events' })).status).toBe(400);
+  });
+
+  test('a WebSocket upgrade from a foreign Origin is refused; the page’s own origin is not', async () => {
+    const runId = await postRun(url, { prompt: 'ws' });
+    const ws = `${url.replace('http', 'ws')}/api/runs/${runId}/ws`;
+    expect(await upgrade(ws, { origin: 'https://evil.example' })).toBe(403);
+    expect(await upgrade(ws, { origin: url })).toBe(101);
+  });
+
+  test('a foreign Host (DNS rebinding) and a cross-origin POST are refused', async () => {
+    expect((await raw(url, { path: '/api/runs', headers: { host: 'evil.example:80' } })).status).toBe(403);
+    const post = await raw(url, {
+      method: 'POST',
+      path: '/api/runs',
+      headers: { 'content-type': 'application/json', origin: 'https://evil.example' },
+      body: '{"prompt":"x"}',
+    });
+    expect(post.status).toBe(403);
+  });
+
+  test('bodies and prompts are bounded, and fields checked', async () => {
+    const post = (body: string, type = 'application/json') =>
+      raw(url, { method: 'POST', path: '/api/runs', headers: { 'content-type': type }, body });
+    expect((await post(JSON.stringify({ prompt: 'x'.repeat(2000) }))).status).toBe(400);
+    expect((await post(JSON.stringify({ prompt: 'x'.repeat(200_000) }))).status).toBe(413);
+    expect((await post('{"prompt":')).status).toBe(400);
+    expect((await post('prompt=x', 'application/x-www-form-urlencoded')).status).toBe(415);
+    expect((await post(JSON.stringify({ prompt: 'x', mode: 'yolo' }))).status).toBe(400);
+    expect((await post(JSON.stringify({ prompt: 'x', chatId: '../x' }))).status).toBe(400);
+    expect((await post(JSON.stringify({ prompt: 'x', workspace: '/etc' }))).status).toBe(400);
+    expect((await post(JSON.stringify({ prompt: 'x', workspace: '.' }))).status).toBe(201);
+  });
+
+  test('a bad after or format is refused', async () => {
+    const runId = await postRun(url, { prompt: 'q' });
+    expect((await fetch(`${url}/api/runs/${runId}/events?after=abc`)).status).toBe(400);
+    expect((await fetch(`${url}/api/runs/${runId}/events?format=xml`)).status).toBe(400);
+    expect((await fetch(`${url}/api/runs/0000000aa-0123456789ab/events`)).status).toBe(404);
+  });
+});
+
+describe('the agent’s environment', () => {
+  test('is the server’s without the relay’s token; a request cannot change it', async () => {
+    const dump = join(space.dir, 'agent-env.txt');
+    const agent = join(space.dir, 'env-agent.sh');
+    writeFileSync(
+      agent,
+      `#!/bin/sh\nenv > ${JSON.stringify(dump)}\nexec ${JSON.stringify(space.agent)} "$@"\n`,
+    );
+    chmodSync(agent, 0o755);
+    const server = await startServe(['--data-dir', join(space.dir, 'env'), '--agent', agent], {
+      CURSOR_STREAM_TOKEN: TOKEN,
+      FAKE_AGENT_REPLAY: RECORDING,
+      RELAY_TEST_MARK: 'kept',
+    });
+    try {
+      const auth = { authorization: `Bearer ${TOKEN}` };
+      expect((await fetch(`${server.url}/api/runs`)).status).toBe(401);
+      const runId = await postRun(server.url, { prompt: 'env', env: { EVIL: '1' } }, auth);
+      await readSse(`${server.url}/api/runs/${runId}/events`, { headers: auth });
+      const env = readFileSync(dump, 'utf8');
+      expect(env).toContain('RELAY_TEST_MARK=kept');
+      expect(env).not.toContain('CURSOR_STREAM_TOKEN');
+      expect(env).not.toContain(TOKEN);
+      expect(env).not.toContain('EVIL');
+      expect(server.stderr()).not.toContain(TOKEN);
+    } finally {
+      server.child.kill('SIGTERM');
+    }
+  });
+});

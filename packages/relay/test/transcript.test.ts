@@ -1,0 +1,94 @@
+import { readFileSync } from 'node:fs';
+import type { CanonicalEvent } from '@cursor-stream/core';
+import { createNormalizer } from '@cursor-stream/core';
+import { describe, expect, test } from 'vitest';
+import { applyEvent, createTranscript, toolLabel, toolLine } from '../page/transcript.ts';
+import { RECORDING } from './support.ts';
+
+function transcriptOf(events: readonly CanonicalEvent[]) {
+  const transcript = createTranscript();
+  for (const event of events) applyEvent(transcript, event);
+  return transcript;
+}
+
+describe('the page transcript', () => {
+  test('shows a recording as render does: prompt, streamed text, one line per tool call, the ending', () => {
+    const normalizer = createNormalizer();
+    const events = [...normalizer.feed(readFileSync(RECORDING)), ...normalizer.end()];
+    const { items } = transcriptOf(events);
+    expect(items.map((item) => item.kind)).toEqual(['prompt', 'text', 'tool', 'text', 'tool', 'ending']);
+    expect(items[1]).toEqual({ kind: 'text', text: '我會閱讀 README.md 檔案' });
+    const tools = items.filter((item) => item.kind === 'tool');
+    expect(tools.map((item) => (item.kind === 'tool' ? toolLine(item) : ''))).toEqual([
+      '✓ read README.md',
+      '✓ write summary.txt',
+    ]);
+    expect(items.at(-1)).toEqual({ kind: 'ending', state: 'succeeded', text: 'done in 5.2 s' });
+  });
+
+  test('a tool line turns from running to failed with the reason; a failed run says why', () => {
+    const transcript = createTranscript();
+    const call: CanonicalEvent = {
+      type: 'tool-call',
+      toolCallId: 'c',
+      toolName: 'shell',
+      providerToolName: 'shellToolCall',
+      input: { command: 'python hello.py' },
+    };
+    expect(applyEvent(transcript, call)).toEqual([0]);
+    const running = transcript.items[0];
+    expect(running?.kind === 'tool' && toolLine(running)).toBe('… shell python hello.py');
+    applyEvent(transcript, {
+      type: 'tool-result',
+      toolCallId: 'c',
+      toolName: 'shell',
+      providerToolName: 'shellToolCall',
+      status: 'failure',
+      isError: true,
+      output: { exitCode: 127, stderr: 'python: command not found' },
+      durationMs: 12,
+    });
+    const failed = transcript.items[0];
+    expect(failed?.kind === 'tool' && toolLine(failed)).toBe(
+      '✗ shell python hello.py (12 ms): failure (exit code 127): python: command not found',
+    );
+    applyEvent(transcript, {
+      type: 'error',
+      message: 'The relay stopped while the run was in flight; its log ends here.',
+      code: 'interrupted',
+    });
+    applyEvent(transcript, {
+      type: 'finish',
+      finishReason: 'incomplete',
+      isError: true,
+      pendingToolCallIds: [],
+    });
+    expect(transcript.items.at(-1)).toEqual({
+      kind: 'ending',
+      state: 'failed',
+      text: 'failed: The relay stopped while the run was in flight; its log ends here.',
+    });
+  });
+
+  test('reasoning is one growing item; a repeated call start adds nothing', () => {
+    const transcript = createTranscript();
+    expect(applyEvent(transcript, { type: 'reasoning-delta', text: 'a' })).toEqual([0]);
+    expect(applyEvent(transcript, { type: 'reasoning-delta', text: 'b' })).toEqual([0]);
+    expect(transcript.items).toEqual([{ kind: 'reasoning', text: 'ab' }]);
+    const call: CanonicalEvent = {
+      type: 'tool-call',
+      toolCallId: 'x',
+      toolName: 'ls',
+      providerToolName: 'lsToolCall',
+      input: {},
+    };
+    applyEvent(transcript, call);
+    expect(applyEvent(transcript, call)).toEqual([]);
+  });
+
+  test('tool labels name the telling argument, on one line', () => {
+    expect(toolLabel('grep', { pattern: 'a\nb', path: 'src' })).toBe('grep a b');
+    expect(toolLabel('mcp', { name: 'x' })).toBe('mcp');
+    expect(toolLabel('shell', { command: 'x'.repeat(300) })).toHaveLength('shell '.length + 100);
+  });
+});
