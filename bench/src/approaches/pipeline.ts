@@ -80,6 +80,8 @@ export const TYPES_WITHOUT_REASONING: readonly CanonicalEventType[] = [
   'tool-result',
   'finish',
   'error',
+  'status',
+  'interaction',
   'unknown',
   'invalid-line',
 ];

@@ -1,18 +1,20 @@
 /**
  * Folds one log's canonical events into finished sessions, one at a time, with what exports need besides the
- * core's summary: each tool call's wall-clock start and completion, the failure sentence, and (on request) the
+ * core's summary: each tool call's wall-clock start and completion, and (on request) the
  * calls' arguments and results. State is one open session; a finished session is handed on and forgotten.
  */
 
 import {
   type CanonicalEvent,
+  createRecordTimeIndex,
   createSessionReducer,
+  type RecordTimes,
+  type SessionFailure,
   type SessionReducer,
   type SessionSummary,
   type ToolResultStatus,
   type Usage,
 } from '@cursor-stream/core/normalize';
-import { createRecordTimeIndex, type RecordTimes } from './record-times.ts';
 
 /** One tool call of an exported session. Absent values are `null`. */
 export interface ExportToolCall {
@@ -50,8 +52,8 @@ export interface ExportSession {
   dialect: string | null;
   model: string | null;
   status: SessionSummary['status'];
-  /** The agent's own sentence on why it failed (its last `error`, else the failed result's text), and where. */
-  failure: { message: string; line: number | null } | null;
+  /** The agent's own sentence on why it failed, and where (the core's {@link SessionSummary.failure}). */
+  failure: SessionFailure | null;
   usage: Usage | null;
   /** As the `result` reports it. */
   durationMs: number | null;
@@ -97,7 +99,6 @@ interface CallExtras {
 interface OpenSession {
   reducer: SessionReducer;
   extras: Map<string, CallExtras>;
-  failure: ExportSession['failure'];
   startedAtMs: number | null;
   endedAtMs: number | null;
   firstLine: number | null;
@@ -108,7 +109,6 @@ function openSession(): OpenSession {
   return {
     reducer: createSessionReducer(),
     extras: new Map(),
-    failure: null,
     startedAtMs: null,
     endedAtMs: null,
     firstLine: null,
@@ -164,14 +164,6 @@ function noteEvent(
       if (content && extras.output === undefined) extras.output = event.output;
       return;
     }
-    case 'error':
-      session.failure = { message: event.message, line: event.loc?.line ?? null };
-      return;
-    case 'finish':
-      if (event.isError && session.failure === null && event.text !== undefined) {
-        session.failure = { message: event.text, line: event.loc?.line ?? null };
-      }
-      return;
   }
 }
 
@@ -206,7 +198,7 @@ function finishedSession(
     dialect,
     model: summary.model,
     status: summary.status,
-    failure: summary.status === 'success' ? null : session.failure,
+    failure: summary.failure,
     usage: summary.usage,
     durationMs: summary.durationMs,
     startedAtMs: session.startedAtMs,

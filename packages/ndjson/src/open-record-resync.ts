@@ -113,6 +113,9 @@ export function createResync(maxRecordBytes: number, sink: ResyncSink): Resync {
 
   /** Drops candidates that outgrew the limit at `contentEnd`, and the held lines only they needed. */
   function dropOversize(stretch: OpenStretch, contentEnd: number): void {
+    // Candidates are in input order: when the oldest fits, all do.
+    const oldest = stretch.candidates[0];
+    if (oldest === undefined || contentEnd - oldest.offset <= maxRecordBytes) return;
     const fitting = stretch.candidates.filter((candidate) => contentEnd - candidate.offset <= maxRecordBytes);
     if (fitting.length !== stretch.candidates.length) keepCandidates(stretch, fitting);
   }

@@ -10,6 +10,7 @@ import {
   OUTSIDE,
   scanStringState,
 } from './json-text.ts';
+import { startsLikeJson } from './line-kind.ts';
 
 /** What parsing a record's text gave: its value, or the error and the text that was given to `JSON.parse`. */
 export type ParsedText = { ok: true; value: unknown } | { ok: false; error: unknown; parsed: string };
@@ -43,7 +44,8 @@ const OPENS: OwnLine = { kind: 'opens' };
  */
 export function readOwnLine(text: string): OwnLine {
   const first = firstSignificantChar(text);
-  if (first === '') return NEITHER;
+  // A line of prose is more of the string without a parse attempt, whose throw is costly.
+  if (first === '' || !startsLikeJson(text)) return NEITHER;
   let parseError: unknown;
   try {
     return { kind: 'value', value: JSON.parse(text) };

@@ -24,8 +24,8 @@ export interface NdjsonRecord<T = unknown> {
  *   agent's failure reason, a banner, a notice). The problem's `message` is the line itself, up to
  *   `MAX_OUTPUT_LINE_LENGTH` characters.
  * - `not-an-object`: the line is JSON but not an object, and {@link NdjsonTokenizerOptions.objectsOnly} is set.
- * - `unterminated-string`: a record ended inside a string, and a later line was a complete object of its own, so the
- *   open record was given up and the later line parsed.
+ * - `unterminated-string`: a record ended inside a string, and a later line started a record of its own (a whole JSON
+ *   text, or one continued over raw line breaks that parsed), so the open record was given up.
  * - `truncated`: the input ended inside a record.
  * - `oversize`: the record was larger than {@link NdjsonTokenizerOptions.maxRecordBytes}; it was skipped up to the
  *   next line feed.

@@ -48,7 +48,10 @@ export function exportUsageError(options: ExportOptions): CliError | undefined {
     if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
       return usage(`not an http(s) URL: ${url}`);
     // A password in a URL ends up in shell history and process lists.
-    if (new URL(url).password !== '') return usage('give credentials in the environment, not in the URL');
+    const parsed = new URL(url);
+    if (parsed.password !== '' || parsed.searchParams.has('password')) {
+      return usage('give credentials in the environment, not in the URL');
+    }
   }
   return undefined;
 }
@@ -58,21 +61,30 @@ interface LineOutput {
   close(): Promise<void>;
 }
 
+/** Lines to a file opened at the first line (or at the end), so that a failed start leaves no empty file. */
 function fileOutput(path: string): LineOutput {
-  const stream: WriteStream = createWriteStream(path);
+  let stream: WriteStream | undefined;
   let failure: unknown;
-  stream.on('error', (error) => {
-    failure = error;
-  });
+  const open = (): WriteStream => {
+    if (stream !== undefined) return stream;
+    const opened = createWriteStream(path);
+    opened.on('error', (error) => {
+      failure = error;
+    });
+    stream = opened;
+    return opened;
+  };
   return {
     async writeLine(line) {
+      const target = open();
       if (failure !== undefined) throw failure;
-      if (!stream.write(`${line}\n`)) await new Promise<void>((done) => stream.once('drain', () => done()));
+      if (!target.write(`${line}\n`)) await new Promise<void>((done) => target.once('drain', () => done()));
     },
     close: () =>
       new Promise((done, fail) => {
-        if (failure !== undefined) return fail(failure);
-        stream.end(() => done());
+        const target = open();
+        target.end(() => (failure === undefined ? done() : fail(failure)));
+        target.once('error', fail);
       }),
   };
 }
