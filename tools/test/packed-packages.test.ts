@@ -21,6 +21,7 @@ interface Manifest {
   private?: boolean;
   bin?: Record<string, string>;
   peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
   dependencies?: Record<string, string>;
   files?: string[];
 }
@@ -83,10 +84,12 @@ beforeAll(async () => {
     join(project, 'package.json'),
     JSON.stringify({ name: 'fresh-project', private: true, type: 'module' }),
   );
-  // What a user adds beside the packages: their peers (e.g. `ai`), and Node's types for a typed project.
+  // What a user adds beside the packages: their required peers, and Node's types for a typed project. Optional
+  // peers (DuckDB, OpenTelemetry, the AI SDK) are loaded only by the entry that needs them, so the imports below
+  // must work without them.
   const peers = PACKAGES.flatMap(({ manifest }) =>
     Object.entries(manifest.peerDependencies ?? {})
-      .filter(([name]) => !NAMES.has(name))
+      .filter(([name]) => !NAMES.has(name) && manifest.peerDependenciesMeta?.[name]?.optional !== true)
       .map(([name, range]) => `${name}@${range}`),
   );
   try {
@@ -104,10 +107,10 @@ beforeAll(async () => {
     unreachable = 'the npm registry cannot be reached to install third-party dependencies';
     console.warn(`note: ${unreachable}; the installed-package checks are skipped`);
   }
-}, 300_000);
+}, 600_000);
 
 afterAll(() => {
-  if (scratch !== '') rmSync(scratch, { recursive: true, force: true });
+  if (scratch !== '') rmSync(scratch, { recursive: true, force: true, maxRetries: 5 });
 }, 60_000);
 
 describe('the packed packages', () => {
@@ -131,7 +134,11 @@ describe('the packed packages', () => {
     const libraries = PACKAGES.filter(({ manifest }) => manifest.bin === undefined).map(
       ({ manifest }) => manifest.name,
     );
-    expect([...DOCUMENTED.keys()]).toEqual(expect.arrayContaining(libraries));
+    const documented = [...DOCUMENTED.keys()];
+    const undocumented = libraries.filter(
+      (name) => !documented.some((specifier) => specifier === name || specifier.startsWith(`${name}/`)),
+    );
+    expect(undocumented).toEqual([]);
   });
 
   test('every name the READMEs import from a package is there in plain Node', async (context) => {
@@ -169,6 +176,8 @@ describe('the packed packages', () => {
           target: 'es2022',
           lib: ['es2023', 'dom'],
           types: ['node'],
+          // Declarations of optional peers left out above are the packages' users' to add.
+          skipLibCheck: true,
           noEmit: true,
         },
         files: ['check.ts'],
@@ -177,12 +186,8 @@ describe('the packed packages', () => {
     const result = await run(TSC, ['-p', project]).catch((error: { stdout?: string }) => ({
       stdout: String(error.stdout ?? error),
     }));
-    // Only our own files count: a third-party package's declarations may need types of their own (`ai` those of
-    // `json-schema`), which is that package's business, so they are left to the project's skipLibCheck.
-    const ours = result.stdout
-      .split('\n')
-      .filter((line) => /check\.ts|node_modules\/(@cursor-stream\/|cursor-stream\/)/.test(line));
-    expect(ours).toEqual([
+    const errors = result.stdout.split('\n').filter((line) => line.includes('error TS'));
+    expect(errors).toEqual([
       expect.stringMatching(new RegExp(`check\\.ts\\(${lines.length + 1},\\d+\\): error TS2322`)),
     ]);
   });

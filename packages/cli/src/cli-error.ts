@@ -16,7 +16,8 @@ export type CliErrorCode =
   | 'bad-gzip'
   | 'no-logs-found'
   | 'read-failed'
-  | 'export-failed';
+  | 'export-failed'
+  | 'foreign-format';
 
 /** A usage or I/O error, printed as `cursor-stream: PATH: MESSAGE`. */
 export interface CliError {

@@ -8,6 +8,7 @@ import {
   type CanonicalEvent,
   createNormalizer,
   type Dialect,
+  type ForeignLog,
   type NormalizerOptions,
 } from '@cursor-stream/core/normalize';
 import type { NdjsonRecord } from '@cursor-stream/ndjson';
@@ -47,6 +48,11 @@ export interface LogStats {
   invalidLines: number;
   /** The dialect that read the stream: the one forced, or the one detected; `null` when none was. */
   dialect: string | null;
+  /**
+   * Set when the log is another agent's (or mixes its records in), at its first record of theirs; then also one of
+   * the `inputProblems`.
+   */
+  foreign: ForeignLog | null;
   /**
    * Problems of the input after its readable part (gzip trailing garbage, a cut gzip member), each located: the
    * events before them were delivered. A command reports them and exits as for invalid lines.
@@ -132,11 +138,19 @@ async function readSource(source: LogSource, options: ReadLogOptions): Promise<R
   if (normalizer.dialect !== undefined && normalizer.dialect !== dialect)
     options.onDialect?.(normalizer.dialect);
   await deliver(last);
+  const foreign = normalizer.foreign;
+  // Another agent's log is refused like a broken input: the command says whose it is and exits 1.
+  if (foreign !== undefined) {
+    inputProblems.push(
+      cliError('foreign-format', `line ${foreign.loc.line}: ${foreign.message}`, source.path),
+    );
+  }
   const stats = {
     lines: counter.lines,
     bytes: counter.bytes,
     ...counts,
     dialect: normalizer.dialect ?? null,
+    foreign: foreign ?? null,
     inputProblems,
   };
   return { ok: true, value: stats };

@@ -148,15 +148,15 @@ describe('census of the hand-written drift recording', () => {
     const path = join(REPO_ROOT, DRIFT_LOG);
     const rows = rowsByName(result);
     expect(result.files).toBe(1);
-    expect(result.records).toBe(9);
+    expect(result.records).toBe(10);
     expect(rows.get('system/init')).toMatchObject({
       count: 2,
       first: { path, line: 1 },
       unknownFields: [{ pointer: '/tools', count: 2, first: { path, line: 1 } }],
     });
     expect(rows.get('tool_call/started')?.unknownFields).toEqual([
-      { pointer: '/tool_call/shellToolCall/args/closeStdin', count: 1, first: { path, line: 3 } },
-      { pointer: '/tool_call/shellToolCall/args/hardTimeout', count: 1, first: { path, line: 3 } },
+      { pointer: '/tool_call/shellToolCall/args/sandboxTier', count: 1, first: { path, line: 3 } },
+      { pointer: '/tool_call/shellToolCall/args/stdinPolicy', count: 1, first: { path, line: 3 } },
     ]);
     expect(rows.get('assistant')?.unknownFields).toEqual([
       { pointer: '/message/content/*/annotations', count: 1, first: { path, line: 6 } },
@@ -171,23 +171,25 @@ describe('census of the hand-written drift recording', () => {
     expect(censusFoundDrift(result)).toBe(true);
   });
 
-  test('marks a record type the canonical events do not model', async () => {
+  test("marks a record type the canonical events do not model, and judges it by the stream's schema", async () => {
     const rows = rowsByName(await census([DRIFT_LOG]));
-    expect(rows.get('system/status')).toMatchObject({
+    expect(rows.get('telemetry/heartbeat')).toMatchObject({
+      dialect: 'official',
       modelled: false,
-      unknownFields: [{ pointer: '/status', count: 1 }],
+      unknownFields: [{ pointer: '/seq', count: 1 }],
     });
+    expect(rows.get('system/status')?.modelled).toBe(true);
   });
 
   test('the text form names each unknown field with its first location', async () => {
     const lines = formatCensusText(await census([DRIFT_LOG]), createPalette(false));
     const text = lines.join('\n');
     expect(text).toMatch(
-      /unknown field \/tool_call\/shellToolCall\/args\/hardTimeout +1 +first at .*unknown-fields\.ndjson:3/,
+      /unknown field \/tool_call\/shellToolCall\/args\/sandboxTier +1 +first at .*unknown-fields\.ndjson:3/,
     );
-    expect(text).toMatch(/system\/status .*not modelled/);
+    expect(text).toMatch(/telemetry\/heartbeat .*not modelled/);
     expect(lines.at(-1)).toMatch(
-      /^1 file, 9 records, 7 record types: 7 unknown fields, 1 record type not modelled$/,
+      /^1 file, 10 records, 8 record types: \d+ unknown fields, 1 record type not modelled, 1 schema violation, 1 line that is not a record$/,
     );
   });
 

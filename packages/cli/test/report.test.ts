@@ -73,6 +73,21 @@ describe('the report of one session', () => {
     expect(html).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src 'none';/);
   });
 
+  test('says why a session without a result stopped, in the agent’s own words', async () => {
+    const init = JSON.stringify({
+      type: 'system',
+      subtype: 'init',
+      session_id: 'free',
+      model: 'gpt-5.3-codex',
+    });
+    const log = `${init}\nActionRequiredError: Named models unavailable. Free plans can only use Auto.\n`;
+    const { html } = await reportOf(['-'], [log]);
+    expect(html).toContain('<span class="badge incomplete">incomplete</span>');
+    expect(html).toContain(
+      '<strong>Why it stopped:</strong> ActionRequiredError: Named models unavailable. Free plans can only use Auto.',
+    );
+  });
+
   test('lays a session without timestamps out in log order', async () => {
     const { html } = await reportOf([join(REPO_ROOT, 'corpus/official/docs-example-zh.ndjson')]);
     expect(html).toContain('in log order (the records carry no timestamps)');

@@ -119,6 +119,25 @@ describe('formatSummaryText', () => {
     ]);
   });
 
+  test("shows why a failed session failed, in the agent's words, in red on a terminal", () => {
+    const failed = session({
+      status: 'error',
+      failure: { message: "RetriableError: [invalid_argument] unknown option '--system-prompt'", line: 3 },
+    });
+    expect(formatSummaryText(summary([failed]), plain)).toContain(
+      "  error   RetriableError: [invalid_argument] unknown option '--system-prompt' (line 3)",
+    );
+    const colored = formatSummaryText(summary([failed]), createPalette(true)).join('\n');
+    expect(colored).toContain(
+      "\u001b[31mRetriableError: [invalid_argument] unknown option '--system-prompt' (line 3)",
+    );
+    expect(sessionJson(finishedSession(failed), null).error).toEqual({
+      message: "RetriableError: [invalid_argument] unknown option '--system-prompt'",
+      line: 3,
+    });
+    expect(formatSummaryText(summary([session()]), plain).some((line) => line.includes('error'))).toBe(false);
+  });
+
   test('points out a result text that differs from the assistant text', () => {
     const lines = formatSummaryText(summary([session({ resultText: 'Something else.' })]), plain);
     expect(lines).toContain('  result  differs from the text: Something else.');

@@ -134,7 +134,7 @@ describe('createTranscript', () => {
       isError: true,
       output: { errorMessage: 'File not found' },
       input: { path: 'missing.txt' },
-    } as CanonicalEvent;
+    } satisfies CanonicalEvent;
     expect(render([orphan]).split('\n')).toEqual([
       '● read missing.txt',
       '  ✗ read missing.txt error · File not found · no matching call',
@@ -142,14 +142,60 @@ describe('createTranscript', () => {
     ]);
   });
 
+  test('reconnects, retries, compactions and plans get one dim line each', () => {
+    const events: CanonicalEvent[] = [
+      { type: 'status', kind: 'reconnecting', attempt: 2 },
+      { type: 'status', kind: 'compacting', status: 'compacting' },
+      {
+        type: 'interaction',
+        phase: 'request',
+        queryType: 'createPlanRequestQuery',
+        plan: '# Plan\n\n- Observe',
+      },
+    ];
+    expect(render(events)).toBe('· reconnecting (attempt 2)\n· compacting\n· plan: # Plan - Observe\n');
+    expect(render(events, true)).toContain('\u001b[2m· reconnecting (attempt 2)\u001b[22m');
+  });
+
+  test("a failed session ends with the agent's own sentence, in red on a terminal", () => {
+    const sentence = "RetriableError: [invalid_argument] unknown option '--system-prompt'";
+    const failed: CanonicalEvent = {
+      type: 'finish',
+      finishReason: 'error',
+      isError: true,
+      pendingToolCallIds: [],
+      failure: { message: sentence, loc: { line: 3, offset: 90 } },
+    };
+    expect(render([failed])).toBe(`✗ failed: ${sentence} (line 3)\n`);
+    expect(render([failed], true)).toContain(`\u001b[31m✗ failed: ${sentence} (line 3)\u001b[39m`);
+    // Said once: the error event before the finish already holds the sentence.
+    expect(render([{ type: 'error', message: sentence }, failed])).toBe(`✗ error: ${sentence}\n✗ failed\n`);
+  });
+
+  test('a session cut by the next one says where, and what the agent printed last', () => {
+    const cut: CanonicalEvent = {
+      type: 'finish',
+      finishReason: 'incomplete',
+      isError: false,
+      pendingToolCallIds: [],
+      loc: { line: 9, offset: 700 },
+      failure: { message: 'ActionRequiredError: flagged this request', loc: { line: 8, offset: 650 } },
+    };
+    expect(render([cut]).split('\n')).toEqual([
+      '… incomplete: no result before the next session (line 9)',
+      '✗ ActionRequiredError: flagged this request (line 8)',
+      '',
+    ]);
+  });
+
   test("a line of the agent's plain-text output is quoted as written", () => {
-    const event = {
+    const event: CanonicalEvent = {
       type: 'invalid-line',
       code: 'non-json-output',
       message: 'ActionRequiredError: flagged this request',
       excerpt: 'ActionRequiredError: flagged this request',
       loc: { line: 3, offset: 40 },
-    } as unknown as CanonicalEvent;
+    };
     expect(render([event])).toBe('! line 3: non-json-output: "ActionRequiredError: flagged this request"\n');
   });
 

@@ -115,12 +115,16 @@ describe('usage totals equal the sum of the logs’ result.usage', () => {
   for (const by of USAGE_GROUPINGS) {
     test(`on a generated corpus and the committed recordings, --by ${by}`, async () => {
       const corpus = join(REPO_ROOT, 'corpus');
-      const committed = ['official', 'python-wrapper', 'payload-envelope'].flatMap((dialect) =>
-        readdirSync(join(corpus, dialect))
-          .filter((name) => name.endsWith('.ndjson'))
-          .map((name) => readFileSync(join(corpus, dialect, name), 'utf8')),
+      // The Cursor recordings only: `corpus/foreign` holds other agents' logs, whose usage is not Cursor's.
+      const folders = ['official', 'python-wrapper', 'payload-envelope'].map((dialect) =>
+        join(corpus, dialect),
       );
-      const document = await usageJson([generated, corpus], by);
+      const committed = folders.flatMap((folder) =>
+        readdirSync(folder)
+          .filter((name) => name.endsWith('.ndjson'))
+          .map((name) => readFileSync(join(folder, name), 'utf8')),
+      );
+      const document = await usageJson([generated, ...folders], by);
       const raw = rawUsageOf([generatedText, ...committed]);
       expect(raw.resultsWithUsage).toBeGreaterThan(5);
       expectTotalsMatch(document.totals, raw);

@@ -44,27 +44,38 @@ describe('validate on the recordings of the real shapes', () => {
     expect(JSON.parse(three.stdout).files.map((file: { path: string }) => file.path)).toEqual(reversed);
   });
 
-  /** Reconnects, retries and plan queries, as ours and (when present) a real capture hold them, with their lines. */
+  /** Reconnects, retries and plan queries, as ours and (when present) a real capture hold them. */
   const reconnects = [
-    { path: join(REPO_ROOT, 'corpus/official/reconnect-retry-plan.ndjson'), lines: [3, 4, 7, 8, 9, 10] },
-    ...REAL_CORPUS.ndjsonFiles()
-      .filter((path) => path.endsWith('cursor-turn-resume-reconnect.ndjson'))
-      .map((path) => ({ path, lines: [5, 7, 8, 9] })),
+    join(REPO_ROOT, 'corpus/official/reconnect-retry-plan.ndjson'),
+    ...REAL_CORPUS.ndjsonFiles().filter((path) => path.endsWith('cursor-turn-resume-reconnect.ndjson')),
   ];
   test.each(reconnects)(
-    'stream anomalies and unknown event types are warnings that keep exit 0, and --strict makes them problems: $path',
-    async ({ path: reconnect, lines }) => {
+    'reconnects, retries and plan queries are modelled events: no warning, and --strict passes: %s',
+    async (reconnect) => {
       const lenient = await runCli(['validate', '--json', reconnect]);
       const strict = await runCli(['validate', '--json', '--strict', reconnect]);
       const [lenientFile] = JSON.parse(lenient.stdout).files;
       const [strictFile] = JSON.parse(strict.stdout).files;
-      expect(lenient.code).toBe(0);
-      expect(lenientFile.warnings.map((warning: { code: string }) => warning.code)).toEqual(
-        Array(lines.length).fill('unknown-event'),
-      );
-      expect(strict.code).toBe(1);
-      expect(strictFile.problems.map((problem: { line: number }) => problem.line)).toEqual(lines);
-      expect(strictFile.warnings).toEqual([]);
+      expect([lenient.code, lenientFile.warnings]).toEqual([0, []]);
+      expect([strict.code, strictFile.problems, strictFile.warnings]).toEqual([0, [], []]);
+    },
+  );
+
+  test.each([
+    ['claude-code-stream-json', 'Claude Code stream-json'],
+    ['codex-exec-json', 'Codex exec --json'],
+    ['gemini-cli-stream-json', 'Gemini CLI stream-json'],
+  ])(
+    'a %s log is one foreign-format problem naming the agent, exit 1; summary says it on stderr',
+    async (name, format) => {
+      const path = join(REPO_ROOT, 'corpus/foreign', `${name}.ndjson`);
+      const sentence = `this looks like a ${format} log, not cursor-agent`;
+      const run = await runCli(['validate', path]);
+      expect(run.code).toBe(1);
+      expect(run.stdout.split('\n')[0]).toBe(`${path}:1: foreign-format: ${sentence}`);
+      const summary = await runCli(['summary', path]);
+      expect(summary.code).toBe(1);
+      expect(summary.stderr).toBe(`cursor-stream: ${path}: line 1: ${sentence}\n`);
     },
   );
 });

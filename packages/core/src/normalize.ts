@@ -48,7 +48,19 @@ export {
   type Usage,
   type UserMessageEvent,
 } from './events.ts';
+export {
+  FOREIGN_FORMAT_NAMES,
+  type ForeignAgent,
+  type ForeignLog,
+  foreignAgentOf,
+} from './foreign-agents.ts';
 export type { Normalizer, NormalizerOptions } from './normalizer/normalizer-types.ts';
+export {
+  createRecordTimeIndex,
+  type RecordTimeIndex,
+  type RecordTimes,
+  recordTimes,
+} from './record-times.ts';
 export {
   exceedsJsonDepth,
   type JsonWriteProblem,

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -99,7 +99,8 @@ describe.skipIf(!hasChromium)(`in headless Chromium${hasChromium ? '' : ` (${ski
       headless: true,
       args: CHROMIUM_FLAGS,
     });
-  });
+    // Chromium can take well over the default ten seconds to start on a busy machine.
+  }, 60_000);
 
   afterAll(async () => {
     await context?.close();

@@ -1,6 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type BuiltInDialectName, type JsonObject, validateDialectRecord } from '@cursor-stream/core';
+import {
+  type BuiltInDialectName,
+  type JsonObject,
+  pythonWrapperDialect,
+  validateDialectRecord,
+} from '@cursor-stream/core';
 import { describe, expect, test } from 'vitest';
 import { sharedFolder } from '../../../tools/shared-material.ts';
 
@@ -130,7 +135,7 @@ describe.skipIf(!SEEDS.present)(`the seeds’ examples ${SEEDS.needs}`, () => {
   test('an AgentEvent whose data breaks the wrapper’s format points into data', () => {
     const [started] = seedExamples('001_').filter((event) => event.type === 'tool-call-started');
     const { tool_call_id: _dropped, ...withoutId } = started ?? {};
-    expect(validateDialectRecord('python-wrapper', asAgentEvent(withoutId))).toEqual([
+    expect(pythonWrapperDialect.validate(asAgentEvent(withoutId))).toEqual([
       {
         pointer: '/data/tool_call_id',
         keyword: 'required',

@@ -307,7 +307,11 @@ describe('strict mode', () => {
     };
     expect(validateDialectRecord('official', init, { strict: true })).toEqual([]);
     expect(where(validateDialectRecord('official', { ...init, subtype: 'other' }, { strict: true }))).toEqual(
-      [{ pointer: '/apiKeySource', keyword: 'unevaluatedProperties' }],
+      [
+        { pointer: '/apiKeySource', keyword: 'unevaluatedProperties' },
+        { pointer: '/cwd', keyword: 'unevaluatedProperties' },
+        { pointer: '/model', keyword: 'unevaluatedProperties' },
+      ],
     );
   });
 

@@ -5,6 +5,7 @@
  * `events`).
  */
 
+export { type RecordTimes, recordTimes } from '@cursor-stream/core/normalize';
 export {
   type ExportError,
   ExportFailure,
@@ -13,7 +14,6 @@ export {
   type LogExporter,
   type LogSink,
 } from './log-exporter.ts';
-export { type RecordTimes, recordTimes } from './record-times.ts';
 export {
   createSessionCollector,
   type ExportSession,

@@ -6,13 +6,14 @@
 
 import {
   type CanonicalEvent,
+  createRecordTimeIndex,
   createSessionReducer,
+  type RecordTimes,
   type SessionReducer,
   type SessionSummary,
   type ToolResultStatus,
   type Usage,
 } from '@cursor-stream/core/normalize';
-import { createRecordTimeIndex, type RecordTimes } from './record-times.ts';
 
 /** One tool call of an exported session. Absent values are `null`. */
 export interface ExportToolCall {

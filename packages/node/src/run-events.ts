@@ -64,15 +64,6 @@ export interface RunEventOptions {
   keep?: boolean;
 }
 
-/**
- * Whether an invalid line is text the agent printed (`RetriableError: ...`, `Press any key to sign in...`) rather
- * than a broken record: it does not start like JSON.
- */
-function isAgentText(excerpt: string): boolean {
-  const first = excerpt.trimStart()[0];
-  return first !== undefined && first !== '{' && first !== '[';
-}
-
 /** Whether an event belongs to a session's content; noise and errors around a finished session do not. */
 function isContent(event: CanonicalEvent): boolean {
   return event.type !== 'unknown' && event.type !== 'invalid-line' && event.type !== 'error';
@@ -88,8 +79,6 @@ export function createRunEvents(options: RunEventOptions = {}): RunEvents {
   let sawResult = false;
   let agentFailed = false;
   let agentError: string | undefined;
-  // The agent's last line of plain text before a result: its own sentence when that result is a bare error.
-  let lastText: string | undefined;
   let lastErrorMessage: string | undefined;
   let sessionId: string | undefined;
   let sessionChange: SessionChange | null = null;
@@ -104,7 +93,6 @@ export function createRunEvents(options: RunEventOptions = {}): RunEvents {
     }
     if (event.type === 'error') lastErrorMessage = event.message;
     if (event.type !== 'invalid-line') return;
-    if (isAgentText(event.excerpt)) lastText = event.excerpt.trim();
     // The first lines and the latest one are kept: the oldest say what went wrong first, the latest is the sentence.
     if (stdoutNoise.length < MAX_NOISE_LINES) stdoutNoise.push(event.excerpt);
     else stdoutNoise[MAX_NOISE_LINES - 1] = event.excerpt;
@@ -115,10 +103,10 @@ export function createRunEvents(options: RunEventOptions = {}): RunEvents {
     sawResult = true;
     if (finish.isError) {
       agentFailed = true;
-      const text = finish.text?.trim();
-      agentError = text !== undefined && text !== '' ? text : lastText;
+      // The normalizer's sentence: the result's text, else the plain-text line the agent printed before it.
+      const text = finish.failure?.message ?? finish.text;
+      agentError = text === undefined || text.trim() === '' ? undefined : text.trim();
     }
-    lastText = undefined;
     options.hooks?.onResult?.();
   }
 

@@ -1,4 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { runAgent } from '@cursor-stream/node';
@@ -60,6 +62,24 @@ describe.skipIf(process.platform === 'win32')('the whole process tree ends with 
     expect(result.error?.code ?? null).toBe(code);
     const { grandchildPid } = readCall(record);
     expect(grandchildPid).toBeTypeOf('number');
+    expect(await goneSoon(grandchildPid ?? -1)).toBe(true);
+  });
+});
+
+const TSX_CLI = createRequire(import.meta.url).resolve('tsx/cli');
+
+describe.skipIf(process.platform === 'win32')('a host that exits mid-run', () => {
+  test('takes the agent and its grandchild with it', async () => {
+    const record = join(scratch.dir, 'host-exit.json');
+    const script = join(import.meta.dirname, 'fixtures/exit-during-run.ts');
+    const host = spawnSync(
+      process.execPath,
+      [TSX_CLI, '--conditions=@cursor-stream/source', script, agent, record],
+      { encoding: 'utf8', timeout: 60_000 },
+    );
+    expect([host.status, host.stderr]).toEqual([0, '']);
+    const { pid, grandchildPid } = readCall(record);
+    expect(await goneSoon(pid)).toBe(true);
     expect(await goneSoon(grandchildPid ?? -1)).toBe(true);
   });
 });

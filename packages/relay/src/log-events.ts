@@ -33,6 +33,8 @@ export interface LogEventReader {
   end(failure: RunFailure | null): RunEvent[];
   /** How many events it has given. */
   readonly count: number;
+  /** The dialect the log was detected as, once it is. */
+  readonly dialect: string | undefined;
 }
 
 /** Creates a reader of one run's log. */
@@ -83,6 +85,9 @@ export function createLogEventReader(): LogEventReader {
     },
     get count() {
       return count;
+    },
+    get dialect() {
+      return normalizer.dialect;
     },
   };
 }

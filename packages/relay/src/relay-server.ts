@@ -187,7 +187,7 @@ async function routeRun(
       );
       return;
     }
-    await streamSse(response, source, { after, format, lastId: undefined });
+    await streamSse(response, source, { after, format });
     return;
   }
   sendError(response, 405, 'method-not-allowed', `${request.method} is not allowed here`);

@@ -34,5 +34,11 @@ export async function summarizeRun(
     await log.close();
   }
   if (!inFlight) for (const { event } of reader.end(record.error)) reducer.push(event);
-  return { ...record, session: reducer.sessions().at(-1) ?? null };
+  const session = reducer.sessions().at(-1);
+  // The reducer learns the dialect only when told it up front; the reader knows it once the log has shown it.
+  return {
+    ...record,
+    session:
+      session === undefined ? null : { ...session, dialect: session.dialect ?? reader.dialect ?? null },
+  };
 }

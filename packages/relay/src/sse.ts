@@ -43,7 +43,7 @@ function writable(response: ServerResponse): Promise<void> {
 export async function streamSse(
   response: ServerResponse,
   source: SubscriptionSource,
-  options: { after: EventId | undefined; format: RelayFormat; lastId: string | undefined },
+  options: { after: EventId | undefined; format: RelayFormat },
 ): Promise<void> {
   const gone = new AbortController();
   response.once('close', () => gone.abort());

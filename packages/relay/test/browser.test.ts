@@ -1,28 +1,17 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CanonicalEvent } from '@cursor-stream/core';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { CHROMIUM, CHROMIUM_FLAGS, chromiumSkipReason, hasChromium } from '../../../tools/chromium.ts';
 import { normalizeWithCli, RECORDING, scratch, startServe } from './support.ts';
 
-/** Debian's Chromium (package `chromium`), which CI installs. */
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 /** Where the screenshot is left for people to look at (ignored by git). */
 const ARTIFACTS = join(import.meta.dirname, 'artifacts');
 
-const hasChromium = existsSync(CHROMIUM);
-const skipReason = `skipped: ${CHROMIUM} not found (install Debian's chromium package to run it)`;
+const skipReason = chromiumSkipReason;
 if (!hasChromium && process.env.CI) {
   test('Chromium is installed for the live page check', () => {
     throw new Error(`${CHROMIUM} not found: CI must install Debian's chromium package before the tests.`);

@@ -19,6 +19,7 @@ import {
   readSse,
   readWebSocket,
   recordingBytes,
+  runEnded,
   scratch,
   startRelay,
   until,
@@ -45,12 +46,7 @@ afterAll(async () => {
 
 const logOf = (runId: string) => join(space.dir, 'data/runs', `${runId}.ndjson`);
 
-async function finished(runId: string): Promise<void> {
-  await until(async () => {
-    const response = await fetch(`${url}/api/runs/${runId}`);
-    return ((await response.json()) as { status: string }).status !== 'running';
-  }, `run ${runId} to end`);
-}
+const finished = (runId: string) => runEnded(url, runId);
 
 function idsAreIncreasing(ids: readonly string[]): boolean {
   return ids.every((id, index) => {
@@ -175,7 +171,7 @@ describe('a client slower than the run', () => {
       const { status, body } = await new Promise<{ status: number; body: Promise<string> }>((resolve) => {
         get(`${small.url}/api/runs/${runId}/events`, (response) => {
           response.pause();
-          const text = finished2(small.url, runId).then(async () => {
+          const text = runEnded(small.url, runId).then(async () => {
             let all = '';
             response.setEncoding('utf8');
             for await (const chunk of response) all += chunk;
@@ -196,13 +192,6 @@ describe('a client slower than the run', () => {
     }
   });
 });
-
-async function finished2(base: string, runId: string): Promise<void> {
-  await until(async () => {
-    const response = await fetch(`${base}/api/runs/${runId}`);
-    return ((await response.json()) as { status: string }).status !== 'running';
-  }, `run ${runId} to end`);
-}
 
 describe('runs', () => {
   test('are listed, summarized, and cancelled; a cancelled run ends with its reason', async () => {
@@ -229,7 +218,7 @@ describe('runs', () => {
       );
       const cancel = await fetch(`${hang.url}/api/runs/${runId}/cancel`, { method: 'POST' });
       expect(cancel.status).toBe(202);
-      await finished2(hang.url, runId);
+      await runEnded(hang.url, runId);
       const summary = (await (await fetch(`${hang.url}/api/runs/${runId}`)).json()) as Record<
         string,
         unknown
@@ -240,7 +229,10 @@ describe('runs', () => {
         mode: 'ask',
         error: { code: 'cancelled' },
       });
-      expect(summary.session).toMatchObject({ text: '我會閱讀 README.md 檔案並建立摘要' });
+      expect(summary.session).toMatchObject({
+        dialect: 'official',
+        text: '我會閱讀 README.md 檔案並建立摘要',
+      });
       expect((await fetch(`${hang.url}/api/runs/${runId}/cancel`, { method: 'POST' })).status).toBe(409);
     } finally {
       await hang.relay.close();
@@ -251,5 +243,31 @@ describe('runs', () => {
     expect(lines.some((line) => / POST \/api\/runs 201 \d+ms$/.test(line))).toBe(true);
     expect(lines.some((line) => / GET \/api\/runs\/[0-9a-z-]+\/events 200 /.test(line))).toBe(true);
     expect(lines.every((line) => !line.includes('?'))).toBe(true);
+  });
+});
+
+describe('a run whose agent cannot start', () => {
+  test('ends its stream with the reason and a finish, and is listed as failed', async () => {
+    const broken = await startRelay({
+      dataDir: join(space.dir, 'broken'),
+      agent: { binary: join(space.dir, 'no-such-agent') },
+    });
+    try {
+      const runId = await postRun(broken.url, { prompt: 'hi' });
+      const events = eventsOf((await readSse(`${broken.url}/api/runs/${runId}/events`)).messages);
+      expect(events.map(({ id, event }) => [id, event.type])).toEqual([
+        ['0', 'error'],
+        ['0:1', 'finish'],
+      ]);
+      expect(events[0]?.event).toMatchObject({ type: 'error', code: 'spawn-failed' });
+      await runEnded(broken.url, runId);
+      const summary = (await (await fetch(`${broken.url}/api/runs/${runId}`)).json()) as Record<
+        string,
+        unknown
+      >;
+      expect(summary).toMatchObject({ status: 'failed', error: { code: 'spawn-failed' } });
+    } finally {
+      await broken.relay.close();
+    }
   });
 });

@@ -51,4 +51,7 @@ test('after the server is killed mid-run and started again, a client resumes wit
   } finally {
     second.child.kill('SIGTERM');
   }
+  // SIGTERM stops the server cleanly.
+  const code = second.child.exitCode ?? (await new Promise((resolve) => second.child.once('close', resolve)));
+  expect(code).toBe(0);
 });

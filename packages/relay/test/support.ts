@@ -186,3 +186,11 @@ export function serveExit(
     child.on('close', (code) => resolve({ code, stderr }));
   });
 }
+
+/** Waits until a run is no longer `running`. */
+export function runEnded(url: string, runId: string): Promise<void> {
+  return until(async () => {
+    const response = await fetch(`${url}/api/runs/${runId}`);
+    return ((await response.json()) as { status: string }).status !== 'running';
+  }, `run ${runId} to end`);
+}

@@ -33,9 +33,14 @@ async function censusOfLog(path: string, tally: CensusTally, options: InputOptio
   // Rows of the records of the batch being read, by line, so that an `unknown` event finds its record's row.
   let rowsByLine = new Map<number, CensusRow>();
 
-  function onRecord(record: NdjsonRecord, dialect: Dialect | undefined): void {
+  // The dialect of the stream so far: a record no dialect explains (a type none knows) is judged by its schema.
+  let streamDialect: Dialect | undefined;
+
+  function onRecord(record: NdjsonRecord, explainedBy: Dialect | undefined): void {
     const at = { path: where, line: record.line };
     const value = record.value as JsonObject;
+    if (explainedBy !== undefined) streamDialect = explainedBy;
+    const dialect = explainedBy ?? streamDialect;
     const row = tally.addRecord(at, dialect?.name ?? null, value);
     if (row === null) return;
     rowsByLine.set(record.line, row);

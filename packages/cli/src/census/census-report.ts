@@ -84,18 +84,23 @@ function otherLines(census: CensusJson, palette: Palette): string[] {
 }
 
 function closingLine(census: CensusJson, palette: Palette): string {
-  const fields = census.rows.reduce((sum, row) => sum + row.unknownFields.length, 0);
-  const values = census.rows.reduce((sum, row) => sum + row.unknownValues.length, 0);
-  const unmodelled = census.rows.filter((row) => !row.modelled).length;
+  const sum = (count: (row: CensusRow) => number) =>
+    census.rows.reduce((total, row) => total + count(row), 0);
+  const invalid = census.invalidLines.reduce((total, entry) => total + entry.count, 0);
   const facts = [
-    fields === 0 ? '' : plural(fields, 'unknown field'),
-    values === 0 ? '' : plural(values, 'unknown value'),
-    unmodelled === 0 ? '' : `${plural(unmodelled, 'record type')} not modelled`,
-  ].filter((fact) => fact !== '');
+    [sum((row) => row.unknownFields.length), 'unknown field'],
+    [sum((row) => row.unknownValues.length), 'unknown value'],
+    [sum((row) => (row.modelled ? 0 : 1)), 'record type not modelled', 'record types not modelled'],
+    [sum((row) => row.violations?.count ?? 0), 'schema violation'],
+    [invalid, 'line that is not a record', 'lines that are not records'],
+  ] as const;
+  const found = facts
+    .filter(([count]) => count > 0)
+    .map(([count, noun, nounPlural]) => plural(count, noun, nounPlural));
   const verdict =
-    facts.length === 0
+    found.length === 0
       ? palette.green('the schemas know every field and value')
-      : palette.yellow(facts.join(', '));
+      : palette.yellow(found.join(', '));
   return `${plural(census.files, 'file')}, ${plural(census.records, 'record')}, ${plural(census.rows.length, 'record type')}: ${verdict}`;
 }
 

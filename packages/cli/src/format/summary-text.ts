@@ -1,5 +1,6 @@
 /** The text form of `summary`: a compact table per session that a person reads at a glance. */
 
+import { failureText } from '../render/run-status-lines.ts';
 import type { Palette } from './colors.ts';
 import {
   invalidLineCount,
@@ -95,6 +96,12 @@ function textLines(session: SummarySessionJson, palette: Palette): Cell[][] {
   return rows;
 }
 
+/** The agent's sentence saying why the session failed, when the log holds one. */
+function errorLines(session: SummarySessionJson, palette: Palette): Cell[][] {
+  if (session.error === null) return [];
+  return [[{ text: 'error' }, { text: escapeControls(failureText(session.error)), style: palette.red }]];
+}
+
 /** The lines of one session's block. */
 export function sessionLines(session: SummarySessionJson, palette: Palette): string[] {
   const model = [session.model, session.dialect === null ? null : `(${session.dialect})`].filter(
@@ -104,6 +111,7 @@ export function sessionLines(session: SummarySessionJson, palette: Palette): str
   const fields: Cell[][] = [
     [{ text: 'model' }, { text: model.length === 0 ? '-' : escapeControls(model.join(' ')) }],
     [{ text: 'status' }, { text: statusLine(session, palette) }],
+    ...errorLines(session, palette),
     ...textLines(session, palette),
     [{ text: 'events' }, { text: countsText(session.counts) }],
     [{ text: 'tools' }, { text: toolCallTotal === 0 ? 'none' : plural(toolCallTotal, 'call') }],

@@ -25,6 +25,11 @@ const FLAG_EXTRA = 0x04;
 const FLAG_NAME = 0x08;
 const FLAG_COMMENT = 0x10;
 const TRAILER_BYTES = 8;
+/**
+ * Compressed bytes written to zlib at a time. Its output for one write is held until the reader takes it, and log
+ * text compresses 20 to 50 times: a 64 KiB read would decode to megabytes at once.
+ */
+const WRITE_BYTES = 4096;
 
 /**
  * The length of the member header at the start of `bytes`: a number, `'incomplete'` when more bytes are needed, or
@@ -158,17 +163,18 @@ export async function* gunzipMembers(
       try {
         for (;;) {
           if (pending.length > 0) {
-            const chunk = pending;
-            written += chunk.length;
-            await write(inflater, chunk);
+            const slice = pending.subarray(0, WRITE_BYTES);
+            written += slice.length;
+            await write(inflater, slice);
             yield* deliver();
             const unread = written - inflater.bytesWritten;
             if (unread > 0) {
-              // The member's data ended inside this chunk; the rest is its trailer and what follows.
-              pending = chunk.subarray(chunk.length - unread);
+              // The member's data ended inside this slice; the rest is its trailer and what follows.
+              pending = pending.subarray(slice.length - unread);
               break;
             }
-            pending = new Uint8Array(0);
+            pending = pending.subarray(slice.length);
+            if (pending.length > 0) continue;
           }
           if (!(await more())) break;
         }

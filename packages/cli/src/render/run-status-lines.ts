@@ -3,7 +3,7 @@
  * the agent's questions and their answers (a plan in `--mode plan`), and of the sentence a failed run ends with.
  */
 
-import { foldToOneLine, truncate } from '../format/text.ts';
+import { foldToOneLine, plural, truncate } from '../format/text.ts';
 
 /** Longest plan, reason or message shown on one line. */
 const MAX_LINE_LENGTH = 160;
@@ -44,7 +44,8 @@ const STATUS_TEXTS: Readonly<Record<string, (status: RunStatus) => string>> = {
   reconnected: (status) => `reconnected${attempt(status)}`,
   'retry-starting': (status) => `retrying${attempt(status)}`,
   'retry-resuming': (status) => {
-    const kept = status.checkpointTurnCount === undefined ? '' : `, ${status.checkpointTurnCount} turns kept`;
+    const kept =
+      status.checkpointTurnCount === undefined ? '' : `, ${plural(status.checkpointTurnCount, 'turn')} kept`;
     const detail = status.attempt === undefined ? kept.slice(2) : `attempt ${status.attempt}${kept}`;
     return `resuming the turn${detail === '' ? '' : ` (${detail})`}`;
   },

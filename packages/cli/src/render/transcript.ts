@@ -6,6 +6,7 @@
 
 import type {
   CanonicalEvent,
+  FailureReason,
   FinishEvent,
   TextDeltaEvent,
   ToolCallEvent,
@@ -21,6 +22,7 @@ import {
   truncate,
 } from '../format/text.ts';
 import { findingMessage } from '../format/validate-report.ts';
+import { failureText, interactionText, statusText } from './run-status-lines.ts';
 import { toolArgumentDetails, toolHeadline, toolOutcomeDetails } from './tool-lines.ts';
 
 /** Reasoning held for the preview: whitespace folds away, so more than the preview is kept, but not all of it. */
@@ -43,6 +45,10 @@ export interface TranscriptOptions {
   readonly verbose?: boolean;
 }
 
+function failureAt(failure: FailureReason): { message: string; line: number | null } {
+  return { message: failure.message, line: failure.loc?.line ?? null };
+}
+
 /** Creates a {@link Transcript} styled with `palette`. */
 export function createTranscript(palette: Palette, options: TranscriptOptions = {}): Transcript {
   const verbose = options.verbose === true;
@@ -53,6 +59,8 @@ export function createTranscript(palette: Palette, options: TranscriptOptions = 
   // The model call of the assistant text written last, while nothing else came after it: a message from another
   // model call is set apart by a blank line instead of being glued on.
   let textModelCall: { id: string | undefined } | null = null;
+  // What the session's last error event said, so that its finish does not say it again.
+  let lastErrorMessage: string | undefined;
   // Tool calls by id, so that a result names the call it completes even when calls interleave.
   const calls = new Map<string, ToolCallEvent>();
 
@@ -119,14 +127,29 @@ export function createTranscript(palette: Palette, options: TranscriptOptions = 
     return block(orphanInput === undefined ? [result] : [...callLines(event.toolName, orphanInput), result]);
   }
 
+  /** The first part of a finish line: how the session ended, and the agent's sentence when it failed. */
+  function outcome(event: FinishEvent): string[] {
+    if (event.finishReason === 'stop' && !event.isError) return [palette.green('✓ done')];
+    // The sentence is shown once: an error event may have said it already.
+    const failure =
+      event.failure !== undefined && event.failure.message !== lastErrorMessage ? event.failure : undefined;
+    if (event.finishReason !== 'incomplete')
+      return [
+        palette.red(failure === undefined ? '✗ failed' : `✗ failed: ${failureText(failureAt(failure))}`),
+      ];
+    const cut =
+      event.loc === undefined
+        ? 'the log ends without a result'
+        : `no result before the next session (line ${event.loc.line})`;
+    const lines = [palette.yellow(`… incomplete: ${cut}`)];
+    return failure === undefined ? lines : [...lines, palette.red(`✗ ${failureText(failureAt(failure))}`)];
+  }
+
   function finish(event: FinishEvent): string {
     // Calls still open when their session ends never complete: a log of many sessions must not pile them up.
     calls.clear();
-    const parts: string[] = [];
-    if (event.finishReason === 'stop' && !event.isError) parts.push(palette.green('✓ done'));
-    else if (event.finishReason === 'incomplete')
-      parts.push(palette.yellow('… incomplete: the log ends without a result'));
-    else parts.push(palette.red('✗ failed'));
+    const [first = '', ...more] = outcome(event);
+    const parts = [first];
     if (event.durationMs !== undefined) parts.push(formatDuration(event.durationMs));
     const usage = event.usage;
     if (usage?.inputTokens !== undefined || usage?.outputTokens !== undefined) {
@@ -135,7 +158,8 @@ export function createTranscript(palette: Palette, options: TranscriptOptions = 
     if (event.pendingToolCallIds.length > 0) {
       parts.push(palette.yellow(`${plural(event.pendingToolCallIds.length, 'tool call')} never completed`));
     }
-    return block([parts.join(' · ')]);
+    lastErrorMessage = undefined;
+    return block([parts.join(' · '), ...more]);
   }
 
   function push(event: CanonicalEvent): string {
@@ -168,12 +192,12 @@ export function createTranscript(palette: Palette, options: TranscriptOptions = 
       case 'finish':
         return finish(event);
       case 'error':
+        lastErrorMessage = event.message;
         return block([palette.red(`✗ error: ${foldToOneLine(event.message)}`)]);
       case 'status':
+        return block([palette.dim(`· ${escapeControls(statusText(event))}`)]);
       case 'interaction':
-        return block([
-          palette.dim(`· ${event.type === 'status' ? event.kind : `interaction ${event.phase}`}`),
-        ]);
+        return block([palette.dim(`· ${escapeControls(interactionText(event))}`)]);
       case 'unknown': {
         const type = event.rawSubtype === undefined ? event.rawType : `${event.rawType}/${event.rawSubtype}`;
         return block([palette.dim(`· ${escapeControls(type)}`)]);

@@ -9,7 +9,6 @@ export {
   type SessionVisitor,
   visitLogSessions,
 } from './log-sessions.ts';
-export { type RecordTimes, recordTimes } from './record-times.ts';
 export { DEFAULT_REPORT_LIMITS, type ReportLimits } from './report-limits.ts';
 export { type SessionFacts, trackSessionFacts, utcDay } from './session-facts.ts';
 export { type UsageOptions, type WriteText, writeUsage } from './usage-output.ts';

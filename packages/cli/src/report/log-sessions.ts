@@ -4,13 +4,17 @@
  * number of logs or sessions.
  */
 
-import type { CanonicalEvent } from '@cursor-stream/core/normalize';
+import {
+  type CanonicalEvent,
+  createRecordTimeIndex,
+  isSessionContent,
+  type RecordTimes,
+} from '@cursor-stream/core/normalize';
 import { type CliError, displayPath } from '../cli-error.ts';
 import { expandLogPaths } from '../input/walk-logs.ts';
 import type { InputOptions } from '../options.ts';
 import type { Progress } from '../progress-bar.ts';
 import { readLog } from '../read-log.ts';
-import { type RecordTimes, recordTimes } from './record-times.ts';
 
 /** Receives the sessions of the logs, one at a time, in input order. */
 export interface SessionVisitor {
@@ -42,18 +46,13 @@ export interface LogSessionsOutcome {
   errors: CliError[];
 }
 
-/** Whether an event belongs to a session's content; noise (unknown records, invalid lines, errors) opens none. */
-function opensSession(event: CanonicalEvent): boolean {
-  return event.type !== 'unknown' && event.type !== 'invalid-line' && event.type !== 'error';
-}
-
 /** Cuts one log's events into sessions for the visitor. */
 function createSessionCutter(file: string, visitor: SessionVisitor, outcome: LogSessionsOutcome) {
   let open = false;
   return {
     async push(event: CanonicalEvent, times: RecordTimes | undefined): Promise<void> {
       if (!open) {
-        if (!opensSession(event)) {
+        if (!isSessionContent(event)) {
           outcome.eventsOutsideSessions += 1;
           return;
         }
@@ -80,20 +79,15 @@ async function readOne(
   visitor: SessionVisitor,
   outcome: LogSessionsOutcome,
 ): Promise<void> {
-  // Times of the records read since the last batch of events, by line: events name their record's line.
-  const times = new Map<number, RecordTimes>();
+  const times = createRecordTimeIndex();
   const cutter = createSessionCutter(displayPath(path), visitor, outcome);
   const result = await readLog(path, {
     ...options,
-    onRecord(record) {
-      const found = recordTimes(record.value);
-      if (found !== undefined) times.set(record.line, found);
-    },
+    onRecord: (record) => times.observe(record.line, record.value),
     async onEvents(events) {
       for (const event of events) {
-        await cutter.push(event, event.loc === undefined ? undefined : times.get(event.loc.line));
+        await cutter.push(event, event.loc === undefined ? undefined : times.at(event.loc.line));
       }
-      times.clear();
     },
   });
   await cutter.end();

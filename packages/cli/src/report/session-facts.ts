@@ -6,10 +6,10 @@
 import {
   type CanonicalEvent,
   createSessionReducer,
+  type RecordTimes,
   type SessionReducer,
   type SessionSummary,
 } from '@cursor-stream/core/normalize';
-import type { RecordTimes } from './record-times.ts';
 
 /** One session's facts. */
 export interface SessionFacts {
@@ -27,7 +27,8 @@ export interface SessionFacts {
 /** Follows one session's events and gives its {@link SessionFacts} at the end. */
 export interface FactsTracker {
   push(event: CanonicalEvent, times: RecordTimes | undefined): void;
-  facts(): SessionFacts;
+  /** The facts; `undefined` only if no event of the session's content was pushed. */
+  facts(): SessionFacts | undefined;
 }
 
 /** Starts tracking a session of `file`. */
@@ -45,14 +46,13 @@ export function trackSessionFacts(file: string): FactsTracker {
     push(event, times) {
       reducer.push(event);
       line ??= event.loc?.line ?? null;
-      see(times?.atMs);
+      see(times?.timestampMs);
       see(times?.startedAtMs);
       see(times?.completedAtMs);
     },
     facts() {
       const [summary] = reducer.sessions();
-      if (summary === undefined) throw new Error('a tracked session has at least its first event');
-      return { file, line, summary, firstAtMs, lastAtMs };
+      return summary === undefined ? undefined : { file, line, summary, firstAtMs, lastAtMs };
     },
   };
 }

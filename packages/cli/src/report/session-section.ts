@@ -4,12 +4,11 @@
  * event within the report's limits, so a session's section has a bounded size whatever its length.
  */
 
-import type { CanonicalEvent, SessionSummary } from '@cursor-stream/core/normalize';
+import type { CanonicalEvent, RecordTimes, SessionSummary } from '@cursor-stream/core/normalize';
 import { createPalette } from '../format/colors.ts';
 import { formatBytes, formatCount, formatDuration, plural, truncate } from '../format/text.ts';
 import { createTranscript } from '../render/transcript.ts';
 import { ansiToHtml, escapeHtml } from './html.ts';
-import type { RecordTimes } from './record-times.ts';
 import type { ReportLimits } from './report-limits.ts';
 import { type SessionFacts, trackSessionFacts } from './session-facts.ts';
 import { hasContent, valueDetails } from './shown-value.ts';
@@ -38,7 +37,8 @@ export interface BuiltSession {
 /** Builds one session's section. */
 export interface SessionSection {
   push(event: CanonicalEvent, times: RecordTimes | undefined): void;
-  end(number: number): BuiltSession;
+  /** The section, numbered `number`; `undefined` if the session had no content. */
+  end(number: number): BuiltSession | undefined;
 }
 
 /** Transcript HTML within a budget: past it, events are counted instead of shown. */
@@ -87,11 +87,15 @@ function createTranscriptHtml(limits: ReportLimits) {
   };
 }
 
-/** Why a session failed, in the agent's words where it gave any. */
+/**
+ * Why a session failed: the agent's own sentence (the core's `failure`: the failed result's text, else its last plain
+ * output line), else the last error the log reports, else what the log shows.
+ */
 function failureOf(summary: SessionSummary, lastError: string | null): string | null {
   if (summary.status === 'success') return null;
-  if (summary.status === 'error') return summary.resultText || lastError || 'the result reports an error';
-  return lastError ?? 'the log ends without a result';
+  const said = summary.failure?.message ?? lastError;
+  if (said !== null && said !== '') return said;
+  return summary.status === 'error' ? 'the result reports an error' : 'the log ends without a result';
 }
 
 function truncateOrNull(text: string | null, max: number): string | null {
@@ -172,6 +176,7 @@ export function createSessionSection(file: string, limits: ReportLimits): Sessio
     },
     end(number) {
       const sessionFacts = facts.facts();
+      if (sessionFacts === undefined) return undefined;
       const { summary, firstAtMs, lastAtMs } = sessionFacts;
       const clockSpan = firstAtMs === null || lastAtMs === null ? null : lastAtMs - firstAtMs;
       const row: SessionRow = {

@@ -3,6 +3,7 @@
  * lines), other values as JSON, cut at a size with the whole size said.
  */
 
+import { safeJsonStringify } from '@cursor-stream/core/normalize';
 import { formatBytes } from '../format/text.ts';
 import { escapeHtml } from './html.ts';
 
@@ -10,15 +11,21 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** JSON text of any value, or why it has none (nested too deep to print, a cycle): never a throw. */
+function jsonText(value: unknown): string {
+  const result = safeJsonStringify(value, 2);
+  return result.ok ? result.text : `(not shown: ${result.message})`;
+}
+
 /** A value as text: an object field by field, multi-line strings on lines of their own. */
 function valueText(value: unknown): string {
   if (typeof value === 'string') return value;
-  if (!isRecord(value)) return JSON.stringify(value, null, 2) ?? String(value);
+  if (!isRecord(value)) return jsonText(value);
   return Object.entries(value)
     .map(([key, field]) =>
       typeof field === 'string' && field.includes('\n')
         ? `${key}:\n${field.endsWith('\n') ? field : `${field}\n`}`
-        : `${key}: ${JSON.stringify(field, null, 2) ?? String(field)}\n`,
+        : `${key}: ${jsonText(field)}\n`,
     )
     .join('');
 }
@@ -34,13 +41,7 @@ export function hasContent(value: unknown): boolean {
  * how much of how much is shown.
  */
 export function valueDetails(className: string, title: string, value: unknown, maxChars: number): string {
-  let text: string;
-  try {
-    text = valueText(value);
-  } catch {
-    // JSON.stringify gives up on values nested deeper than its stack allows.
-    text = '(not shown: nested too deeply to print)';
-  }
+  const text = valueText(value);
   const bytes = Buffer.byteLength(text);
   const cut = text.length > maxChars;
   const kept = cut ? text.slice(0, maxChars) : text;

@@ -5,11 +5,15 @@
  * time of the last one that had, and a session with no time at all is laid out by the order of its events.
  */
 
-import type { CanonicalEvent, ToolCallEvent, ToolResultEvent } from '@cursor-stream/core/normalize';
+import type {
+  CanonicalEvent,
+  RecordTimes,
+  ToolCallEvent,
+  ToolResultEvent,
+} from '@cursor-stream/core/normalize';
 import { formatDuration, plural, truncate } from '../format/text.ts';
 import { toolHeadline } from '../render/tool-lines.ts';
 import { escapeHtml } from './html.ts';
-import type { RecordTimes } from './record-times.ts';
 
 /** A point of the session: its clock time when known, and the event's position in the session. */
 interface Stamp {
@@ -116,8 +120,8 @@ export function createTimeline(maxBars: number): TimelineBuilder {
   }
 
   function push(event: CanonicalEvent, times: RecordTimes | undefined): void {
-    if (times?.atMs !== undefined) lastMs = times.atMs;
-    const at: Stamp = { ms: times?.atMs ?? lastMs, pos: pos++ };
+    if (times?.timestampMs !== undefined) lastMs = times.timestampMs;
+    const at: Stamp = { ms: times?.timestampMs ?? lastMs, pos: pos++ };
     if (event.type !== 'reasoning-delta' && event.type !== 'reasoning-end') closeReasoning(at);
     if (event.type !== 'text-delta') closeTurn();
     switch (event.type) {

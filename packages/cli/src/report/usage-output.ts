@@ -144,7 +144,8 @@ export async function writeUsage(
       tracker?.push(event, times);
     },
     async end() {
-      if (tracker !== undefined) await output.add(tracker.facts());
+      const facts = tracker?.facts();
+      if (facts !== undefined) await output.add(facts);
       tracker = undefined;
     },
   });

@@ -88,6 +88,7 @@ export async function writeReport(
       if (section === undefined) return;
       const built = section.end(totals.sessions + 1);
       section = undefined;
+      if (built === undefined) return;
       count(totals, built.row);
       const shown = sectionChars + built.html.length <= limits.sectionChars;
       if (shown) {

@@ -132,7 +132,12 @@ export async function validateLog(
     onEvents: collector.onEvents,
   });
   if (!result.ok) return result;
-  const { lines, bytes, events, dialect } = result.value;
+  const { lines, bytes, events, dialect, foreign } = result.value;
+  if (foreign !== null) {
+    // Measured by cursor-agent's rules, another agent's log says nothing; the one finding is whose log it is.
+    const problem = { ...foreign.loc, code: 'foreign-format', message: foreign.message };
+    return { ok: true, value: { path, dialect, lines, events, problems: [problem], warnings: [] } };
+  }
   const end = { line: Math.max(1, lines), offset: bytes };
   collector.end(end);
   for (const problem of result.value.inputProblems) {

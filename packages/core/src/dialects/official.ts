@@ -70,6 +70,11 @@ function detectOfficial(record: JsonObject): Detection {
   }
 }
 
+/** Whether the official dialect explains `record`: a record the CLI writes, such as one a wrapper passes on. */
+export function isCliRecord(record: JsonObject): boolean {
+  return detectOfficial(record) !== 'foreign';
+}
+
 function toolCallEvents(
   record: JsonObject,
   calls: StartedCalls,

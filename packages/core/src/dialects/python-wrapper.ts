@@ -5,7 +5,14 @@
  * records (`{type: "system:init", raw_type, subtype, data, text, session_id, timestamp_ms}`).
  */
 
-import type { Detection, Dialect, DialectContext, JsonObject } from '../dialect.ts';
+import type {
+  Detection,
+  Dialect,
+  DialectContext,
+  JsonObject,
+  SchemaIssue,
+  ValidateOptions,
+} from '../dialect.ts';
 import type { CanonicalEvent, SourceLocation, ToolResultStatus } from '../events.ts';
 import { asNumber, asString, isJsonObject } from '../json-values.ts';
 import { malformedRecord } from '../malformed-record.ts';
@@ -26,6 +33,7 @@ import {
   thinkingEvents,
   userEvent,
 } from './cli-records.ts';
+import { isCliRecord } from './official.ts';
 import { durationOfCall, type StartedCalls } from './official-tool-call.ts';
 import { encodePythonWrapper } from './python-wrapper-encoder.ts';
 import { CLI_THINKING_PREFIXES, reasoningSkipPrefixes } from './reasoning-skip-filter.ts';
@@ -202,13 +210,32 @@ function normalizePythonWrapper(
   return [unknownEvent(record, typeNameOf(record.type), context.loc, asString(record.session_id))];
 }
 
+const validateWrapperRecord = schemaValidator('python-wrapper');
+const validateOfficialRecord = schemaValidator('official');
+
+/**
+ * A record against the wrapper's schema; an `AgentEvent`'s `data` against the schema of the record it holds (a CLI
+ * record against the official one, so that it gets the issues it would get unwrapped), pointers under `/data`.
+ */
+function validatePythonWrapper(record: JsonObject, options?: ValidateOptions): readonly SchemaIssue[] {
+  const issues = validateWrapperRecord(record, options);
+  const data = record.data;
+  if (typeof record.raw_type !== 'string' || !isJsonObject(data)) return issues;
+  const validateData = isCliRecord(data) ? validateOfficialRecord : validateWrapperRecord;
+  const dataIssues = validateData(data, options).map((issue) => ({
+    ...issue,
+    pointer: `/data${issue.pointer}`,
+  }));
+  return dataIssues.length === 0 ? issues : [...issues, ...dataIssues];
+}
+
 /** The Python wrapper's dialect, including logs of its serialized `AgentEvent` records. */
 export const pythonWrapperDialect: Dialect<CliStreamState> = {
   name: 'python-wrapper',
   description:
     "The Python cursor_agent_api wrapper's events (tool-call-started/-completed, top-level assistant deltas) and its serialized AgentEvent records.",
   detect: detectPythonWrapper,
-  validate: schemaValidator('python-wrapper'),
+  validate: validatePythonWrapper,
   createState: createCliStreamState,
   stateKey: CLI_STREAM_STATE,
   normalize: normalizePythonWrapper,

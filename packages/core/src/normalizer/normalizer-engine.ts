@@ -11,6 +11,7 @@ import {
 } from '@cursor-stream/ndjson';
 import type { Dialect, DialectContext, JsonObject } from '../dialect.ts';
 import type { CanonicalEvent, InvalidLineCode, InvalidLineEvent, SourceLocation } from '../events.ts';
+import { type ForeignLog, foreignAgentOf, foreignLog } from '../foreign-agents.ts';
 import { isJsonObject } from '../json-values.ts';
 import { exceedsJsonDepth, type JsonWriteProblem, MAX_JSON_DEPTH, safeJsonStringify } from '../safe-json.ts';
 import { createSessionTracker } from '../session/session-tracker.ts';
@@ -91,6 +92,7 @@ export function createNormalizerEngine(options: NormalizerEngineOptions): Normal
   let reparseDepth = 0;
   let ended = false;
   let pushedRecords = 0;
+  let foreign: ForeignLog | undefined;
 
   /** One context per dialect for top-level records, reused: a record's context lives only during its `normalize`. */
   const topContexts = new Map<
@@ -124,6 +126,10 @@ export function createNormalizerEngine(options: NormalizerEngineOptions): Normal
   }
 
   function normalizeValue(record: JsonObject, loc: SourceLocation, text: string): Normalized {
+    if (foreign === undefined && reparseDepth === 0) {
+      const agent = foreignAgentOf(record);
+      if (agent !== undefined) foreign = foreignLog(agent, loc);
+    }
     if (tooDeepRecord(record, text, undefined))
       return { dialect: undefined, events: [tooDeepLine(text, loc)] };
     const dialect = router.route(record);
@@ -222,6 +228,9 @@ export function createNormalizerEngine(options: NormalizerEngineOptions): Normal
       tracker.end(out);
       ended = true;
       return drain();
+    },
+    get foreign() {
+      return foreign;
     },
     get dialect() {
       // A stream of shared records only (init, prompt, thinking, text, result) is, once complete, best named by the

@@ -1,6 +1,7 @@
 import type { NdjsonRecord } from '@cursor-stream/ndjson';
 import type { Dialect } from '../dialect.ts';
 import type { CanonicalEvent, CanonicalEventType, SourceLocation } from '../events.ts';
+import type { ForeignLog } from '../foreign-agents.ts';
 
 /** Options of {@link createNormalizer} and {@link normalizeStream}. */
 export interface NormalizerOptions {
@@ -54,6 +55,12 @@ export interface Normalizer {
    * `incomplete` finish.
    */
   end(): readonly CanonicalEvent[];
+  /**
+   * Set at the first record only another coding agent writes (Claude Code, Codex, Gemini CLI): the log is that agent's,
+   * or mixes its records in, and is not a cursor-agent log. Its records are still normalized as far as they go; the
+   * caller decides to refuse the log (the command line reports a `foreign-format` problem and exits 1).
+   */
+  readonly foreign: ForeignLog | undefined;
   /**
    * Name of the dialect detected (or forced) so far; `undefined` until the first distinctive record. After `end()`, a
    * stream with no distinctive record is named by the dialect that explained its records.

@@ -51,7 +51,8 @@ function loaded(): SchemaValidators {
  * @param options - `strict: true` also reports fields the schema does not name; by default they are allowed, as the
  *   formats allow them.
  * @returns The issues, empty when the record is valid. Validation stops at the first failing keyword, so a bad record
- *   usually gives one issue.
+ *   usually gives one issue; strict validation lists every field the schema does not name (the first
+ *   {@link MAX_UNKNOWN_FIELDS_LISTED}), each with its pointer.
  */
 export function validateDialectRecord(
   dialect: BuiltInDialectName,
@@ -59,7 +60,59 @@ export function validateDialectRecord(
   options?: ValidateOptions,
 ): SchemaIssue[] {
   const validators = loaded().dialects[dialect];
-  return check(options?.strict === true ? validators.strict : validators.open, record);
+  if (options?.strict !== true) return check(validators.open, record);
+  return strictIssues(validators, record);
+}
+
+/** The most unknown fields listed for one record: enough to see what a new CLI release added, bounded for noise. */
+export const MAX_UNKNOWN_FIELDS_LISTED = 20;
+
+const UNKNOWN_FIELD_KEYWORDS = new Set(['additionalProperties', 'unevaluatedProperties']);
+
+/**
+ * Every field of `record` the strict schema does not name (the first {@link MAX_UNKNOWN_FIELDS_LISTED}), then what the
+ * open schema finds wrong. The validator stops at its first error, which is exact; collecting all errors instead would
+ * report the fields of every object around an unknown one too (a failed branch evaluates nothing). So each unknown
+ * field found is taken out of a copy and the copy checked again.
+ */
+function strictIssues(
+  validators: { readonly open: GeneratedValidator; readonly strict: GeneratedValidator },
+  record: JsonObject,
+): SchemaIssue[] {
+  let issues = check(validators.strict, record);
+  if (!issues.some(isUnknownField)) return issues;
+  const found: SchemaIssue[] = [];
+  const copy = structuredClone(record);
+  while (found.length < MAX_UNKNOWN_FIELDS_LISTED) {
+    const unknown = issues.filter(isUnknownField);
+    if (unknown.length === 0) break;
+    for (const issue of unknown) {
+      found.push(issue);
+      removeAt(copy, issue.pointer);
+    }
+    issues = check(validators.strict, copy);
+  }
+  // Taking fields out may break what holds them (an emptied result); the record as it is is judged by the open schema.
+  return [...found.slice(0, MAX_UNKNOWN_FIELDS_LISTED), ...check(validators.open, record)];
+}
+
+function isUnknownField(issue: SchemaIssue): boolean {
+  return UNKNOWN_FIELD_KEYWORDS.has(issue.keyword);
+}
+
+/** Deletes the value at a JSON Pointer (RFC 6901) inside `root`; nothing when the path is not there. */
+function removeAt(root: JsonObject, pointer: string): void {
+  const tokens = pointer
+    .split('/')
+    .slice(1)
+    .map((token) => token.replaceAll('~1', '/').replaceAll('~0', '~'));
+  const last = tokens.pop();
+  let node: unknown = root;
+  for (const token of tokens) {
+    node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[token] : undefined;
+  }
+  if (last !== undefined && typeof node === 'object' && node !== null)
+    delete (node as Record<string, unknown>)[last];
 }
 
 /**

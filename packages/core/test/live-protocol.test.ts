@@ -1,0 +1,225 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import {
+  type CanonicalEvent,
+  type JsonObject,
+  officialDialect,
+  pythonWrapperDialect,
+  reduceSessions,
+  validateCanonicalEvent,
+} from '@cursor-stream/core';
+import { describe, expect, test } from 'vitest';
+import { CORPUS_DIR, ndjson, normalizeChunks, normalizeText, ofType, REAL_CORPUS } from './support.ts';
+
+const official = (name: string) => join(CORPUS_DIR, 'official', `${name}.ndjson`);
+
+function sessionsOf(path: string) {
+  const { events, normalizer } = normalizeChunks([readFileSync(path)]);
+  return { events, sessions: reduceSessions(events, { dialect: normalizer.dialect }) };
+}
+
+describe('the failure sentence', () => {
+  test("a failed result without text says the agent's output line before it, with that line", () => {
+    const { events, sessions } = sessionsOf(official('failure-line-before-error-result'));
+    const sentence = "RetriableError: [invalid_argument] unknown option '--system-prompt'";
+    expect(sessions[0]?.failure).toEqual({ message: sentence, line: 3 });
+    expect(ofType(events, 'error')[0]?.message).toBe(sentence);
+    expect(ofType(events, 'invalid-line')[0]).toMatchObject({ code: 'non-json-output', message: sentence });
+  });
+
+  test('a run cut off without a result takes its last output line, not a banner before it', () => {
+    const { sessions } = sessionsOf(official('failure-without-result'));
+    expect(sessions[0]?.status).toBe('incomplete');
+    expect(sessions[0]?.failure?.message).toMatch(/^ActionRequiredError: Named models unavailable/);
+    expect(sessions[0]?.failure?.line).toBe(5);
+  });
+
+  test("a failed result's own text wins over output lines, and a successful session has no failure", () => {
+    const records = [
+      { type: 'system', subtype: 'init', session_id: 'a' },
+      { type: 'result', subtype: 'success', is_error: false, result: 'fine', session_id: 'a' },
+      { type: 'system', subtype: 'init', session_id: 'b' },
+    ];
+    const text = `${ndjson(records)}warning: slow network\n${ndjson([
+      {
+        type: 'result',
+        subtype: 'error',
+        is_error: true,
+        result: 'You have hit your usage limit',
+        session_id: 'b',
+      },
+    ])}`;
+    const [first, second] = reduceSessions(normalizeText(text));
+    expect(first?.failure).toBeNull();
+    expect(second?.failure).toEqual({ message: 'You have hit your usage limit', line: 5 });
+  });
+});
+
+describe('records about the run', () => {
+  test('reconnects, retries, compaction, notices and plan queries are typed events, never unknown', () => {
+    const events = [
+      ...sessionsOf(official('reconnect-retry-plan')).events,
+      ...sessionsOf(official('compaction-and-notices')).events,
+    ];
+    expect(ofType(events, 'unknown')).toEqual([]);
+    expect(ofType(events, 'status').map((event) => event.kind)).toEqual([
+      'reconnecting',
+      'retry-starting',
+      'retry-resuming',
+      'reconnected',
+      'compacting',
+      'compact-boundary',
+      'background-shell-timeout',
+      'task-notification',
+    ]);
+    const [request, response] = ofType(events, 'interaction');
+    expect(request).toMatchObject({ phase: 'request', queryType: 'createPlanRequestQuery', queryId: 0 });
+    expect(request?.plan).toMatch(/^# Plan: tidy notes/);
+    expect(response).toMatchObject({
+      phase: 'response',
+      outcome: 'rejected',
+      reason: expect.stringMatching(/^Questions skipped/),
+    });
+    for (const event of events) expect(validateCanonicalEvent(event)).toEqual([]);
+  });
+
+  test('they are counted per session and do not open sessions of their own', () => {
+    const { sessions } = sessionsOf(official('reconnect-retry-plan'));
+    expect(sessions).toHaveLength(1);
+    expect(sessions[0]?.counts).toMatchObject({ status: 4, interaction: 2 });
+  });
+
+  test('written back by each encoder, they read back as the same events', () => {
+    const events = sessionsOf(official('compaction-and-notices')).events.filter(
+      (event): event is CanonicalEvent => event.type === 'status',
+    );
+    for (const dialect of [officialDialect, pythonWrapperDialect]) {
+      const again = normalizeText(ndjson(dialect.encode?.(events) ?? []));
+      expect(again.map(({ loc: _loc, ...rest }) => rest)).toEqual(
+        events.map(({ loc: _loc, ...rest }) => rest),
+      );
+    }
+  });
+});
+
+describe('orphans and cuts', () => {
+  test('an orphan completion keeps its arguments as input, in the event and the summary', () => {
+    const { events, sessions } = sessionsOf(official('orphan-completion-with-args'));
+    const [edit, shell] = ofType(events, 'tool-result');
+    expect(edit?.input).toEqual({
+      path: '/work/demo/hello.py',
+      streamContent: "# greeting\nprint('hello world')",
+    });
+    expect(shell && 'input' in shell).toBe(false);
+    expect(sessions[0]?.toolCalls.map((call) => [call.orphan, call.input])).toEqual([
+      [true, edit?.input],
+      [true, null],
+    ]);
+  });
+
+  test('a session cut by a new init gets its finish at the cut', () => {
+    const { events } = sessionsOf(official('session-cut-by-init'));
+    const [cut] = ofType(events, 'finish');
+    expect(cut).toMatchObject({ finishReason: 'incomplete', pendingToolCallIds: ['call-read-0'] });
+    expect(cut?.loc).toEqual(ofType(events, 'stream-start')[1]?.loc);
+  });
+});
+
+describe('logs of other agents', () => {
+  const foreign = [
+    ['claude-code-stream-json', 'claude-code', 'Claude Code stream-json'],
+    ['codex-exec-json', 'codex', 'Codex exec --json'],
+    ['gemini-cli-stream-json', 'gemini-cli', 'Gemini CLI stream-json'],
+  ] as const;
+
+  for (const [name, agent, format] of foreign) {
+    test(`${name} is named as ${agent} at its first record`, () => {
+      const { normalizer } = normalizeChunks([readFileSync(join(CORPUS_DIR, 'foreign', `${name}.ndjson`))]);
+      expect(normalizer.foreign).toEqual({
+        agent,
+        message: `this looks like a ${format} log, not cursor-agent`,
+        loc: { line: 1, offset: 0 },
+      });
+    });
+  }
+
+  test('a mixed log is named at its first foreign record', () => {
+    const cursor = readFileSync(official('docs-example-zh'), 'utf8');
+    const codex = readFileSync(join(CORPUS_DIR, 'foreign', 'codex-exec-json.ndjson'), 'utf8');
+    const { normalizer } = normalizeChunks([cursor, codex]);
+    expect(normalizer.foreign?.agent).toBe('codex');
+    expect(normalizer.foreign?.loc.line).toBe(cursor.split('\n').length);
+  });
+
+  test("no recording of cursor-agent or its wrappers is taken for another agent's", () => {
+    const own = ['official', 'python-wrapper', 'payload-envelope'].flatMap((folder) =>
+      readdirSync(join(CORPUS_DIR, folder))
+        .filter((name) => name.endsWith('.ndjson'))
+        .map((name) => join(CORPUS_DIR, folder, name)),
+    );
+    const paths = [...own, ...REAL_CORPUS.ndjsonFiles()];
+    expect(paths.length).toBeGreaterThan(10);
+    for (const path of paths) {
+      expect(normalizeChunks([readFileSync(path)]).normalizer.foreign, basename(path)).toBeUndefined();
+    }
+  });
+});
+
+describe('python-wrapper logs', () => {
+  const wrapped = (data: JsonObject, type = 'tool-call-started'): JsonObject => ({
+    type,
+    raw_type: String(data.type),
+    subtype: data.subtype ?? null,
+    data,
+    text: null,
+    session_id: 's',
+    timestamp_ms: 1,
+  });
+
+  test('a wrapped CLI record is checked against the official schema, pointers under /data', () => {
+    const data = {
+      type: 'tool_call',
+      subtype: 'started',
+      call_id: 'c',
+      tool_call: { shellToolCall: { args: { command: 'ls', hardTimeout: 1000, sparkle: true } } },
+      session_id: 's',
+    };
+    expect(pythonWrapperDialect.validate(wrapped(data, 'unknown'))).toEqual([]);
+    expect(pythonWrapperDialect.validate(wrapped(data, 'unknown'), { strict: true })).toEqual([
+      {
+        pointer: '/data/tool_call/shellToolCall/args/sparkle',
+        message: 'is not a field the schema knows',
+        keyword: 'unevaluatedProperties',
+      },
+    ]);
+  });
+
+  test('the EventType.NAME spelling of type is the same event', () => {
+    const data = {
+      type: 'assistant',
+      message: { role: 'assistant', content: [{ type: 'text', text: 'hi' }] },
+    };
+    expect(pythonWrapperDialect.validate(wrapped(data, 'EventType.ASSISTANT_DELTA'))).toEqual([]);
+    expect(pythonWrapperDialect.validate(wrapped(data, 'EventType.assistant'))).not.toEqual([]);
+  });
+});
+
+describe.skipIf(!REAL_CORPUS.present)(`the real recordings ${REAL_CORPUS.needs}`, () => {
+  /** Recordings that are parts of runs or of another program's envelope, not clean logs (SOURCES.md). */
+  const clean = REAL_CORPUS.ndjsonFiles().filter(
+    (path) => !/excerpt|inspector-template/.test(basename(path)),
+  );
+
+  for (const path of clean) {
+    test(`${basename(path)} passes strict validation and holds no unknown event`, () => {
+      const records = readFileSync(path, 'utf8')
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .map((line) => JSON.parse(line) as JsonObject);
+      expect(records.flatMap((record) => officialDialect.validate(record, { strict: true }))).toEqual([]);
+      const events = normalizeText(readFileSync(path));
+      expect(ofType(events, 'unknown')).toEqual([]);
+      expect(ofType(events, 'invalid-line')).toEqual([]);
+    });
+  }
+});
