@@ -38,10 +38,16 @@ function runNormalize(input: Iterable<string>, args: readonly string[] = []): Pr
   Readable.from(input).pipe(child.stdin);
   let textChars = 0;
   let events = 0;
-  let rest = '';
+  // Pieces of the line being read: joining on every chunk would be quadratic on one long event line.
+  let pieces: string[] = [];
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    const lines = (rest + chunk).split('\n');
-    rest = lines.pop() ?? '';
+    if (!chunk.includes('\n')) {
+      pieces.push(chunk);
+      return;
+    }
+    const lines = chunk.split('\n');
+    lines[0] = pieces.join('') + lines[0];
+    pieces = [lines.pop() ?? ''];
     for (const line of lines) {
       events++;
       if (line.startsWith('{"type":"text-delta"'))

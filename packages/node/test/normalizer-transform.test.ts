@@ -30,6 +30,8 @@ describe('createNormalizerTransform', () => {
 
   test('non-JSON input becomes invalid-line events, not a stream error', async () => {
     const events = await eventsThrough(Readable.from(['Press any key to sign in...\n']));
-    expect(events).toMatchObject([{ type: 'invalid-line', code: 'invalid-json' }]);
+    expect(events).toMatchObject([
+      { type: 'invalid-line', code: 'non-json-output', message: 'Press any key to sign in...' },
+    ]);
   });
 });

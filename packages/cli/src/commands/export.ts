@@ -193,7 +193,11 @@ export async function runExport(
       if (!result.ok) {
         reportError(io, result.error);
         code = EXIT_USAGE_OR_IO;
-      } else if (result.value.invalidLines > 0 && code === EXIT_OK) code = EXIT_PROBLEMS;
+      } else {
+        for (const problem of result.value.inputProblems) reportError(io, problem);
+        const unclean = result.value.invalidLines > 0 || result.value.inputProblems.length > 0;
+        if (unclean && code === EXIT_OK) code = EXIT_PROBLEMS;
+      }
     }
     const totals = await exporter.close();
     await output.close();

@@ -12,11 +12,14 @@ export interface UsageCommandOptions extends InputOptions {
   json: boolean;
 }
 
-/** The exit code of a command that read many logs: 2 if one could not be read, 1 for invalid lines, else 0. */
+/**
+ * The exit code of a command that read many logs: 2 if one could not be read; 1 for invalid lines or a log read
+ * but not cleanly (a foreign agent's log, bad gzip data), each said on stderr; else 0.
+ */
 export function readingExitCode(outcome: LogSessionsOutcome, io: CliIo): ExitCode {
-  for (const error of outcome.errors) reportError(io, error);
+  for (const error of [...outcome.errors, ...outcome.inputProblems]) reportError(io, error);
   if (outcome.errors.length > 0) return EXIT_USAGE_OR_IO;
-  return outcome.invalidLines > 0 ? EXIT_PROBLEMS : EXIT_OK;
+  return outcome.invalidLines > 0 || outcome.inputProblems.length > 0 ? EXIT_PROBLEMS : EXIT_OK;
 }
 
 /**

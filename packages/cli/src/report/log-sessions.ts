@@ -44,6 +44,8 @@ export interface LogSessionsOutcome {
   eventsOutsideSessions: number;
   /** Arguments that could not be read, in order (one per argument at most, so bounded by the command line). */
   errors: CliError[];
+  /** Logs read, but not cleanly: a foreign agent's log, gzip data that goes wrong after its readable part. */
+  inputProblems: CliError[];
 }
 
 /** Cuts one log's events into sessions for the visitor. */
@@ -95,6 +97,7 @@ async function readOne(
   else {
     outcome.files += 1;
     outcome.invalidLines += result.value.invalidLines;
+    outcome.inputProblems.push(...result.value.inputProblems);
   }
 }
 
@@ -107,7 +110,13 @@ export async function visitLogSessions(
   options: LogSessionsOptions,
   visitor: SessionVisitor,
 ): Promise<LogSessionsOutcome> {
-  const outcome: LogSessionsOutcome = { files: 0, invalidLines: 0, eventsOutsideSessions: 0, errors: [] };
+  const outcome: LogSessionsOutcome = {
+    files: 0,
+    invalidLines: 0,
+    eventsOutsideSessions: 0,
+    errors: [],
+    inputProblems: [],
+  };
   for (const entry of await expandLogPaths(paths)) {
     if ('error' in entry) outcome.errors.push(entry.error);
     else await readOne(entry.path, options, visitor, outcome);
