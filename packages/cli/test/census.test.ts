@@ -37,7 +37,7 @@ const INIT: JsonObject = {
   type: 'system',
   subtype: 'init',
   apiKeySource: 'login',
-  cwd: '/work/app',
+  cwd: '/home/dev/app',
   session_id: 's',
   model: 'Auto',
 };

@@ -107,7 +107,7 @@ describe('orphans and cuts', () => {
     const { events, sessions } = sessionsOf(official('orphan-completion-with-args'));
     const [edit, shell] = ofType(events, 'tool-result');
     expect(edit?.input).toEqual({
-      path: '/work/demo/hello.py',
+      path: '/home/dev/demo/hello.py',
       streamContent: "# greeting\nprint('hello world')",
     });
     expect(shell && 'input' in shell).toBe(false);
