@@ -1,55 +1,87 @@
 /**
- * Decoding OTLP with the official protobuf definitions (opentelemetry-proto, beside this file) through protobufjs,
- * strictly: every key of the JSON must be a field the definitions know.
+ * Decoding OTLP with the official protobuf definitions, as the OpenTelemetry JS project compiled them with protobufjs
+ * into the static module it published in `@opentelemetry/otlp-transformer` 0.52 (installed here under the alias
+ * `otlp-proto-definitions`). Strictly: a key the definitions do not have is lost in the protobuf round trip, and
+ * that fails, so an invented field cannot pass.
  */
 
-import { fileURLToPath } from 'node:url';
-import protobuf from 'protobufjs';
+import { createRequire } from 'node:module';
 
-const PROTO_ROOT = fileURLToPath(new URL('./opentelemetry-proto/', import.meta.url));
+/** The parts of a protobufjs static message type the tests use. */
+export interface OtlpMessageType {
+  fromObject(object: Record<string, unknown>): unknown;
+  verify(object: Record<string, unknown>): string | null;
+  encode(message: unknown): { finish(): Uint8Array };
+  decode(bytes: Uint8Array): unknown;
+  toObject(message: unknown, options: Record<string, unknown>): Record<string, unknown>;
+}
 
-/** The `ExportTraceServiceRequest` type, loaded from the official files. */
-export async function loadExportTraceServiceRequest(): Promise<protobuf.Type> {
-  const root = new protobuf.Root();
-  root.resolvePath = (_origin, target) => `${PROTO_ROOT}${target}`;
-  await root.load('opentelemetry/proto/collector/trace/v1/trace_service.proto', { keepCase: false });
-  return root.lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest');
+interface ProtoRoot {
+  opentelemetry: { proto: { collector: { trace: { v1: { ExportTraceServiceRequest: OtlpMessageType } } } } };
+}
+
+/** The `ExportTraceServiceRequest` type of the official definitions. */
+export async function loadExportTraceServiceRequest(): Promise<OtlpMessageType> {
+  const require = createRequire(import.meta.url);
+  const root = require('otlp-proto-definitions/build/src/generated/root.js') as ProtoRoot;
+  return root.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 }
 
 const ID_FIELDS = new Set(['traceId', 'spanId', 'parentSpanId']);
 
 /**
- * The OTLP JSON encoding as protobufjs reads proto3 JSON: ids are hex there (base64 in proto3 JSON). Throws on a
- * key the definitions do not have, so an invented field cannot pass.
+ * Fields the definitions gained after the compiled version (opentelemetry-proto 1.1 added `flags` to spans and
+ * links): accepted by name, everything else must be known.
  */
-function toProtoObject(value: unknown, type: protobuf.Type | null, path: string): unknown {
-  if (Array.isArray(value)) return value.map((item, index) => toProtoObject(item, type, `${path}[${index}]`));
-  if (typeof value !== 'object' || value === null || type === null) return value;
+const NEWER_FIELDS = new Set(['flags']);
+
+/** OTLP JSON writes ids as hex; protobufjs reads bytes as base64, as proto3 JSON does. */
+function withBase64Ids(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withBase64Ids);
+  if (typeof value !== 'object' || value === null) return value;
   const out: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(value)) {
-    const definition = type.fields[key];
-    if (definition === undefined) throw new Error(`${path}.${key}: not a field of ${type.fullName}`);
-    definition.resolve();
-    if (ID_FIELDS.has(key) && typeof field === 'string') {
-      out[key] = Buffer.from(field, 'hex').toString('base64');
-      continue;
-    }
-    const child = definition.resolvedType instanceof protobuf.Type ? definition.resolvedType : null;
-    out[key] = toProtoObject(field, child, `${path}.${key}`);
+    out[key] =
+      ID_FIELDS.has(key) && typeof field === 'string'
+        ? Buffer.from(field, 'hex').toString('base64')
+        : withBase64Ids(field);
   }
   return out;
 }
 
+/** Throws at the first key of `sent` that the decoded message (read with defaults) does not have. */
+function expectKnownKeys(sent: unknown, decoded: unknown, path: string): void {
+  if (Array.isArray(sent)) {
+    const items = Array.isArray(decoded) ? decoded : [];
+    sent.forEach((item, index) => {
+      expectKnownKeys(item, items[index], `${path}[${index}]`);
+    });
+    return;
+  }
+  if (typeof sent !== 'object' || sent === null) return;
+  const known = (typeof decoded === 'object' && decoded !== null ? decoded : {}) as Record<string, unknown>;
+  for (const [key, field] of Object.entries(sent)) {
+    if (!(key in known) && !NEWER_FIELDS.has(key))
+      throw new Error(`${path}.${key}: not a field of the OTLP definitions`);
+    expectKnownKeys(field, known[key], `${path}.${key}`);
+  }
+}
+
 /** One OTLP JSON request, checked against the definitions, encoded to protobuf and decoded back. */
-export function decodeJsonRequest(type: protobuf.Type, json: string): Record<string, unknown> {
-  const object = toProtoObject(JSON.parse(json), type, '$');
-  const problem = type.verify(type.fromObject(object as Record<string, unknown>));
+export function decodeJsonRequest(type: OtlpMessageType, json: string): Record<string, unknown> {
+  const object = withBase64Ids(JSON.parse(json)) as Record<string, unknown>;
+  const message = type.fromObject(object);
+  const problem = type.verify(message as Record<string, unknown>);
   if (problem !== null) throw new Error(problem);
-  const bytes = type.encode(type.fromObject(object as Record<string, unknown>)).finish();
-  return type.toObject(type.decode(bytes), {
+  const decoded = type.decode(type.encode(message).finish());
+  const everyField = {
     longs: String,
     bytes: String,
-    enums: String,
-    defaults: false,
-  }) as Record<string, unknown>;
+    enums: Number,
+    defaults: true,
+    arrays: true,
+    objects: true,
+  };
+  expectKnownKeys(object, type.toObject(decoded, everyField), '$');
+  return type.toObject(decoded, { longs: String, bytes: String, enums: String, defaults: false });
 }
