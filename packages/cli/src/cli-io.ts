@@ -1,7 +1,7 @@
 /** The process streams and environment a command uses, passed in so that commands never reach for globals. */
 
 import { type CliError, formatCliError } from './cli-error.ts';
-import { EXIT_OK, EXIT_PROBLEMS, type ExitCode } from './exit-codes.ts';
+import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from './exit-codes.ts';
 import { createProgress, NO_PROGRESS, type Progress, type ProgressTarget } from './progress-bar.ts';
 
 /** A writable stream as the commands use it. */
@@ -59,4 +59,21 @@ export function readingExitCode(
 ): ExitCode {
   for (const problem of stats.inputProblems) reportError(io, problem);
   return stats.invalidLines > 0 || stats.inputProblems.length > 0 ? EXIT_PROBLEMS : EXIT_OK;
+}
+
+/**
+ * The exit code of a command that read many logs: 2 when an argument could not be read; else as
+ * {@link readingExitCode} over all the logs read. Each error is reported on stderr, in order.
+ */
+export function logsExitCode(
+  io: CliIo,
+  outcome: {
+    readonly errors: readonly CliError[];
+    readonly invalidLines: number;
+    readonly inputProblems: readonly CliError[];
+  },
+): ExitCode {
+  for (const error of outcome.errors) reportError(io, error);
+  const reading = readingExitCode(io, outcome);
+  return outcome.errors.length > 0 ? EXIT_USAGE_OR_IO : reading;
 }

@@ -8,8 +8,8 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ExportFailure, type ExportTotals, type LogExporter } from '@cursor-stream/export';
 import { type CliError, cliError, ioError, type Result } from '../cli-error.ts';
-import { type CliIo, progressFor, reportError, writeText } from '../cli-io.ts';
-import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
+import { type CliIo, progressFor, readingExitCode, reportError, writeText } from '../cli-io.ts';
+import { EXIT_OK, EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
 import type { ExportFormat } from '../export-formats.ts';
 import { expandLogPaths } from '../input/walk-logs.ts';
 import type { InputOptions } from '../options.ts';
@@ -194,9 +194,8 @@ export async function runExport(
         reportError(io, result.error);
         code = EXIT_USAGE_OR_IO;
       } else {
-        for (const problem of result.value.inputProblems) reportError(io, problem);
-        const unclean = result.value.invalidLines > 0 || result.value.inputProblems.length > 0;
-        if (unclean && code === EXIT_OK) code = EXIT_PROBLEMS;
+        const reading = readingExitCode(io, result.value);
+        if (code === EXIT_OK) code = reading;
       }
     }
     const totals = await exporter.close();

@@ -2,11 +2,10 @@
 
 import { type FileHandle, open } from 'node:fs/promises';
 import { type CliError, cliError, ioError, type Result } from '../cli-error.ts';
-import { type CliIo, progressFor, reportError, writeText } from '../cli-io.ts';
+import { type CliIo, logsExitCode, progressFor, reportError, writeText } from '../cli-io.ts';
 import { EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
 import type { InputOptions } from '../options.ts';
 import { type WriteText, writeReport } from '../report/index.ts';
-import { readingExitCode } from './usage.ts';
 
 /** Options of `report`. */
 export interface ReportCommandOptions extends InputOptions {
@@ -49,7 +48,7 @@ export async function runReport(
   const { output, ...inputOptions } = options;
   const readOptions = { ...inputOptions, stdin: io.stdin, progress: progressFor(io, false) };
   if (output === '-') {
-    return readingExitCode(await writeReport(paths, readOptions, (text) => writeText(io.stdout, text)), io);
+    return logsExitCode(io, await writeReport(paths, readOptions, (text) => writeText(io.stdout, text)));
   }
   const opened = await openOutput(output);
   if (!opened.ok) {
@@ -60,7 +59,7 @@ export async function runReport(
   try {
     const outcome = await writeReport(paths, readOptions, file.write);
     const failure = file.failure();
-    if (failure === undefined) return readingExitCode(outcome, io);
+    if (failure === undefined) return logsExitCode(io, outcome);
     reportError(io, failure);
     return EXIT_USAGE_OR_IO;
   } finally {

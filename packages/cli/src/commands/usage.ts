@@ -1,25 +1,14 @@
 /** `cursor-stream usage`: token totals of logs per day, session or model, from each session's `result.usage`. */
 
-import { type CliIo, progressFor, reportError, writeText } from '../cli-io.ts';
-import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
+import { type CliIo, logsExitCode, progressFor, writeText } from '../cli-io.ts';
+import type { ExitCode } from '../exit-codes.ts';
 import type { InputOptions } from '../options.ts';
-import type { LogSessionsOutcome } from '../report/index.ts';
 import { type UsageGrouping, writeUsage } from '../report/index.ts';
 
 /** Options of `usage`. */
 export interface UsageCommandOptions extends InputOptions {
   by: UsageGrouping;
   json: boolean;
-}
-
-/**
- * The exit code of a command that read many logs: 2 if one could not be read; 1 for invalid lines or a log read
- * but not cleanly (a foreign agent's log, bad gzip data), each said on stderr; else 0.
- */
-export function readingExitCode(outcome: LogSessionsOutcome, io: CliIo): ExitCode {
-  for (const error of [...outcome.errors, ...outcome.inputProblems]) reportError(io, error);
-  if (outcome.errors.length > 0) return EXIT_USAGE_OR_IO;
-  return outcome.invalidLines > 0 || outcome.inputProblems.length > 0 ? EXIT_PROBLEMS : EXIT_OK;
 }
 
 /**
@@ -37,5 +26,5 @@ export async function runUsage(
     { ...options, stdin: io.stdin, progress: progressFor(io, false) },
     (text) => writeText(io.stdout, text),
   );
-  return readingExitCode(outcome, io);
+  return logsExitCode(io, outcome);
 }
