@@ -5,6 +5,7 @@
  * becomes a located problem with a `code` instead of an exception that ends the stream.
  */
 
+import { hasLazyStrings, isLazyString } from '@cursor-stream/ndjson';
 import type { CanonicalEvent, InvalidLineCode, InvalidLineEvent } from './events.ts';
 
 /**
@@ -31,6 +32,19 @@ export interface JsonWriteProblem {
 export type SafeJsonResult = { ok: true; text: string } | ({ ok: false } & JsonWriteProblem);
 
 /**
+ * The values a depth walk descends into. A string not decoded yet (see `lazyStrings` of the tokenizer) is a leaf
+ * whatever it holds, so it is passed over rather than read, which would decode it.
+ */
+function childrenOf(value: object): readonly unknown[] {
+  if (!hasLazyStrings(value)) return Array.isArray(value) ? value : Object.values(value);
+  const children: unknown[] = [];
+  for (const key of Object.keys(value)) {
+    if (!isLazyString(value, key)) children.push((value as Record<string, unknown>)[key]);
+  }
+  return children;
+}
+
+/**
  * Whether `value` nests arrays and objects deeper than `maxDepth` (a scalar is depth 0, `[]` depth 1). Iterative, so
  * any depth is measured without recursion; it stops at the first path that is too deep. A getter that throws
  * counts as not too deep: the caller learns of it when it writes the value.
@@ -42,7 +56,7 @@ export function exceedsJsonDepth(value: unknown, maxDepth: number): boolean {
     for (let value = stack.pop(), depth = depths.pop(); depth !== undefined; ) {
       if (typeof value === 'object' && value !== null) {
         if (depth + 1 > maxDepth) return true;
-        const children = Array.isArray(value) ? value : Object.values(value);
+        const children = childrenOf(value);
         for (const child of children) {
           if (typeof child === 'object' && child !== null) {
             stack.push(child);

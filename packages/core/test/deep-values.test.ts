@@ -17,6 +17,7 @@ import {
   safeJsonStringify,
   stringifyEvent,
 } from '@cursor-stream/core';
+import { hasLazyStrings, isLazyString } from '@cursor-stream/ndjson';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, test as it } from 'vitest';
 import { normalizeText } from './support.ts';
@@ -221,5 +222,28 @@ describe('pushRecord', () => {
     ]);
     expect(events[4]).toMatchObject({ type: 'stream-start', sessionId: 'after', loc: { line: 5 } });
     for (const event of events) expect(() => JSON.stringify(event)).not.toThrow();
+  });
+});
+
+describe('long tool outputs', () => {
+  it('are still undecoded after the normalizer checked their record for depth, and read whole through the event', () => {
+    const content = `${'line "quoted" é\n'.repeat(4096)}`;
+    const record = {
+      type: 'tool_call',
+      subtype: 'completed',
+      call_id: 'c1',
+      tool_call: { readToolCall: { args: { path: 'a.txt' }, result: { success: { content } } } },
+    };
+    const bytes = new TextEncoder().encode(`${JSON.stringify(record)}\n`);
+    const normalizer = createNormalizer();
+    // Held over two chunks, the line is parsed with its long string left as bytes.
+    const events = [...normalizer.feed(bytes.subarray(0, 7)), ...normalizer.feed(bytes.subarray(7))];
+    const result = events.find((event) => event.type === 'tool-result');
+    const output = result?.type === 'tool-result' ? (result.output as Record<string, unknown>) : {};
+    expect(hasLazyStrings(output)).toBe(true);
+    expect(exceedsJsonDepth(result, MAX_JSON_DEPTH)).toBe(false);
+    expect(isLazyString(output, 'content')).toBe(true);
+    expect(output.content).toBe(content);
+    expect(JSON.parse(stringifyEvent(result as CanonicalEvent))).toMatchObject({ output: { content } });
   });
 });

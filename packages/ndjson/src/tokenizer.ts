@@ -24,6 +24,7 @@ import {
   type StringState,
   scanStringState,
 } from './json-text.ts';
+import { LAZY_LINE_BYTES, parseWithLazyStrings } from './lazy-strings.ts';
 import { outputLineMessage, startsLikeJson } from './line-kind.ts';
 import { createResync, endsEarly, invalidJsonMessage, type LineSpan } from './open-record-resync.ts';
 import { oversizeMessage, resolveMaxRecordBytes } from './record-limits.ts';
@@ -41,8 +42,16 @@ import type {
 
 const LF = 0x0a;
 const CR = 0x0d;
-const BYTE_ORDER_MARK = 0xfeff;
+const BYTE_ORDER_MARK = [0xef, 0xbb, 0xbf];
 const BYTE_ORDER_MARK_BYTES = 3;
+const NO_BYTES = new Uint8Array(0);
+
+/** Whether `bytes` begin with the UTF-8 byte order mark, or with as much of it as they hold. */
+function startsLikeByteOrderMark(bytes: Uint8Array): boolean {
+  const length = Math.min(bytes.length, BYTE_ORDER_MARK_BYTES);
+  for (let at = 0; at < length; at++) if (bytes[at] !== BYTE_ORDER_MARK[at]) return false;
+  return true;
+}
 const NOTHING: readonly NdjsonItem[] = Object.freeze([]);
 
 /** An oversize stretch being passed over up to its line feed; nothing of it is held but its excerpt. */
@@ -55,10 +64,24 @@ interface Skip {
    * this line feed if its string does. `undefined` for a line of its own.
    */
   state: StringState | undefined;
+  /** Decodes the skipped bytes for the excerpt and the string state; a piece may end inside a character. */
+  decoder: TextDecoder;
 }
 
-/** Line pieces shorter than this are merged as they arrive, so tiny chunks do not cost one string each. */
+/** Line pieces shorter than this are merged as they arrive, so tiny chunks do not cost one array each. */
 const SMALL_PIECE = 8192;
+
+/** Copies `pieces` into one array. */
+function concatBytes(pieces: readonly Uint8Array[], length: number): Uint8Array {
+  if (pieces.length === 1 && (pieces[0] as Uint8Array).length === length) return pieces[0] as Uint8Array;
+  const joined = new Uint8Array(length);
+  let at = 0;
+  for (const piece of pieces) {
+    joined.set(piece, at);
+    at += piece.length;
+  }
+  return joined;
+}
 
 /**
  * Creates an incremental NDJSON tokenizer.
@@ -81,10 +104,15 @@ const SMALL_PIECE = 8192;
 export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): NdjsonTokenizer {
   const maxRecordBytes = resolveMaxRecordBytes(options.maxRecordBytes);
   const objectsOnly = options.objectsOnly ?? false;
+  const lazyStrings = options.lazyStrings ?? false;
   const { onRecord, onProblem, onSkip, skipRecord } = options;
 
   // ignoreBOM keeps a leading BOM in the text, so that its three bytes can be accounted for as a skip.
-  let decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  // Bytes of a byte order mark begun at the start of the stream, until enough have come to tell.
+  let bomPrefix: Uint8Array = NO_BYTES;
+  // Decodes a line held over several chunks, at once when its line feed arrives; a line's bytes never end inside a
+  // character (a line feed cannot be part of one), so it needs no streaming state.
+  const lineDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
   // Created on the first string chunk only; most streams are bytes.
   let encoder: TextEncoder | undefined;
   // A string chunk may end between the two halves of a surrogate pair; the high half waits for the next chunk.
@@ -96,9 +124,12 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
   let lineNumber = 1;
   // The BOM check looks at the first decoded character only.
   let atStreamStart = true;
-  // Decoded text of the current physical line seen so far, joined once its LF arrives (a running `+=` would be
-  // quadratic on a long line fed in small chunks).
-  let lineParts: string[] = [];
+  // Bytes of the current physical line seen so far when it began in an earlier chunk (copies: a caller may reuse its
+  // buffers), decoded once its LF arrives. Held as bytes, not text, so that a long line is never built as one string
+  // unless someone reads it whole (see lazy-strings.ts); joined once (a running concatenation would be quadratic on a
+  // long line fed in small chunks).
+  let lineBytes: Uint8Array[] = [];
+  let lineByteCount = 0;
   // Set while an oversize record is skipped up to the next LF; nothing of it is held.
   let skipping: Skip | null = null;
   let ended = false;
@@ -195,6 +226,43 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
     emitValue(value, text, lineNumber, lineStart, end, terminated);
   }
 
+  /**
+   * A line that began in an earlier chunk, as bytes. A long one is parsed with its long strings left undecoded when
+   * that is asked for and possible; otherwise it is decoded and read as any line.
+   */
+  function readHeldLine(bytes: Uint8Array, contentEnd: number, end: number, terminated: boolean): void {
+    if (lazyStrings && bytes.length >= LAZY_LINE_BYTES && mayReadLazily(contentEnd)) {
+      // A CR right before the LF belongs to the line terminator, not to the record's text.
+      const body = terminated && bytes[bytes.length - 1] === CR ? bytes.subarray(0, -1) : bytes;
+      const parsed = parseWithLazyStrings(body, lineDecoder);
+      if (parsed !== undefined && (!objectsOnly || isJsonObject(parsed.value))) {
+        emitRecord(lazyRecord(parsed.value, body, lineNumber, lineStart, end - lineStart));
+        return;
+      }
+    }
+    readLine(lineDecoder.decode(bytes), contentEnd, end, terminated);
+  }
+
+  /** Whether the fast path would parse this line as it is: no record open, within the limit, no filter to ask. */
+  function mayReadLazily(contentEnd: number): boolean {
+    return !resync.isOpen && skipRecord === undefined && contentEnd - lineStart <= maxRecordBytes;
+  }
+
+  /** A record whose text is decoded only when read, as its long strings are. */
+  function lazyRecord(value: unknown, body: Uint8Array, line: number, offset: number, length: number) {
+    let text: string | undefined;
+    return {
+      value,
+      line,
+      offset,
+      length,
+      get text(): string {
+        text ??= lineDecoder.decode(body);
+        return text;
+      },
+    } satisfies NdjsonRecord;
+  }
+
   /** Slow path: a line that `JSON.parse` rejected is blank, the start of a multi-line record, or a problem. */
   function readUnparsedLine(text: string, end: number, terminated: boolean, parseError: unknown): void {
     if (isJsonWhitespace(text)) {
@@ -240,19 +308,21 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
 
   function startSkipping(): void {
     const open = resync.detach();
+    const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+    // Streaming: a character cut at the end of the held bytes is completed by the next piece.
+    const held = decoder.decode(takeLineBytes(NO_BYTES, consumed - lineStart), { stream: true });
     if (open === null) {
-      skipping = { line: lineNumber, offset: lineStart, excerpt: headOf(lineParts), state: undefined };
+      skipping = { line: lineNumber, offset: lineStart, excerpt: headOf([held]), state: undefined, decoder };
     } else {
-      let state: StringState = INSIDE;
-      for (const part of lineParts) state = scanStringState(part, state);
-      const excerpt = headOf([open.head, '\n', ...lineParts]);
-      skipping = { line: open.line, offset: open.offset, excerpt, state };
+      const excerpt = headOf([open.head, '\n', held]);
+      const state = scanStringState(held, INSIDE);
+      skipping = { line: open.line, offset: open.offset, excerpt, state, decoder };
     }
-    lineParts = [];
   }
 
   /** A piece of the line being skipped: its excerpt grows to what an excerpt shows, its string state is followed. */
-  function skipPiece(skip: Skip, piece: string): void {
+  function skipPiece(skip: Skip, bytes: Uint8Array, last: boolean): void {
+    const piece = skip.decoder.decode(bytes, { stream: !last });
     if (skip.state !== undefined) skip.state = scanStringState(piece, skip.state);
     if (skip.excerpt.length <= EXCERPT_LENGTH)
       skip.excerpt += piece.slice(0, EXCERPT_LENGTH + 1 - skip.excerpt.length);
@@ -266,69 +336,118 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
     else reportOversize(skip.line, skip.offset, end, skip.excerpt);
   }
 
-  /** Adds a piece of the current line, merging small pieces so that tiny chunks do not cost one string each. */
-  function appendLinePart(piece: string): void {
-    lineParts.push(piece);
-    for (let count = lineParts.length; count >= 2; count = lineParts.length) {
-      const last = lineParts[count - 1] as string;
-      const previous = lineParts[count - 2] as string;
+  /** Adds a piece of the current line, merging small pieces so that tiny chunks do not cost one array each. */
+  function appendLineBytes(piece: Uint8Array): void {
+    // A copy, never a view: `Buffer#slice` shares memory, and the caller may refill its buffer.
+    lineBytes.push(new Uint8Array(piece));
+    lineByteCount += piece.length;
+    for (let count = lineBytes.length; count >= 2; count = lineBytes.length) {
+      const last = lineBytes[count - 1] as Uint8Array;
+      const previous = lineBytes[count - 2] as Uint8Array;
       if (last.length >= SMALL_PIECE || previous.length > last.length) break;
-      lineParts.length = count - 2;
-      lineParts.push(previous + last);
+      lineBytes.length = count - 2;
+      lineBytes.push(concatBytes([previous, last], previous.length + last.length));
     }
   }
 
-  function feedBytes(chunk: Uint8Array): void {
-    let text = decoder.decode(chunk, { stream: true });
+  /**
+   * The held line's bytes with `lastPiece` after them, as the `contentLength` bytes the line has: the bytes of a byte
+   * order mark, held before the decoder told it apart from the line, are dropped from the front.
+   */
+  function takeLineBytes(lastPiece: Uint8Array, contentLength: number): Uint8Array {
+    const pieces = lastPiece.length === 0 ? lineBytes : [...lineBytes, lastPiece];
+    const joined = concatBytes(pieces, lineByteCount + lastPiece.length);
+    lineBytes = [];
+    lineByteCount = 0;
+    return joined.length === contentLength ? joined : joined.subarray(joined.length - contentLength);
+  }
+
+  /**
+   * Reads a chunk byte-first: line feeds are found in the bytes, the lines complete in this chunk are decoded with one
+   * decode, and the bytes of a line still open are held undecoded until its line feed comes.
+   */
+  function feedBytes(input: Uint8Array): void {
     const base = consumed;
-    consumed += chunk.length;
-    if (atStreamStart && text.length > 0) {
-      atStreamStart = false;
-      if (text.charCodeAt(0) === BYTE_ORDER_MARK) {
-        text = text.slice(1);
-        emitSkip('byte-order-mark', 1, 0, BYTE_ORDER_MARK_BYTES);
-        lineStart = BYTE_ORDER_MARK_BYTES;
-      }
+    consumed += input.length;
+    const start = atStreamStart ? streamStart(input) : { chunk: input, base };
+    if (start !== null) readChunkLines(start.chunk, start.base);
+  }
+
+  function readChunkLines(chunk: Uint8Array, base: number): void {
+    const firstLf = chunk.indexOf(LF);
+    if (firstLf === -1) {
+      holdPiece(chunk);
+      return;
     }
-    let from = 0;
     let byteFrom = 0;
-    for (;;) {
+    // The line that began in an earlier chunk ends at the first line feed.
+    if (skipping !== null || lineByteCount > 0) {
+      endHeldLine(chunk.subarray(0, firstLf), base + firstLf);
+      byteFrom = firstLf + 1;
+    }
+    const lastLf = chunk.lastIndexOf(LF);
+    if (lastLf >= byteFrom) readWholeLines(chunk, byteFrom, lastLf, base);
+    holdPiece(chunk.subarray(lastLf + 1));
+  }
+
+  /** The lines from `byteFrom` to the line feed at `lastLf`, all complete in this chunk, decoded at once. */
+  function readWholeLines(chunk: Uint8Array, byteFrom: number, lastLf: number, base: number): void {
+    const text = lineDecoder.decode(chunk.subarray(byteFrom, lastLf + 1));
+    for (let from = 0, lfByte = byteFrom - 1; from < text.length; ) {
       const lf = text.indexOf('\n', from);
-      if (lf === -1) break;
-      const lfByte = chunk.indexOf(LF, byteFrom);
+      lfByte = chunk.indexOf(LF, lfByte + 1);
       const end = base + lfByte + 1;
-      if (skipping !== null) {
-        skipPiece(skipping, text.slice(from, lf));
-        endSkippedLine(skipping, end);
-      } else {
-        const piece = text.slice(from, lf);
-        readLine(lineParts.length === 0 ? piece : takeLine(piece), base + lfByte, end, true);
-      }
+      readLine(text.slice(from, lf), base + lfByte, end, true);
       lineStart = end;
       lineNumber++;
       from = lf + 1;
-      byteFrom = lfByte + 1;
     }
+  }
+
+  /** The held (or skipped) line's last piece, up to its line feed at input offset `lfOffset`. */
+  function endHeldLine(lastPiece: Uint8Array, lfOffset: number): void {
+    const end = lfOffset + 1;
     if (skipping !== null) {
-      skipPiece(skipping, from === 0 ? text : text.slice(from));
+      skipPiece(skipping, lastPiece, true);
+      endSkippedLine(skipping, end);
+    } else readHeldLine(takeLineBytes(lastPiece, lfOffset - lineStart), lfOffset, end, true);
+    lineStart = end;
+    lineNumber++;
+  }
+
+  /** Bytes of a line whose line feed has not come yet: held, or passed over while skipping. */
+  function holdPiece(piece: Uint8Array): void {
+    if (skipping !== null) {
+      skipPiece(skipping, piece, false);
       return;
     }
-    if (from < text.length) appendLinePart(from === 0 ? text : text.slice(from));
-    // Up to two bytes of a byte order mark may wait in the decoder: they are not part of any line yet.
-    if (atStreamStart) return;
+    if (piece.length > 0) appendLineBytes(piece);
     if (consumed - heldFrom() > maxRecordBytes) boundHeldBytes();
+  }
+
+  /**
+   * The first bytes of the stream: a byte order mark is passed over (reported as a skip). Until three bytes have
+   * come, a prefix of one waits; `null` then, as there is nothing to read yet.
+   */
+  function streamStart(input: Uint8Array): { chunk: Uint8Array; base: number } | null {
+    const bytes =
+      bomPrefix.length === 0 ? input : concatBytes([bomPrefix, input], bomPrefix.length + input.length);
+    if (bytes.length < BYTE_ORDER_MARK_BYTES && startsLikeByteOrderMark(bytes)) {
+      bomPrefix = bytes.slice();
+      return null;
+    }
+    atStreamStart = false;
+    bomPrefix = NO_BYTES;
+    if (bytes.length < BYTE_ORDER_MARK_BYTES || !startsLikeByteOrderMark(bytes))
+      return { chunk: bytes, base: 0 };
+    emitSkip('byte-order-mark', 1, 0, BYTE_ORDER_MARK_BYTES);
+    lineStart = BYTE_ORDER_MARK_BYTES;
+    return { chunk: bytes.subarray(BYTE_ORDER_MARK_BYTES), base: BYTE_ORDER_MARK_BYTES };
   }
 
   /** Offset of the first input byte still held: the open record's start, or the current line's. */
   function heldFrom(): number {
     return resync.heldFrom() ?? lineStart;
-  }
-
-  function takeLine(lastPiece: string): string {
-    lineParts.push(lastPiece);
-    const line = lineParts.join('');
-    lineParts = [];
-    return line;
   }
 
   /** A lone high surrogate left by a string chunk becomes U+FFFD, as TextEncoder writes any lone surrogate. */
@@ -377,14 +496,19 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
       if (ended) return NOTHING;
       flushPendingSurrogate();
       ended = true;
-      const rest = decoder.decode();
+      if (atStreamStart) {
+        // Fewer bytes than a byte order mark, all of them like its start: they are the last line.
+        atStreamStart = false;
+        if (bomPrefix.length > 0) appendLineBytes(bomPrefix);
+        bomPrefix = NO_BYTES;
+      }
       const skip = skipping;
       if (skip !== null) {
-        skipPiece(skip, rest);
+        skipPiece(skip, NO_BYTES, true);
         skipping = null;
         reportOversize(skip.line, skip.offset, consumed, skip.excerpt);
-      } else if (rest.length > 0 || lineParts.length > 0) {
-        readLine(takeLine(rest), consumed, consumed, false);
+      } else if (consumed > lineStart) {
+        readHeldLine(takeLineBytes(NO_BYTES, consumed - lineStart), consumed, consumed, false);
       }
       resync.finish(consumed);
       return drain();
@@ -395,13 +519,14 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
     },
 
     reset(): void {
-      decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+      bomPrefix = NO_BYTES;
       pendingHighSurrogate = '';
       consumed = 0;
       lineStart = 0;
       lineNumber = 1;
       atStreamStart = true;
-      lineParts = [];
+      lineBytes = [];
+      lineByteCount = 0;
       skipping = null;
       resync.reset();
       ended = false;

@@ -101,6 +101,17 @@ export interface NdjsonTokenizerOptions {
    * malformed one it accepts is skipped too (reported to `onSkip`, not as a problem).
    */
   skipRecord?: (text: string) => boolean;
+  /**
+   * Leave the long string values of long records undecoded until read: a record of at least
+   * {@link LAZY_LINE_BYTES} that came in over several chunks is parsed without its strings of
+   * {@link LAZY_STRING_BYTES} or more, each of which becomes a property that decodes its bytes on first access (and
+   * the record's `text` likewise). Reading a value gives exactly what an eager parse gives; a consumer that never
+   * reads a tool's output never pays for decoding it. Records that are not plain enough (an invalid escape, a raw
+   * control character) are parsed eagerly, so problems are reported as without this option.
+   *
+   * @defaultValue false
+   */
+  lazyStrings?: boolean;
   /** Called for each record. Records are returned from `feed`/`end` when this is not given. */
   onRecord?: (record: NdjsonRecord) => void;
   /** Called for each problem. Problems are returned from `feed`/`end` when this is not given. */

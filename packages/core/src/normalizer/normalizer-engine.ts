@@ -38,6 +38,19 @@ function invalidLine(
   return { type: 'invalid-line', code, message, excerpt, loc };
 }
 
+/**
+ * A record's source: its text, read only when an excerpt or a dialect asks for it (a long record's text is decoded
+ * lazily), and an upper bound of its length in UTF-16 units, for the cheap depth test.
+ */
+interface RecordSource {
+  readonly text: string;
+  readonly length: number;
+}
+
+function sourceOfText(text: string): RecordSource {
+  return { text, length: text.length };
+}
+
 /** The events of a record no dialect explains: `unknown` if it has a string `type`, else `invalid-line`. */
 function unexplainedRecord(record: JsonObject, loc: SourceLocation, text: string): CanonicalEvent {
   const type = record.type;
@@ -51,10 +64,15 @@ function unexplainedRecord(record: JsonObject, loc: SourceLocation, text: string
 
 /**
  * A record nested deeper than {@link MAX_JSON_DEPTH}, or whose events are: nothing downstream could write or walk
- * it. Only a long text can nest that deep (each level takes two characters), so short records cost no walk.
+ * it. Only a long text can nest that deep (each level takes two characters), so short records cost no walk. A
+ * record's byte length bounds its text's length, so either may be given.
  */
-function tooDeepRecord(value: unknown, text: string, events: readonly CanonicalEvent[] | undefined): boolean {
-  if (text.length <= 2 * MAX_JSON_DEPTH) return false;
+function tooDeepRecord(
+  value: unknown,
+  length: number,
+  events: readonly CanonicalEvent[] | undefined,
+): boolean {
+  if (length <= 2 * MAX_JSON_DEPTH) return false;
   if (events === undefined) return exceedsJsonDepth(value, MAX_JSON_DEPTH);
   // An event may hold a value a dialect parsed out of one of the record's strings, a level or two below the event.
   return events.some((event) => exceedsJsonDepth(event, MAX_JSON_DEPTH + 2));
@@ -94,55 +112,64 @@ export function createNormalizerEngine(options: NormalizerEngineOptions): Normal
   let pushedRecords = 0;
   let foreign: ForeignLog | undefined;
 
-  /** One context per dialect for top-level records, reused: a record's context lives only during its `normalize`. */
+  /**
+   * One context per dialect for top-level records, reused: a record's context lives only during its `normalize`.
+   * Its text is read from the record's source only if the dialect asks.
+   */
   const topContexts = new Map<
     Dialect,
-    {
-      state: unknown;
-      loc: SourceLocation;
-      text: string;
-      reparse: (inner: string) => readonly CanonicalEvent[];
-    }
+    DialectContext<unknown> & { loc: SourceLocation; source: RecordSource }
   >();
 
-  function contextFor(dialect: Dialect, loc: SourceLocation, text: string): DialectContext<unknown> {
+  function contextFor(dialect: Dialect, loc: SourceLocation, source: RecordSource): DialectContext<unknown> {
     if (reparseDepth === 0) {
       let context = topContexts.get(dialect);
       if (context === undefined) {
         const created = {
           state: router.stateOf(dialect),
           loc,
-          text,
+          source,
+          get text(): string {
+            return created.source.text;
+          },
           reparse: (inner: string) => reparse(inner, created.loc),
         };
         context = created;
         topContexts.set(dialect, context);
       }
       context.loc = loc;
-      context.text = text;
+      context.source = source;
       return context;
     }
-    return { state: router.stateOf(dialect), loc, text, reparse: (inner: string) => reparse(inner, loc) };
+    return {
+      state: router.stateOf(dialect),
+      loc,
+      get text(): string {
+        return source.text;
+      },
+      reparse: (inner: string) => reparse(inner, loc),
+    };
   }
 
-  function normalizeValue(record: JsonObject, loc: SourceLocation, text: string): Normalized {
+  function normalizeValue(record: JsonObject, loc: SourceLocation, source: RecordSource): Normalized {
     if (foreign === undefined && reparseDepth === 0) {
       const agent = foreignAgentOf(record);
       if (agent !== undefined) foreign = foreignLog(agent, loc);
     }
-    if (tooDeepRecord(record, text, undefined))
-      return { dialect: undefined, events: [tooDeepLine(text, loc)] };
+    if (tooDeepRecord(record, source.length, undefined))
+      return { dialect: undefined, events: [tooDeepLine(source.text, loc)] };
     const dialect = router.route(record);
-    if (dialect === undefined) return { dialect, events: [unexplainedRecord(record, loc, text)] };
+    if (dialect === undefined) return { dialect, events: [unexplainedRecord(record, loc, source.text)] };
     let events: readonly CanonicalEvent[];
     try {
-      events = dialect.normalize(record, contextFor(dialect, loc, text));
+      events = dialect.normalize(record, contextFor(dialect, loc, source));
     } catch (error) {
       // A dialect must not throw, but a third party's might; the stream goes on.
       const message = `The ${dialect.name} dialect failed on this record: ${String(error)}`;
-      return { dialect, events: [invalidLine('unrecognized-record', message, excerptOf(text), loc)] };
+      return { dialect, events: [invalidLine('unrecognized-record', message, excerptOf(source.text), loc)] };
     }
-    return { dialect, events: tooDeepRecord(record, text, events) ? [tooDeepLine(text, loc)] : events };
+    const tooDeep = tooDeepRecord(record, source.length, events);
+    return { dialect, events: tooDeep ? [tooDeepLine(source.text, loc)] : events };
   }
 
   function reparse(text: string, loc: SourceLocation): readonly CanonicalEvent[] {
@@ -157,7 +184,7 @@ export function createNormalizerEngine(options: NormalizerEngineOptions): Normal
       const events: CanonicalEvent[] = [];
       for (const item of [...tokenizer.feed(text), ...tokenizer.end()]) {
         if ('code' in item) events.push(invalidLine(item.code, item.message, item.excerpt, loc));
-        else events.push(...normalizeValue(item.value as JsonObject, loc, item.text).events);
+        else events.push(...normalizeValue(item.value as JsonObject, loc, item).events);
       }
       return events;
     } finally {
@@ -171,7 +198,8 @@ export function createNormalizerEngine(options: NormalizerEngineOptions): Normal
 
   function onTokenizerRecord(record: NdjsonRecord): void {
     const loc = { line: record.line, offset: record.offset };
-    const { dialect, events } = normalizeValue(record.value as JsonObject, loc, record.text);
+    // The record is its own source: its `length` (bytes) bounds its text's length, and its text is read only if needed.
+    const { dialect, events } = normalizeValue(record.value as JsonObject, loc, record);
     onRecord?.(record, dialect);
     emit(events);
   }
@@ -187,6 +215,8 @@ export function createNormalizerEngine(options: NormalizerEngineOptions): Normal
 
   const tokenizer = createNdjsonTokenizer({
     objectsOnly: true,
+    // Long tool outputs and file contents are decoded only if an event's reader reads them.
+    lazyStrings: true,
     onRecord: onTokenizerRecord,
     onProblem: onTokenizerProblem,
     ...(maxRecordBytes === undefined ? {} : { maxRecordBytes }),
@@ -218,7 +248,7 @@ export function createNormalizerEngine(options: NormalizerEngineOptions): Normal
         emit([invalidLine('not-an-object', 'The record is JSON but not an object.', excerptOf(text), where)]);
         return drain();
       }
-      const { dialect, events } = normalizeValue(value, where, text);
+      const { dialect, events } = normalizeValue(value, where, sourceOfText(text));
       onRecord?.({ value, text, line: where.line, offset: where.offset, length: 0 }, dialect);
       emit(events);
       return drain();

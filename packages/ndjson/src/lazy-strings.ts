@@ -1,0 +1,230 @@
+/**
+ * Parsing a long record without decoding its long strings. A tool's output or a file's contents can make a record of
+ * hundreds of kilobytes; decoding it into one string and parsing that string allocates two or three copies of the
+ * payload in the runtime's large-object space, which costs far more than the parse itself, and most consumers never
+ * read the payload (a summary wants the tool's status, not its output).
+ *
+ * So a long line is scanned on its bytes: each long string value is checked to be exactly what `JSON.parse` accepts,
+ * cut out, and replaced by a short placeholder; the small rest (the skeleton) is decoded and parsed; and each
+ * placeholder becomes a property that decodes and unescapes its bytes on first access. A consumer reading the
+ * property gets the very string an eager parse gives. Anything unusual (an invalid escape, a raw control character,
+ * a skeleton that does not parse) gives up, and the caller parses the line as usual, so the result never differs.
+ */
+
+/** String values at least this long, in bytes between their quotes, are left undecoded until read. */
+export const LAZY_STRING_BYTES = 1024;
+
+/** Lines shorter than this are parsed as they are: cutting strings out pays only on long records. */
+export const LAZY_LINE_BYTES = 32 * 1024;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COLON = 0x3a;
+const LOWEST_UNESCAPED = 0x20;
+const NOT_A_PAYLOAD = -1;
+
+/** Bytes that may follow a backslash in JSON, besides `u`. */
+const SHORT_ESCAPES = new Set([0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74]);
+const LETTER_U = 0x75;
+
+/** A placeholder's first character: a NUL, which a skeleton can only hold as the escape checked for below. */
+const PLACEHOLDER_MARK = '\u0000';
+const ESCAPED_MARK = '\\u0000';
+
+/**
+ * Marks an object or array holding strings not yet decoded, as the symbol-keyed set of their keys: JSON and
+ * `Object.keys` never see it, and a walk that must not decode them (a depth check) can tell which properties to pass.
+ */
+export const LAZY_KEYS: unique symbol = Symbol.for('cursor-stream.lazy-keys');
+
+function isHexDigit(byte: number | undefined): boolean {
+  if (byte === undefined) return false;
+  return (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66);
+}
+
+/** Length of the escape at `at` (a backslash) if JSON allows it, else 0. */
+function escapeLength(bytes: Uint8Array, at: number): number {
+  const next = bytes[at + 1];
+  if (next === undefined) return 0;
+  if (SHORT_ESCAPES.has(next)) return 2;
+  if (next !== LETTER_U) return 0;
+  for (let digit = at + 2; digit < at + 6; digit++) if (!isHexDigit(bytes[digit])) return 0;
+  return 6;
+}
+
+/**
+ * The offset of the quote closing the string opened at `open`, when everything inside is valid JSON string content
+ * (no raw control character, only allowed escapes); `NOT_A_PAYLOAD` otherwise, or when it ends unclosed.
+ */
+function validStringEnd(bytes: Uint8Array, open: number): number {
+  for (let at = open + 1; at < bytes.length; ) {
+    const byte = bytes[at] as number;
+    if (byte === QUOTE) return at;
+    if (byte < LOWEST_UNESCAPED) return NOT_A_PAYLOAD;
+    if (byte === BACKSLASH) {
+      const length = escapeLength(bytes, at);
+      if (length === 0) return NOT_A_PAYLOAD;
+      at += length;
+    } else at += 1;
+  }
+  return NOT_A_PAYLOAD;
+}
+
+/** Whether the string closed at `close` is an object key: the next byte past whitespace is a colon. */
+function isKey(bytes: Uint8Array, close: number): boolean {
+  for (let at = close + 1; at < bytes.length; at++) {
+    const byte = bytes[at] as number;
+    if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d) return byte === COLON;
+  }
+  return false;
+}
+
+/** A long string value's bytes, its quotes included. */
+interface Payload {
+  start: number;
+  end: number;
+}
+
+/**
+ * The long string values of a line, in order, or `undefined` when the line is not plain enough to cut (a string
+ * that is unclosed or not valid as JSON; the eager path then reports or repairs it).
+ */
+function findPayloads(bytes: Uint8Array): Payload[] | undefined {
+  const payloads: Payload[] = [];
+  for (let from = 0; ; ) {
+    const open = bytes.indexOf(QUOTE, from);
+    if (open === -1) return payloads;
+    const close = validStringEnd(bytes, open);
+    if (close === NOT_A_PAYLOAD) return undefined;
+    if (close - open - 1 >= LAZY_STRING_BYTES && !isKey(bytes, close))
+      payloads.push({ start: open, end: close + 1 });
+    from = close + 1;
+  }
+}
+
+/** The line's text with each payload replaced by the placeholder of its index; `undefined` if one could collide. */
+function skeletonOf(
+  bytes: Uint8Array,
+  payloads: readonly Payload[],
+  decoder: TextDecoder,
+): string | undefined {
+  let skeleton = '';
+  let from = 0;
+  for (let index = 0; index <= payloads.length; index++) {
+    const payload = payloads[index];
+    const piece = decoder.decode(bytes.subarray(from, payload?.start ?? bytes.length));
+    if (piece.includes(ESCAPED_MARK)) return undefined;
+    skeleton += piece;
+    if (payload === undefined) break;
+    skeleton += `"${ESCAPED_MARK}${index}"`;
+    from = payload.end;
+  }
+  return skeleton;
+}
+
+/** Makes `holder[key]` decode the payload on first read (and keep the string), or take a value written to it. */
+function defineLazy(
+  holder: object,
+  key: string,
+  bytes: Uint8Array,
+  payload: Payload,
+  decoder: TextDecoder,
+): void {
+  const settle = (value: unknown): void => {
+    Object.defineProperty(holder, key, { value, writable: true, enumerable: true, configurable: true });
+    lazyKeysOf(holder)?.delete(key);
+  };
+  Object.defineProperty(holder, key, {
+    enumerable: true,
+    configurable: true,
+    get() {
+      const value: unknown = JSON.parse(decoder.decode(bytes.subarray(payload.start, payload.end)));
+      settle(value);
+      return value;
+    },
+    set: settle,
+  });
+  let keys = lazyKeysOf(holder);
+  if (keys === undefined) {
+    keys = new Set();
+    Object.defineProperty(holder, LAZY_KEYS, { value: keys, configurable: true });
+  }
+  keys.add(key);
+}
+
+function lazyKeysOf(holder: object): Set<string> | undefined {
+  return (holder as { [LAZY_KEYS]?: Set<string> })[LAZY_KEYS];
+}
+
+/** The payload a placeholder names, if `value` is one. */
+function placeholderIndex(value: unknown): number | undefined {
+  if (typeof value !== 'string' || !value.startsWith(PLACEHOLDER_MARK)) return undefined;
+  return Number(value.slice(1));
+}
+
+/**
+ * Turns every placeholder in the parsed skeleton into a lazy property. Iterative, so a deeply nested skeleton cannot
+ * exhaust the stack. Returns how many it turned.
+ */
+function installLazyStrings(
+  root: unknown,
+  bytes: Uint8Array,
+  payloads: readonly Payload[],
+  decoder: TextDecoder,
+): number {
+  let installed = 0;
+  const stack: unknown[] = [root];
+  for (let holder = stack.pop(); holder !== undefined; holder = stack.pop()) {
+    if (typeof holder !== 'object' || holder === null) continue;
+    const keys = Array.isArray(holder) ? holder.keys() : Object.keys(holder);
+    for (const key of keys) {
+      const value = (holder as Record<string | number, unknown>)[key];
+      const index = placeholderIndex(value);
+      const payload = index === undefined ? undefined : payloads[index];
+      if (payload !== undefined) {
+        defineLazy(holder, String(key), bytes, payload, decoder);
+        installed += 1;
+      } else if (typeof value === 'object' && value !== null) stack.push(value);
+    }
+  }
+  return installed;
+}
+
+/**
+ * Parses a line's bytes (its terminator excluded) with its long string values left undecoded until read. Returns
+ * `undefined` when the line has no long string value or is not plain enough to cut: the caller then parses it
+ * eagerly, which gives the same value or the problem this would have hidden.
+ *
+ * @param decoder - A UTF-8 decoder that keeps a byte order mark (`ignoreBOM: true`), used without streaming.
+ */
+export function parseWithLazyStrings(
+  bytes: Uint8Array,
+  decoder: TextDecoder,
+): { value: unknown } | undefined {
+  const payloads = findPayloads(bytes);
+  if (payloads === undefined || payloads.length === 0) return undefined;
+  const skeleton = skeletonOf(bytes, payloads, decoder);
+  if (skeleton === undefined) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(skeleton);
+  } catch {
+    return undefined;
+  }
+  // A top-level string payload has no holder to hang a property on: such a line is parsed eagerly.
+  if (installLazyStrings(value, bytes, payloads, decoder) !== payloads.length) return undefined;
+  return { value };
+}
+
+/** Whether some of `holder`'s properties are strings not decoded yet. */
+export function hasLazyStrings(holder: object): boolean {
+  return (lazyKeysOf(holder)?.size ?? 0) > 0;
+}
+
+/**
+ * Whether `holder[key]` is a string not decoded yet. A walk that only needs the shape of a value (its depth) uses
+ * it to pass such properties without decoding them.
+ */
+export function isLazyString(holder: object, key: string): boolean {
+  return lazyKeysOf(holder)?.has(key) === true;
+}

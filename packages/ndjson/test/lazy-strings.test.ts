@@ -1,0 +1,138 @@
+/**
+ * Long strings left undecoded until read (`lazyStrings`): whatever the record and the chunking, reading gives exactly
+ * what an eager parse gives, problems are the same, and nothing is decoded that nobody reads.
+ */
+import {
+  createNdjsonTokenizer,
+  hasLazyStrings,
+  isLazyString,
+  LAZY_LINE_BYTES,
+  LAZY_STRING_BYTES,
+  type NdjsonItem,
+  type NdjsonRecord,
+} from '@cursor-stream/ndjson';
+import { fc, test } from '@fast-check/vitest';
+import { describe, expect, it } from 'vitest';
+import { cutAt, encodeUtf8, tokenize } from './support.ts';
+
+const isRecord = (item: NdjsonItem): item is NdjsonRecord => 'value' in item;
+
+/** Pieces a long payload is made of: plain text, JSON escapes, multi-byte characters, quotes, backslashes. */
+const payloadPiece = fc.oneof(
+  fc.string({ unit: 'grapheme', maxLength: 40 }),
+  fc.constantFrom(
+    '"',
+    '\\',
+    '\n',
+    '\t',
+    '\u0000',
+    '\u001f',
+    '/',
+    '\u2028',
+    '👍🏽',
+    'é',
+    '\ud800',
+    '</script>',
+  ),
+);
+
+/** A string of at least {@link LAZY_STRING_BYTES}, repeated up to about 40 KiB so that its line is cut lazily. */
+const longString = fc
+  .tuple(fc.array(payloadPiece, { minLength: 1, maxLength: 30 }), fc.integer({ min: 1, max: 40 }))
+  .map(([pieces, kilobytes]) => {
+    const unit = pieces.join('') || 'x';
+    return unit.repeat(Math.ceil((kilobytes * 1024 + LAZY_STRING_BYTES) / unit.length));
+  });
+
+/** A record shaped like a tool call, with long strings in outputs, arrays and nested objects. */
+const longRecord = fc.record({
+  type: fc.constant('tool_call'),
+  subtype: fc.constantFrom('started', 'completed'),
+  call_id: fc.string({ maxLength: 20 }),
+  tool_call: fc.record({
+    readToolCall: fc.record({
+      args: fc.record({ path: fc.string({ maxLength: 30 }), contents: fc.option(longString) }),
+      result: fc.record({
+        success: fc.record({ content: longString, lines: fc.array(longString, { maxLength: 2 }) }),
+      }),
+    }),
+  }),
+});
+
+/** Reads every value, decoding every lazy string, so that two runs can be compared. */
+function settled(items: readonly NdjsonItem[]): unknown[] {
+  return items.map((item) =>
+    isRecord(item) ? { ...item, value: JSON.parse(JSON.stringify(item.value)), text: item.text } : item,
+  );
+}
+
+const LINES_PER_DOCUMENT = 3;
+
+/** Whether a value holds a string not decoded yet, at any depth. */
+function holdsLazyString(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (hasLazyStrings(value)) return true;
+  return Object.entries(Object.getOwnPropertyDescriptors(value)).some(
+    ([, descriptor]) => 'value' in descriptor && holdsLazyString(descriptor.value),
+  );
+}
+
+describe('lazy strings', () => {
+  test.prop([
+    fc.array(longRecord, { minLength: 1, maxLength: LINES_PER_DOCUMENT }),
+    fc.array(fc.nat(), { maxLength: 12 }),
+  ])('any record and any chunking give what an eager parse gives', (records, cuts) => {
+    const bytes = encodeUtf8(`${records.map((record) => JSON.stringify(record)).join('\r\n')}\n`);
+    const chunks = cutAt(bytes, cuts);
+    const lazy = tokenize(chunks, { lazyStrings: true, objectsOnly: true });
+    const eager = tokenize([bytes], { objectsOnly: true });
+    expect(settled(lazy.items)).toEqual(settled(eager.items));
+    expect(lazy.skips).toEqual(eager.skips);
+    expect(lazy.items.filter(isRecord).map((record) => record.value)).toEqual(records);
+    // The first line, held over two chunks, is cut when it is long enough: the property is not met by eager reads.
+    const first = `${JSON.stringify(records[0])}`;
+    const [held] = tokenize([bytes.subarray(0, 1), bytes.subarray(1)], { lazyStrings: true }).items;
+    expect(held !== undefined && isRecord(held) && holdsLazyString(held.value)).toBe(
+      encodeUtf8(first).length >= LAZY_LINE_BYTES,
+    );
+  });
+
+  test.prop([
+    longString,
+    fc.constantFrom('\\x', '\\u12', '\u0001', '\t', '\\u0000 in a short string', 'long key'),
+    fc.array(fc.nat(), { maxLength: 8 }),
+  ])('records not plain enough to cut are read as without the option', (payload, flaw, cuts) => {
+    const good = JSON.stringify(payload).slice(1, -1);
+    const line =
+      flaw === 'long key'
+        ? `{"${good}":1,"b":"${good}"}`
+        : flaw === '\\u0000 in a short string'
+          ? `{"a":"\\u0000","b":"${good}"}`
+          : `{"a":"${good}${flaw}${good}"}`;
+    const bytes = encodeUtf8(`${line}\n${line}`);
+    const chunks = cutAt(bytes, [...cuts, 100]);
+    expect(settled(tokenize(chunks, { lazyStrings: true }).items)).toEqual(settled(tokenize([bytes]).items));
+  });
+
+  it('decodes a string only when it is read, and takes a value written to it', () => {
+    const content = 'x'.repeat(LAZY_LINE_BYTES);
+    const bytes = encodeUtf8(`${JSON.stringify({ type: 'tool_call', result: { content, n: 1 } })}\n`);
+    const [record] = tokenize(cutAt(bytes, [10]), { lazyStrings: true }).items.filter(isRecord);
+    const result = (record?.value as { result: { content: string; n: number } }).result;
+    expect(hasLazyStrings(result)).toBe(true);
+    expect(isLazyString(result, 'content')).toBe(true);
+    expect(Object.keys(result)).toEqual(['content', 'n']);
+    expect(result.content).toBe(content);
+    expect(isLazyString(result, 'content')).toBe(false);
+    result.content = 'replaced';
+    expect(result.content).toBe('replaced');
+    expect(JSON.stringify(result)).toBe('{"content":"replaced","n":1}');
+  });
+
+  it('reads a line held in one chunk, or shorter than the bound, eagerly', () => {
+    const content = 'y'.repeat(LAZY_LINE_BYTES);
+    const bytes = encodeUtf8(`${JSON.stringify({ result: { content } })}\n`);
+    const whole = createNdjsonTokenizer({ lazyStrings: true }).feed(bytes).filter(isRecord);
+    expect(hasLazyStrings((whole[0]?.value as { result: object }).result)).toBe(false);
+  });
+});
