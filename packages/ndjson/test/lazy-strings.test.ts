@@ -118,7 +118,8 @@ describe('lazy strings', () => {
     const content = 'x'.repeat(LAZY_LINE_BYTES);
     const bytes = encodeUtf8(`${JSON.stringify({ type: 'tool_call', result: { content, n: 1 } })}\n`);
     const [record] = tokenize(cutAt(bytes, [10]), { lazyStrings: true }).items.filter(isRecord);
-    const result = (record?.value as { result: { content: string; n: number } }).result;
+    if (record === undefined) throw new Error('no record');
+    const result = (record.value as { result: { content: string; n: number } }).result;
     expect(hasLazyStrings(result)).toBe(true);
     expect(isLazyString(result, 'content')).toBe(true);
     expect(Object.keys(result)).toEqual(['content', 'n']);
@@ -132,7 +133,8 @@ describe('lazy strings', () => {
   it('reads a line held in one chunk, or shorter than the bound, eagerly', () => {
     const content = 'y'.repeat(LAZY_LINE_BYTES);
     const bytes = encodeUtf8(`${JSON.stringify({ result: { content } })}\n`);
-    const whole = createNdjsonTokenizer({ lazyStrings: true }).feed(bytes).filter(isRecord);
-    expect(hasLazyStrings((whole[0]?.value as { result: object }).result)).toBe(false);
+    const [whole] = createNdjsonTokenizer({ lazyStrings: true }).feed(bytes).filter(isRecord);
+    if (whole === undefined) throw new Error('no record');
+    expect(hasLazyStrings((whole.value as { result: object }).result)).toBe(false);
   });
 });
