@@ -6,7 +6,7 @@ import { createProgress, NO_PROGRESS, type Progress, type ProgressTarget } from 
 
 /** A writable stream as the commands use it. */
 export interface OutputStream extends ProgressTarget {
-  write(text: string): boolean;
+  write(chunk: string | Uint8Array): boolean;
   once(event: 'drain', listener: () => void): unknown;
 }
 
@@ -27,8 +27,8 @@ export function processIo(): CliIo {
  * Writes text, and waits for the stream to drain when its buffer is full, so that a slow reader (a pager, a pipe)
  * holds the input back instead of the output piling up in memory.
  */
-export async function writeText(stream: OutputStream, text: string): Promise<void> {
-  if (text === '' || stream.write(text)) return;
+export async function writeText(stream: OutputStream, text: string | Uint8Array): Promise<void> {
+  if (text.length === 0 || stream.write(text)) return;
   await new Promise<void>((resolve) => stream.once('drain', resolve));
 }
 

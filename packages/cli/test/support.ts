@@ -10,8 +10,9 @@ export function captureStream(isTTY = false): CapturedStream {
   const parts: string[] = [];
   return {
     isTTY,
-    write(text: string) {
-      parts.push(text);
+    write(chunk: string | Uint8Array) {
+      // A batch of lines written as bytes holds whole lines, so it decodes on its own.
+      parts.push(typeof chunk === 'string' ? chunk : new TextDecoder().decode(chunk));
       return true;
     },
     once: () => undefined,

@@ -81,6 +81,7 @@ export {
   type SessionSummary,
   type ToolCallSummary,
 } from './session/session-reducer.ts';
+export { type EventPiece, stringifyEventPieces } from './spliced-event.ts';
 export {
   type DialectEncoderOptions,
   DialectEncoderTransformStream,

@@ -6,7 +6,13 @@ export {
   readChunks,
 } from './iterate.ts';
 export { EXCERPT_LENGTH, excerptOf } from './json-text.ts';
-export { hasLazyStrings, isLazyString, LAZY_LINE_BYTES, LAZY_STRING_BYTES } from './lazy-strings.ts';
+export {
+  hasLazyStrings,
+  isLazyString,
+  LAZY_LINE_BYTES,
+  LAZY_STRING_BYTES,
+  rawLazyString,
+} from './lazy-strings.ts';
 export { MAX_OUTPUT_LINE_LENGTH } from './line-kind.ts';
 export { MAX_CANDIDATES } from './open-record-resync.ts';
 export { DEFAULT_MAX_RECORD_BYTES, MAX_RECORD_BYTES_CAP } from './record-limits.ts';

@@ -21,7 +21,7 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COLON = 0x3a;
 const LOWEST_UNESCAPED = 0x20;
-const NOT_A_PAYLOAD = -1;
+const SLASH = 0x2f;
 
 /** Bytes that may follow a backslash in JSON, besides `u`. */
 const SHORT_ESCAPES = new Set([0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74]);
@@ -32,7 +32,7 @@ const PLACEHOLDER_MARK = '\u0000';
 const ESCAPED_MARK = '\\u0000';
 
 /**
- * Marks an object or array holding strings not yet decoded, as the symbol-keyed set of their keys: JSON and
+ * Marks an object or array holding strings not yet decoded, as the symbol-keyed map of their keys: JSON and
  * `Object.keys` never see it, and a walk that must not decode them (a depth check) can tell which properties to pass.
  */
 export const LAZY_KEYS: unique symbol = Symbol.for('cursor-stream.lazy-keys');
@@ -52,22 +52,31 @@ function escapeLength(bytes: Uint8Array, at: number): number {
   return 6;
 }
 
+/** Where a string ends, and whether it is written as `JSON.stringify` writes strings. */
+interface StringEnd {
+  close: number;
+  canonical: boolean;
+}
+
 /**
- * The offset of the quote closing the string opened at `open`, when everything inside is valid JSON string content
- * (no raw control character, only allowed escapes); `NOT_A_PAYLOAD` otherwise, or when it ends unclosed.
+ * The quote closing the string opened at `open`, when everything inside is valid JSON string content (no raw
+ * control character, only allowed escapes); `undefined` otherwise, or when it ends unclosed.
  */
-function validStringEnd(bytes: Uint8Array, open: number): number {
+function validStringEnd(bytes: Uint8Array, open: number): StringEnd | undefined {
+  let canonical = true;
   for (let at = open + 1; at < bytes.length; ) {
     const byte = bytes[at] as number;
-    if (byte === QUOTE) return at;
-    if (byte < LOWEST_UNESCAPED) return NOT_A_PAYLOAD;
+    if (byte === QUOTE) return { close: at, canonical };
+    if (byte < LOWEST_UNESCAPED) return undefined;
     if (byte === BACKSLASH) {
       const length = escapeLength(bytes, at);
-      if (length === 0) return NOT_A_PAYLOAD;
+      if (length === 0) return undefined;
+      // `JSON.stringify` writes `/` as it is and `\u` only for a few characters; either escape rules a copy out.
+      if (length === 6 || bytes[at + 1] === SLASH) canonical = false;
       at += length;
     } else at += 1;
   }
-  return NOT_A_PAYLOAD;
+  return undefined;
 }
 
 /** Whether the string closed at `close` is an object key: the next byte past whitespace is a colon. */
@@ -83,6 +92,11 @@ function isKey(bytes: Uint8Array, close: number): boolean {
 interface Payload {
   start: number;
   end: number;
+  /**
+   * Whether the bytes are the string as `JSON.stringify` writes it (no `\/`, no `\u` escape), so that a writer may
+   * copy them instead of decoding and escaping the string again.
+   */
+  canonical: boolean;
 }
 
 /**
@@ -94,10 +108,11 @@ function findPayloads(bytes: Uint8Array): Payload[] | undefined {
   for (let from = 0; ; ) {
     const open = bytes.indexOf(QUOTE, from);
     if (open === -1) return payloads;
-    const close = validStringEnd(bytes, open);
-    if (close === NOT_A_PAYLOAD) return undefined;
+    const found = validStringEnd(bytes, open);
+    if (found === undefined) return undefined;
+    const { close, canonical } = found;
     if (close - open - 1 >= LAZY_STRING_BYTES && !isKey(bytes, close))
-      payloads.push({ start: open, end: close + 1 });
+      payloads.push({ start: open, end: close + 1, canonical });
     from = close + 1;
   }
 }
@@ -146,14 +161,17 @@ function defineLazy(
   });
   let keys = lazyKeysOf(holder);
   if (keys === undefined) {
-    keys = new Set();
+    keys = new Map();
     Object.defineProperty(holder, LAZY_KEYS, { value: keys, configurable: true });
   }
-  keys.add(key);
+  keys.set(key, payload.canonical ? bytes.subarray(payload.start, payload.end) : undefined);
 }
 
-function lazyKeysOf(holder: object): Set<string> | undefined {
-  return (holder as { [LAZY_KEYS]?: Set<string> })[LAZY_KEYS];
+/** A holder's strings not decoded yet, by key, each with its bytes when they are canonical. */
+type LazyKeys = Map<string, Uint8Array | undefined>;
+
+function lazyKeysOf(holder: object): LazyKeys | undefined {
+  return (holder as { [LAZY_KEYS]?: LazyKeys })[LAZY_KEYS];
 }
 
 /** The payload a placeholder names, if `value` is one. */
@@ -227,4 +245,13 @@ export function hasLazyStrings(holder: object): boolean {
  */
 export function isLazyString(holder: object, key: string): boolean {
   return lazyKeysOf(holder)?.has(key) === true;
+}
+
+/**
+ * The JSON text of `holder[key]`, quotes included, as the bytes it came in, when it is a string not decoded yet whose
+ * bytes are what `JSON.stringify` writes for it (given they are valid UTF-8, which the caller checks). A writer copies
+ * them into its output instead of decoding the string and escaping it again.
+ */
+export function rawLazyString(holder: object, key: string): Uint8Array | undefined {
+  return lazyKeysOf(holder)?.get(key);
 }

@@ -1,9 +1,8 @@
 /** `cursor-stream normalize`: canonical events as NDJSON, one per line, each with its `loc`. */
 
-import { stringifyEvent } from '@cursor-stream/core/normalize';
-
 import { type CliIo, progressFor, readingExitCode, reportError, writeText } from '../cli-io.ts';
 import { EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
+import { eventLines } from '../format/event-lines.ts';
 import type { InputOptions } from '../options.ts';
 import { readLog } from '../read-log.ts';
 
@@ -17,10 +16,9 @@ export async function runNormalize(path: string, options: InputOptions, io: CliI
     ...options,
     stdin: io.stdin,
     progress: progressFor(io, true),
-    // One write per batch: a write per event costs more than the JSON it carries. One join per batch, rather than a
-    // line feed added to each event's JSON, so that no intermediate string is made per event.
+    // One write per batch: a write per event costs more than the JSON it carries.
     // An event too deep to write becomes an invalid-line at its location; the stream goes on.
-    onEvents: (events) => writeText(io.stdout, `${events.map(stringifyEvent).join('\n')}\n`),
+    onEvents: (events) => writeText(io.stdout, eventLines(events)),
   });
   if (!result.ok) {
     reportError(io, result.error);

@@ -1,0 +1,59 @@
+/**
+ * `normalize`'s batch writer: whether it copies long strings from the input or writes them again, the bytes are those
+ * of the events' lines as `stringifyEvent` writes them, invalid UTF-8 in the input included.
+ */
+import { type CanonicalEvent, createNormalizer, stringifyEvent } from '@cursor-stream/core/normalize';
+import { describe, expect, it } from 'vitest';
+import { eventLines } from '../src/format/event-lines.ts';
+
+/** The events of `bytes`, fed in two chunks so that a long line is held and its long strings stay undecoded. */
+function eventsOf(bytes: Uint8Array): CanonicalEvent[] {
+  const normalizer = createNormalizer();
+  return [
+    ...normalizer.feed(bytes.subarray(0, 3)),
+    ...normalizer.feed(bytes.subarray(3)),
+    ...normalizer.end(),
+  ];
+}
+
+function expectedBytes(events: readonly CanonicalEvent[]): Buffer {
+  return Buffer.from(`${events.map(stringifyEvent).join('\n')}\n`);
+}
+
+function completion(content: Buffer): Buffer {
+  return Buffer.concat([
+    Buffer.from(
+      '{"type":"tool_call","subtype":"completed","call_id":"c","tool_call":{"readToolCall":{"args":{},',
+    ),
+    Buffer.from('"result":{"success":{"content":"'),
+    content,
+    Buffer.from('"}}}},"session_id":"s"}\n'),
+  ]);
+}
+
+describe('event lines', () => {
+  it('copy valid long strings and are byte for byte the eager lines', () => {
+    const events = eventsOf(completion(Buffer.from('ok é 👍🏽 \\" \\n '.repeat(4000))));
+    const written = eventLines(events);
+    expect(written).toBeInstanceOf(Uint8Array);
+    expect(Buffer.from(written as Uint8Array)).toEqual(expectedBytes(events));
+  });
+
+  it('write a long string holding invalid UTF-8 as the decoder reads it, not as it came', () => {
+    const invalid = Buffer.concat([
+      Buffer.from('a'.repeat(40_000)),
+      Buffer.from([0xff, 0xc3]),
+      Buffer.from('b'),
+    ]);
+    const events = eventsOf(completion(invalid));
+    const written = eventLines(events);
+    const bytes = typeof written === 'string' ? Buffer.from(written) : Buffer.from(written);
+    expect(bytes).toEqual(expectedBytes(events));
+    expect(bytes.includes(Buffer.from([0xff]))).toBe(false);
+  });
+
+  it('are one string when nothing is copied', () => {
+    const events = eventsOf(Buffer.from('{"type":"system","subtype":"init","session_id":"s"}\n'));
+    expect(eventLines(events)).toBe(`${events.map(stringifyEvent).join('\n')}\n`);
+  });
+});
