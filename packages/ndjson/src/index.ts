@@ -11,6 +11,7 @@ export {
   isLazyString,
   LAZY_LINE_BYTES,
   LAZY_STRING_BYTES,
+  type LazyStringBounds,
   rawLazyString,
 } from './lazy-strings.ts';
 export { MAX_OUTPUT_LINE_LENGTH } from './line-kind.ts';

@@ -17,6 +17,26 @@ export const LAZY_STRING_BYTES = 1024;
 /** Lines shorter than this are parsed as they are: cutting strings out pays only on long records. */
 export const LAZY_LINE_BYTES = 32 * 1024;
 
+/** Where lazy strings begin; the defaults are {@link LAZY_LINE_BYTES} and {@link LAZY_STRING_BYTES}. */
+export interface LazyStringBounds {
+  /** Lines (bytes before the line feed) shorter than this are parsed eagerly. */
+  readonly lineBytes: number;
+  /** String values shorter than this (bytes between their quotes) are decoded with the rest. */
+  readonly stringBytes: number;
+}
+
+/** The bounds a `lazyStrings` option asks for; `undefined` when it is off. */
+export function lazyStringBounds(
+  option: boolean | Partial<LazyStringBounds> | undefined,
+): LazyStringBounds | undefined {
+  if (option === undefined || option === false) return undefined;
+  const given = option === true ? {} : option;
+  return {
+    lineBytes: given.lineBytes ?? LAZY_LINE_BYTES,
+    stringBytes: Math.max(1, given.stringBytes ?? LAZY_STRING_BYTES),
+  };
+}
+
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COLON = 0x3a;
@@ -103,7 +123,7 @@ interface Payload {
  * The long string values of a line, in order, or `undefined` when the line is not plain enough to cut (a string
  * that is unclosed or not valid as JSON; the eager path then reports or repairs it).
  */
-function findPayloads(bytes: Uint8Array): Payload[] | undefined {
+function findPayloads(bytes: Uint8Array, stringBytes: number): Payload[] | undefined {
   const payloads: Payload[] = [];
   for (let from = 0; ; ) {
     const open = bytes.indexOf(QUOTE, from);
@@ -111,7 +131,7 @@ function findPayloads(bytes: Uint8Array): Payload[] | undefined {
     const found = validStringEnd(bytes, open);
     if (found === undefined) return undefined;
     const { close, canonical } = found;
-    if (close - open - 1 >= LAZY_STRING_BYTES && !isKey(bytes, close))
+    if (close - open - 1 >= stringBytes && !isKey(bytes, close))
       payloads.push({ start: open, end: close + 1, canonical });
     from = close + 1;
   }
@@ -214,12 +234,14 @@ function installLazyStrings(
  * eagerly, which gives the same value or the problem this would have hidden.
  *
  * @param decoder - A UTF-8 decoder that keeps a byte order mark (`ignoreBOM: true`), used without streaming.
+ * @param stringBytes - The shortest string left undecoded, in bytes between its quotes.
  */
 export function parseWithLazyStrings(
   bytes: Uint8Array,
   decoder: TextDecoder,
+  stringBytes: number,
 ): { value: unknown } | undefined {
-  const payloads = findPayloads(bytes);
+  const payloads = findPayloads(bytes, stringBytes);
   if (payloads === undefined || payloads.length === 0) return undefined;
   const skeleton = skeletonOf(bytes, payloads, decoder);
   if (skeleton === undefined) return undefined;

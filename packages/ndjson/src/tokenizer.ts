@@ -24,7 +24,7 @@ import {
   type StringState,
   scanStringState,
 } from './json-text.ts';
-import { LAZY_LINE_BYTES, parseWithLazyStrings } from './lazy-strings.ts';
+import { lazyStringBounds, parseWithLazyStrings } from './lazy-strings.ts';
 import { outputLineMessage, startsLikeJson } from './line-kind.ts';
 import { createResync, endsEarly, invalidJsonMessage, type LineSpan } from './open-record-resync.ts';
 import { oversizeMessage, resolveMaxRecordBytes } from './record-limits.ts';
@@ -104,7 +104,7 @@ function concatBytes(pieces: readonly Uint8Array[], length: number): Uint8Array 
 export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): NdjsonTokenizer {
   const maxRecordBytes = resolveMaxRecordBytes(options.maxRecordBytes);
   const objectsOnly = options.objectsOnly ?? false;
-  const lazyStrings = options.lazyStrings ?? false;
+  const lazy = lazyStringBounds(options.lazyStrings);
   const { onRecord, onProblem, onSkip, skipRecord } = options;
 
   // ignoreBOM keeps a leading BOM in the text, so that its three bytes can be accounted for as a skip.
@@ -231,10 +231,10 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
    * that is asked for and possible; otherwise it is decoded and read as any line.
    */
   function readHeldLine(bytes: Uint8Array, contentEnd: number, end: number, terminated: boolean): void {
-    if (lazyStrings && bytes.length >= LAZY_LINE_BYTES && mayReadLazily(contentEnd)) {
+    if (lazy !== undefined && bytes.length >= lazy.lineBytes && mayReadLazily(contentEnd)) {
       // A CR right before the LF belongs to the line terminator, not to the record's text.
       const body = terminated && bytes[bytes.length - 1] === CR ? bytes.subarray(0, -1) : bytes;
-      const parsed = parseWithLazyStrings(body, lineDecoder);
+      const parsed = parseWithLazyStrings(body, lineDecoder, lazy.stringBytes);
       if (parsed !== undefined && (!objectsOnly || isJsonObject(parsed.value))) {
         emitRecord(lazyRecord(parsed.value, body, lineNumber, lineStart, end - lineStart));
         return;

@@ -1,3 +1,5 @@
+import type { LazyStringBounds } from './lazy-strings.ts';
+
 /**
  * One JSON record of the input: usually one physical line, or several when a string value holds raw line breaks.
  *
@@ -107,11 +109,12 @@ export interface NdjsonTokenizerOptions {
    * {@link LAZY_STRING_BYTES} or more, each of which becomes a property that decodes its bytes on first access (and
    * the record's `text` likewise). Reading a value gives exactly what an eager parse gives; a consumer that never
    * reads a tool's output never pays for decoding it. Records that are not plain enough (an invalid escape, a raw
-   * control character) are parsed eagerly, so problems are reported as without this option.
+   * control character) are parsed eagerly, so problems are reported as without this option. Other bounds than the
+   * defaults may be given (tests make every string of every held line lazy).
    *
    * @defaultValue false
    */
-  lazyStrings?: boolean;
+  lazyStrings?: boolean | Partial<LazyStringBounds>;
   /** Called for each record. Records are returned from `feed`/`end` when this is not given. */
   onRecord?: (record: NdjsonRecord) => void;
   /** Called for each problem. Problems are returned from `feed`/`end` when this is not given. */

@@ -216,7 +216,7 @@ export function createNormalizerEngine(options: NormalizerEngineOptions): Normal
   const tokenizer = createNdjsonTokenizer({
     objectsOnly: true,
     // Long tool outputs and file contents are decoded only if an event's reader reads them.
-    lazyStrings: true,
+    lazyStrings: options.lazyStrings ?? true,
     onRecord: onTokenizerRecord,
     onProblem: onTokenizerProblem,
     ...(maxRecordBytes === undefined ? {} : { maxRecordBytes }),

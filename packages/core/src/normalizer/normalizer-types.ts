@@ -1,4 +1,4 @@
-import type { NdjsonRecord } from '@cursor-stream/ndjson';
+import type { LazyStringBounds, NdjsonRecord } from '@cursor-stream/ndjson';
 import type { Dialect } from '../dialect.ts';
 import type { CanonicalEvent, CanonicalEventType, SourceLocation } from '../events.ts';
 import type { ForeignLog } from '../foreign-agents.ts';
@@ -28,6 +28,14 @@ export interface NormalizerOptions {
   types?: readonly CanonicalEventType[];
   /** Largest record the tokenizer holds, in bytes; see the tokenizer's option of the same name. */
   maxRecordBytes?: number;
+  /**
+   * Leave the long strings of long records (a tool's output, a file's contents) undecoded until an event's reader
+   * reads them; see the tokenizer's option of the same name. Values read are the same either way; `false` gives
+   * plain data properties throughout.
+   *
+   * @defaultValue true
+   */
+  lazyStrings?: boolean | Partial<LazyStringBounds>;
   /**
    * Called for every tokenizer record with the dialect that normalized it (`undefined`: none did), e.g. to run
    * `dialect.validate` on each record.
