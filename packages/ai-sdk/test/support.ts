@@ -15,10 +15,13 @@ export const CORPUS_DIR = join(import.meta.dirname, '../../../corpus');
 /** The shared real recordings (read in place, never copied). */
 export const REAL_CORPUS_DIR = join(import.meta.dirname, '../../../../shared/real-corpus');
 
-/** The `.ndjson` files of a folder and its subfolders, by name. */
+/**
+ * The `.ndjson` files of a folder and its subfolders, by name; not the benchmark's generated corpora (`generated/`,
+ * gigabytes once a benchmark has run).
+ */
 export function recordingsIn(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .filter((name) => name.endsWith('.ndjson'))
+    .filter((name) => name.endsWith('.ndjson') && !name.startsWith('generated'))
     .sort()
     .map((name) => join(dir, name));
 }
