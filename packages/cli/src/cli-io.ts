@@ -1,12 +1,15 @@
 /** The process streams and environment a command uses, passed in so that commands never reach for globals. */
 
+import { availableParallelism } from 'node:os';
 import { type CliError, formatCliError } from './cli-error.ts';
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from './exit-codes.ts';
+import { capJobs } from './options.ts';
 import { createProgress, NO_PROGRESS, type Progress, type ProgressTarget } from './progress-bar.ts';
 
 /** A writable stream as the commands use it. */
 export interface OutputStream extends ProgressTarget {
-  write(text: string): boolean;
+  /** Writes text, or UTF-8 bytes already encoded (a worker thread's output); false when the buffer is full. */
+  write(chunk: string | Uint8Array): boolean;
   once(event: 'drain', listener: () => void): unknown;
 }
 
@@ -27,8 +30,8 @@ export function processIo(): CliIo {
  * Writes text, and waits for the stream to drain when its buffer is full, so that a slow reader (a pager, a pipe)
  * holds the input back instead of the output piling up in memory.
  */
-export async function writeText(stream: OutputStream, text: string): Promise<void> {
-  if (text === '' || stream.write(text)) return;
+export async function writeText(stream: OutputStream, text: string | Uint8Array): Promise<void> {
+  if (text.length === 0 || stream.write(text)) return;
   await new Promise<void>((resolve) => stream.once('drain', resolve));
 }
 
@@ -76,4 +79,11 @@ export function logsExitCode(
   for (const error of outcome.errors) reportError(io, error);
   const reading = readingExitCode(io, outcome);
   return outcome.errors.length > 0 ? EXIT_USAGE_OR_IO : reading;
+}
+
+/** The worker threads a command may use for `--jobs`: at most one per CPU, with a note on stderr when lowered. */
+export function jobsFor(io: CliIo, requested: number): number {
+  const { jobs, note } = capJobs(requested, availableParallelism());
+  if (note !== undefined) io.stderr.write(`cursor-stream: ${note}\n`);
+  return jobs;
 }

@@ -7,16 +7,19 @@ export interface CapturedStream extends OutputStream {
 
 /** A writable stand-in for stdout or stderr that records every write. */
 export function captureStream(isTTY = false): CapturedStream {
-  const parts: string[] = [];
+  const parts: (string | Uint8Array)[] = [];
   return {
     isTTY,
-    write(text: string) {
-      parts.push(text);
+    write(chunk: string | Uint8Array) {
+      parts.push(chunk);
       return true;
     },
     once: () => undefined,
     get text() {
-      return parts.join('');
+      // Bytes are UTF-8 and may cut a character: decoded together with the text around them.
+      return Buffer.concat(
+        parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : part)),
+      ).toString();
     },
   };
 }
