@@ -39,8 +39,9 @@ Exit codes:
 /** Help text on reading a large file on several threads. */
 export const JOBS_HELP = `
 Large files:
-  A file of 32 MiB or more is read in ranges on --jobs worker threads (standard input, pipes and
-  .gz files on one). The output and the exit code are the same as with --jobs 1.`;
+  A regular file of 32 MiB or more is read in ranges on --jobs worker threads;
+  standard input, pipes and .gz files on one. The output and the exit code are
+  the same as with --jobs 1. CURSOR_STREAM_SPLIT_BYTES sets the size (e.g. 128m).`;
 
 /** `--jobs`: worker threads at most, one per CPU by default. */
 export function jobsOption(description: string): Option {
