@@ -44,7 +44,10 @@ const BATCH_TOUCHES = 4096;
 /** Pending tool calls reported per run; past it the run reports that it cannot tell. */
 const MAX_PENDING_REPORTED = 10_000;
 
-/** A session's first line is read whole within its chunk to check a cut; a longer one is read through. */
+/**
+ * One thread reads a file in chunks of this size from its start and delivers events after each: runs read and
+ * deliver at the same offsets. A cut's session start is checked only if its line ends within its chunk.
+ */
 const CHUNK = READ_CHUNK_BYTES;
 
 /** The file a worker reads, and its ranges. */

@@ -266,10 +266,6 @@ function onBatch(schedule: Schedule, run: Run, batch: RunBatch): void {
 }
 
 function onDone(schedule: Schedule, run: Run, message: FromRangeWorker & { type: 'done' }): void {
-  if (run.cancelled) {
-    if (message.parked) post(run.handle, { type: 'release', parked: run.id });
-    return;
-  }
   run.handle.active -= 1;
   run.batches.push({ batch: message.batch, credited: true });
   run.done = { end: message.end, parked: message.parked, summary: message.summary };
@@ -464,6 +460,38 @@ function runSchedule(schedule: Schedule): Promise<Result<void>> {
   });
 }
 
+/** The schedule at its start: the first range's run started, as the head. */
+function createSchedule(
+  plan: SplitPlan,
+  options: RangeReadOptions,
+  handles: readonly WorkerHandle[],
+  firstLine: readonly number[],
+  lines: number,
+): Schedule {
+  const ranges = plan.starts.length;
+  const base: ScheduleBase = {
+    plan,
+    options,
+    handles,
+    firstLine,
+    endOfInput: { line: Math.max(1, lines), offset: plan.size },
+    ranges,
+    runs: new Map(),
+    ahead: new Map(),
+    covered: new Set(),
+    trustedPark: undefined,
+    pending: new Set(),
+    written: 0,
+    nextAhead: 1,
+    lastId: 0,
+    results: [],
+    counts: { ranges, runs: 0, written: 0, resumed: 0 },
+    finished: undefined,
+    pumping: false,
+  };
+  return Object.assign(base, { head: startRun(base, 0, handles[0] as WorkerHandle) });
+}
+
 function workerFailure(plan: SplitPlan, error: unknown): CliError {
   const detail = error instanceof Error ? error.message : String(error);
   return cliError('read-failed', `reading in parallel failed: ${detail}`, plan.path);
@@ -497,30 +525,7 @@ export async function readInRanges(plan: SplitPlan, options: RangeReadOptions): 
     const counted = await Promise.race([counting, failure]);
     if (!counted.ok) return counted;
     const { starts, lines } = firstLines(counted.value, plan.endsWithLineFeed);
-    const ranges = plan.starts.length;
-    const base: ScheduleBase = {
-      plan,
-      options,
-      handles,
-      firstLine: starts,
-      endOfInput: { line: Math.max(1, lines), offset: plan.size },
-      ranges,
-      runs: new Map(),
-      ahead: new Map(),
-      covered: new Set(),
-      trustedPark: undefined,
-      pending: new Set(),
-      written: 0,
-      nextAhead: 1,
-      lastId: 0,
-      results: [],
-      counts: { ranges, runs: 0, written: 0, resumed: 0 },
-      finished: undefined,
-      pumping: false,
-    };
-    const schedule: Schedule = Object.assign(base, {
-      head: startRun(base, 0, handles[0] as WorkerHandle),
-    });
+    const schedule = createSchedule(plan, options, handles, starts, lines);
     dispatch = (message) => onMessage(schedule, message);
     const outcome = await Promise.race([runSchedule(schedule), failure]);
     return outcome.ok ? { ok: true, value: summarize(schedule, lines) } : outcome;
