@@ -94,10 +94,9 @@ async function validateLocally(
   progress: Progress,
   onResult: (index: number, result: Result<FileReport>) => void,
 ): Promise<void> {
-  // A single file is worth splitting across the jobs; several files take one job each.
-  const [only] = tasks;
-  const split = tasks.length === 1 && only !== undefined;
-  const inRanges = split ? await validateInRanges(only.path, options, io, progress) : null;
+  // One file is worth splitting across the jobs; several files take one job each.
+  const only = tasks.length === 1 ? tasks[0] : undefined;
+  const inRanges = only === undefined ? null : await validateInRanges(only.path, options, io, progress);
   if (only !== undefined && inRanges !== null) {
     onResult(only.index, inRanges);
     return;
