@@ -1,6 +1,6 @@
 /**
- * The commands as users run them: `cursor-stream summary --json`, `normalize > /dev/null` and `validate`, each a
- * whole fresh process of the built CLI as installed, timed from spawn to exit against the same whole-process time of
+ * The commands as users run them: `cursor-stream summary --json`, `normalize > /dev/null` and `validate`, on one job
+ * and on two, each a whole fresh process of the built CLI as installed, timed from spawn to exit against the same whole-process time of
  * the reference loop and of the libraries people would pick, interleaved, with medians, ratios and peak RSS.
  *
  * The baselines are the ordinary benchmark rows, bundled with their libraries into one plain JavaScript file first,
@@ -25,21 +25,48 @@ export type CommandRow =
   | { kind: 'command'; name: string; label: string; args: readonly string[] }
   | { kind: 'baseline'; name: string; label: string; approach: string };
 
-/** The rows, the commands first; the reference loop is the one ratios are taken against. */
+/**
+ * The rows, the commands first; the reference loop is the one ratios are taken against. Each command runs on one job
+ * (named, since the CLI's default is one per CPU) and on two, which reads a file this large in ranges on two worker
+ * threads.
+ */
 export const COMMAND_ROWS: readonly CommandRow[] = [
   {
     kind: 'command',
     name: 'cli-summary-json',
-    label: 'cursor-stream summary --json',
-    args: ['summary', '--json'],
+    label: 'cursor-stream summary --json --jobs 1',
+    args: ['summary', '--json', '--jobs', '1'],
+  },
+  {
+    kind: 'command',
+    name: 'cli-summary-json-jobs2',
+    label: 'cursor-stream summary --json --jobs 2',
+    args: ['summary', '--json', '--jobs', '2'],
   },
   {
     kind: 'command',
     name: 'cli-normalize',
-    label: 'cursor-stream normalize > /dev/null',
-    args: ['normalize'],
+    label: 'cursor-stream normalize --jobs 1 > /dev/null',
+    args: ['normalize', '--jobs', '1'],
   },
-  { kind: 'command', name: 'cli-validate', label: 'cursor-stream validate', args: ['validate'] },
+  {
+    kind: 'command',
+    name: 'cli-normalize-jobs2',
+    label: 'cursor-stream normalize --jobs 2 > /dev/null',
+    args: ['normalize', '--jobs', '2'],
+  },
+  {
+    kind: 'command',
+    name: 'cli-validate',
+    label: 'cursor-stream validate --jobs 1',
+    args: ['validate', '--jobs', '1'],
+  },
+  {
+    kind: 'command',
+    name: 'cli-validate-jobs2',
+    label: 'cursor-stream validate --jobs 2',
+    args: ['validate', '--jobs', '2'],
+  },
   {
     kind: 'baseline',
     name: REFERENCE_LOOP_NAME,

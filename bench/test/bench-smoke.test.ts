@@ -180,7 +180,8 @@ describe('the command rows, each a whole process', () => {
     expect(report.loadAtStart).toHaveLength(3);
     const table = formatCommandReport(report);
     expect(table).toContain('load average at start');
-    expect(table).toContain('| cursor-stream normalize > /dev/null |');
+    expect(table).toContain('| cursor-stream normalize --jobs 1 > /dev/null |');
+    expect(table).toContain('| cursor-stream normalize --jobs 2 > /dev/null |');
   }, 180_000);
 
   it("runs the commands on the corpus with their real output: the summary's sessions, every event", async () => {

@@ -4,7 +4,7 @@
  * command on a small log close to Node's own start-up.
  *
  * Entry points sit side by side in `bundle/`, so that code resolving files relative to itself (`../package.json`,
- * the validate worker, the bench child) finds them as it does in `src/`.
+ * the validate and range workers, the bench child) finds them as it does in `src/`.
  */
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -15,7 +15,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const BUNDLE = join(root, 'bundle');
 
 /** The entry points, which a running CLI loads first; they are swapped in last. */
-const ENTRIES = ['cli.js', 'validate-worker.js', 'bench-child.js'];
+const ENTRIES = ['cli.js', 'validate-worker.js', 'range-worker.js', 'bench-child.js'];
 
 /**
  * A chunk the new build no longer has is kept this long: a CLI started before the rebuild loads its command's chunk
@@ -62,6 +62,7 @@ async function buildInto(outdir) {
     entryPoints: {
       cli: 'src/cli.ts',
       'validate-worker': 'src/validate/validate-worker.ts',
+      'range-worker': 'src/parallel/range-worker.ts',
       'bench-child': 'src/bench/bench-child.ts',
     },
     outdir,

@@ -1,11 +1,14 @@
 /** The process streams and environment a command uses, passed in so that commands never reach for globals. */
 
+import { availableParallelism } from 'node:os';
 import { type CliError, formatCliError } from './cli-error.ts';
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from './exit-codes.ts';
+import { capJobs } from './options.ts';
 import { createProgress, NO_PROGRESS, type Progress, type ProgressTarget } from './progress-bar.ts';
 
 /** A writable stream as the commands use it. */
 export interface OutputStream extends ProgressTarget {
+  /** Writes text, or UTF-8 bytes already encoded (a worker thread's output); false when the buffer is full. */
   write(chunk: string | Uint8Array): boolean;
   once(event: 'drain', listener: () => void): unknown;
 }
@@ -76,4 +79,11 @@ export function logsExitCode(
   for (const error of outcome.errors) reportError(io, error);
   const reading = readingExitCode(io, outcome);
   return outcome.errors.length > 0 ? EXIT_USAGE_OR_IO : reading;
+}
+
+/** The worker threads a command may use for `--jobs`: at most one per CPU, with a note on stderr when lowered. */
+export function jobsFor(io: CliIo, requested: number): number {
+  const { jobs, note } = capJobs(requested, availableParallelism());
+  if (note !== undefined) io.stderr.write(`cursor-stream: ${note}\n`);
+  return jobs;
 }

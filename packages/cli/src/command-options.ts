@@ -3,6 +3,7 @@
  * on input and exit codes, and the context an action runs in.
  */
 
+import { availableParallelism } from 'node:os';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { CliIo } from './cli-io.ts';
 import type { ExitCode } from './exit-codes.ts';
@@ -12,6 +13,7 @@ import {
   isOptionValueError,
   type OptionValueError,
   parseMaxRecordBytes,
+  parsePositiveInteger,
 } from './options.ts';
 
 /** The options commander collects for every reading command. */
@@ -33,6 +35,20 @@ Exit codes:
   0  success
   1  the input had invalid lines (lines that are not records of any dialect)
   2  usage error, or I/O error (missing file, a directory, unreadable, not text)`;
+
+/** Help text on reading a large file on several threads. */
+export const JOBS_HELP = `
+Large files:
+  A regular file of 32 MiB or more is read in ranges on --jobs worker threads;
+  standard input, pipes and .gz files on one. The output and the exit code are
+  the same as with --jobs 1. CURSOR_STREAM_SPLIT_BYTES sets the size (e.g. 128m).`;
+
+/** `--jobs`: worker threads at most, one per CPU by default. */
+export function jobsOption(description: string): Option {
+  return new Option('--jobs <n>', description)
+    .argParser(optionParser(parsePositiveInteger))
+    .default(availableParallelism(), 'the number of CPUs');
+}
 
 /** Adapts an options.ts parser to commander, which reports a thrown InvalidArgumentError as a usage error. */
 export function optionParser(parse: (text: string) => number | OptionValueError): (text: string) => number {

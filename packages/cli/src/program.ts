@@ -4,7 +4,6 @@
  */
 
 import { readFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { Command, Option } from 'commander';
 import { addBench } from './bench-command.ts';
 import type { CliIo } from './cli-io.ts';
@@ -13,7 +12,8 @@ import {
   type CommandContext,
   EXIT_HELP,
   INPUT_HELP,
-  optionParser,
+  JOBS_HELP,
+  jobsOption,
   type ReadingFlags,
   readingOptions,
 } from './command-options.ts';
@@ -21,7 +21,6 @@ import type { ExportOptions } from './commands/export.ts';
 import type { ExitCode } from './exit-codes.ts';
 import { EXPORT_FORMATS, type ExportFormat } from './export-formats.ts';
 import { escapeControls } from './format/text.ts';
-import { parsePositiveInteger } from './options.ts';
 import { USAGE_GROUPINGS, type UsageGrouping } from './report/usage-grouping.ts';
 import { addServe } from './serve-command.ts';
 
@@ -46,10 +45,11 @@ function addNormalize(program: Command, { io, done }: CommandContext): void {
       'Print the canonical events of a log as NDJSON, one per line, each with its loc (line and byte offset).',
     )
     .argument('[FILE]', 'log file, or - for standard input', '-')
-    .addHelpText('after', `${INPUT_HELP}\n${EXIT_HELP}`)
-    .action(async (file: string, flags: ReadingFlags) => {
+    .addOption(jobsOption('worker threads a large file is read on'))
+    .addHelpText('after', `${INPUT_HELP}\n${JOBS_HELP}\n${EXIT_HELP}`)
+    .action(async (file: string, flags: ReadingFlags & { jobs: number }) => {
       const { runNormalize } = await import('./commands/normalize.ts');
-      done(await runNormalize(file, readingOptions(flags), io));
+      done(await runNormalize(file, { ...readingOptions(flags), jobs: flags.jobs }, io));
     });
 }
 
@@ -66,12 +66,8 @@ function addValidate(program: Command, { io, done }: CommandContext): void {
       '--json',
       'print one JSON document: { ok, files: [{ path, dialect, lines, events, problems, warnings }] }',
     )
-    .addOption(
-      new Option('--jobs <n>', 'files validated at once, each on a worker thread')
-        .argParser(optionParser(parsePositiveInteger))
-        .default(availableParallelism(), 'the number of CPUs'),
-    )
-    .addHelpText('after', `${INPUT_HELP}\n${VALIDATE_EXIT_HELP}`)
+    .addOption(jobsOption('worker threads: files validated at once, or the ranges of a single large file'))
+    .addHelpText('after', `${INPUT_HELP}\n${JOBS_HELP}\n${VALIDATE_EXIT_HELP}`)
     .action(async (files: string[], flags: ReadingFlags & { strict?: true; json?: true; jobs: number }) => {
       const { runValidate } = await import('./commands/validate.ts');
       const options = {
@@ -91,10 +87,12 @@ function addSummary(program: Command, { io, done }: CommandContext): void {
     )
     .argument('[FILE]', 'log file, or - for standard input', '-')
     .option('--json', 'print { sessions, invalidLines, lines, bytes } as JSON')
-    .addHelpText('after', `${INPUT_HELP}\n${EXIT_HELP}`)
-    .action(async (file: string, flags: ReadingFlags & { json?: true }) => {
+    .addOption(jobsOption('worker threads a large file is read on'))
+    .addHelpText('after', `${INPUT_HELP}\n${JOBS_HELP}\n${EXIT_HELP}`)
+    .action(async (file: string, flags: ReadingFlags & { json?: true; jobs: number }) => {
       const { runSummary } = await import('./commands/summary.ts');
-      done(await runSummary(file, { ...readingOptions(flags), json: flags.json === true }, io));
+      const options = { ...readingOptions(flags), json: flags.json === true, jobs: flags.jobs };
+      done(await runSummary(file, options, io));
     });
 }
 
@@ -211,11 +209,20 @@ function addUsage(program: Command, { io, done }: CommandContext): void {
     .argument('<FILE...>', 'log files or directories, or - for standard input')
     .addOption(new Option('--by <group>', 'group sessions by').choices(USAGE_GROUPINGS).default('day'))
     .option('--json', 'print { daily | sessions | models: [...], totals } with ccusage field names')
-    .addHelpText('after', `${INPUT_HELP}\n${MULTI_INPUT_EXIT_HELP}`)
-    .action(async (files: string[], flags: ReadingFlags & { by: UsageGrouping; json?: true }) => {
-      const { runUsage } = await import('./commands/usage.ts');
-      done(await runUsage(files, { ...readingOptions(flags), by: flags.by, json: flags.json === true }, io));
-    });
+    .addOption(jobsOption('worker threads a large file is read on'))
+    .addHelpText('after', `${INPUT_HELP}\n${JOBS_HELP}\n${MULTI_INPUT_EXIT_HELP}`)
+    .action(
+      async (files: string[], flags: ReadingFlags & { by: UsageGrouping; json?: true; jobs: number }) => {
+        const { runUsage } = await import('./commands/usage.ts');
+        const options = {
+          ...readingOptions(flags),
+          by: flags.by,
+          json: flags.json === true,
+          jobs: flags.jobs,
+        };
+        done(await runUsage(files, options, io));
+      },
+    );
 }
 
 function addReport(program: Command, { io, done }: CommandContext): void {

@@ -60,6 +60,11 @@ export interface LogStats {
   inputProblems: CliError[];
 }
 
+/** Another agent's log is refused like a broken input: the command says whose it is, and where, and exits 1. */
+export function foreignProblem(foreign: ForeignLog, path: string): CliError {
+  return cliError('foreign-format', `line ${foreign.loc.line}: ${foreign.message}`, path);
+}
+
 function normalizerOptions(options: ReadLogOptions): NormalizerOptions {
   const result: NormalizerOptions = { dialect: options.dialect };
   if (options.maxRecordBytes !== undefined) result.maxRecordBytes = options.maxRecordBytes;
@@ -139,12 +144,7 @@ async function readSource(source: LogSource, options: ReadLogOptions): Promise<R
     options.onDialect?.(normalizer.dialect);
   await deliver(last);
   const foreign = normalizer.foreign;
-  // Another agent's log is refused like a broken input: the command says whose it is and exits 1.
-  if (foreign !== undefined) {
-    inputProblems.push(
-      cliError('foreign-format', `line ${foreign.loc.line}: ${foreign.message}`, source.path),
-    );
-  }
+  if (foreign !== undefined) inputProblems.push(foreignProblem(foreign, source.path));
   const stats = {
     lines: counter.lines,
     bytes: counter.bytes,

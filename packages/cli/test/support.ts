@@ -7,7 +7,7 @@ export interface CapturedStream extends OutputStream {
 
 /** A writable stand-in for stdout or stderr that records every write. */
 export function captureStream(isTTY = false): CapturedStream {
-  const parts: string[] = [];
+  const parts: (string | Uint8Array)[] = [];
   return {
     isTTY,
     write(chunk: string | Uint8Array) {
@@ -17,7 +17,10 @@ export function captureStream(isTTY = false): CapturedStream {
     },
     once: () => undefined,
     get text() {
-      return parts.join('');
+      // Bytes are UTF-8 and may cut a character: decoded together with the text around them.
+      return Buffer.concat(
+        parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : part)),
+      ).toString();
     },
   };
 }

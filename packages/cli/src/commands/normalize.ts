@@ -1,18 +1,42 @@
-/** `cursor-stream normalize`: canonical events as NDJSON, one per line, each with its `loc`. */
+/**
+ * `cursor-stream normalize`: canonical events as NDJSON, one per line, each with its `loc`. A large file is read in
+ * ranges on worker threads, with the same output.
+ */
 
-import { type CliIo, progressFor, readingExitCode, reportError, writeText } from '../cli-io.ts';
+import type { Result } from '../cli-error.ts';
+import { type CliIo, jobsFor, progressFor, readingExitCode, reportError, writeText } from '../cli-io.ts';
 import { EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
 import { eventLines } from '../format/event-lines.ts';
 import type { InputOptions } from '../options.ts';
-import { readLog } from '../read-log.ts';
+import { readSplit } from '../parallel/split-read.ts';
+import { type LogStats, readLog } from '../read-log.ts';
 
-/**
- * Runs `normalize` on one log.
- *
- * @returns 0, 1 when the log had invalid lines, 2 on an I/O error.
- */
-export async function runNormalize(path: string, options: InputOptions, io: CliIo): Promise<ExitCode> {
-  const result = await readLog(path, {
+/** Options of `normalize`. */
+export interface NormalizeOptions extends InputOptions {
+  /** Worker threads a large file may be read on. */
+  jobs: number;
+}
+
+async function normalizeInRanges(
+  path: string,
+  options: NormalizeOptions,
+  io: CliIo,
+): Promise<Result<LogStats> | null> {
+  const read = await readSplit(path, {
+    ...options,
+    jobs: jobsFor(io, options.jobs),
+    env: io.env,
+    command: { command: 'normalize' },
+    progress: progressFor(io, true),
+    async items(chunks) {
+      for (const chunk of chunks) await writeText(io.stdout, chunk as Uint8Array);
+    },
+  });
+  return read === null || !read.ok ? read : { ok: true, value: read.value.stats };
+}
+
+function normalizeHere(path: string, options: NormalizeOptions, io: CliIo): Promise<Result<LogStats>> {
+  return readLog(path, {
     ...options,
     stdin: io.stdin,
     progress: progressFor(io, true),
@@ -20,6 +44,15 @@ export async function runNormalize(path: string, options: InputOptions, io: CliI
     // An event too deep to write becomes an invalid-line at its location; the stream goes on.
     onEvents: (events) => writeText(io.stdout, eventLines(events)),
   });
+}
+
+/**
+ * Runs `normalize` on one log.
+ *
+ * @returns 0, 1 when the log had invalid lines, 2 on an I/O error.
+ */
+export async function runNormalize(path: string, options: NormalizeOptions, io: CliIo): Promise<ExitCode> {
+  const result = (await normalizeInRanges(path, options, io)) ?? (await normalizeHere(path, options, io));
   if (!result.ok) {
     reportError(io, result.error);
     return EXIT_USAGE_OR_IO;

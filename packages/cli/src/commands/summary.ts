@@ -1,87 +1,84 @@
 /**
  * `cursor-stream summary`: the session reducer's view of a log, as a table or as JSON. Each session is written as
- * soon as it ends, so memory holds the open session only, however many sessions the log has.
+ * soon as it ends, so memory holds the open session only, however many sessions the log has. A large file is read
+ * in ranges on worker threads, with the same output.
  */
 
-import type { CanonicalEvent } from '@cursor-stream/core/normalize';
-import { type CliIo, progressFor, readingExitCode, reportError, writeText } from '../cli-io.ts';
+import type { Result } from '../cli-error.ts';
+import { type CliIo, jobsFor, progressFor, readingExitCode, reportError, writeText } from '../cli-io.ts';
 import { EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
-import { createPalette, shouldUseColor } from '../format/colors.ts';
+import { createPalette, type Palette, shouldUseColor } from '../format/colors.ts';
 import {
+  createInvalidLineList,
   createSummaryJsonWriter,
-  MAX_INVALID_LINES_LISTED,
-  type SummaryInvalidLineJson,
-  type SummaryJson,
-  type SummarySessionJson,
+  type InvalidLinesJson,
+  joinInvalidLines,
   sessionJson,
+  sessionJsonBlock,
 } from '../format/summary-json.ts';
-import { sessionLines, summaryFooterLine } from '../format/summary-text.ts';
+import { type SummaryFooter, sessionTextBlock, summaryFooterLine } from '../format/summary-text.ts';
 import type { InputOptions } from '../options.ts';
-import { readLog } from '../read-log.ts';
+import { readSplit } from '../parallel/split-read.ts';
+import { type LogStats, readLog } from '../read-log.ts';
 import { type BoundedSession, createBoundedSessions } from '../sessions/bounded-sessions.ts';
 
 /** Options of `summary`. */
 export interface SummaryOptions extends InputOptions {
   /** Print the JSON document instead of the table. */
   json: boolean;
+  /** Worker threads a large file may be read on. */
+  jobs: number;
 }
 
 /** Where the sessions go as they end: the JSON document, or the text blocks. */
 interface SummarySink {
-  session(json: SummarySessionJson): Promise<void>;
-  end(rest: Omit<SummaryJson, 'sessions'>, sessionCount: number): Promise<void>;
+  /** Whether the text form is colored. */
+  readonly color: boolean;
+  readonly palette: Palette;
+  /** Writes a session's block, as {@link sessionJsonBlock} or {@link sessionTextBlock} renders it. */
+  block(text: string): Promise<void>;
+  end(footer: SummaryFooter): Promise<void>;
 }
 
 function summarySink(options: SummaryOptions, io: CliIo): SummarySink {
   const write = (text: string): Promise<void> => writeText(io.stdout, text);
+  const color = shouldUseColor({ isTTY: io.stdout.isTTY, env: io.env });
+  const palette = createPalette(color);
   if (options.json) {
     const writer = createSummaryJsonWriter(write);
-    return { session: writer.session, end: (rest) => writer.end(rest) };
+    return { color, palette, block: writer.sessionBlock, end: (footer) => writer.end(footer) };
   }
-  const palette = createPalette(shouldUseColor({ isTTY: io.stdout.isTTY, env: io.env }));
+  let sessions = 0;
   return {
-    session: (json) => write(`${sessionLines(json, palette).join('\n')}\n\n`),
-    end: (rest, sessionCount) => write(`${summaryFooterLine(rest, sessionCount, palette)}\n`),
+    color,
+    palette,
+    block(text) {
+      sessions += 1;
+      return write(text);
+    },
+    end: (footer) => write(`${summaryFooterLine(footer, sessions, palette)}\n`),
   };
 }
 
-/** Keeps the first invalid lines and counts the rest. */
-function createInvalidLineList() {
-  const listed: SummaryInvalidLineJson[] = [];
-  let omitted = 0;
-  return {
-    add(event: CanonicalEvent): void {
-      if (event.type !== 'invalid-line' || event.loc === undefined) return;
-      if (listed.length < MAX_INVALID_LINES_LISTED) {
-        listed.push({ line: event.loc.line, offset: event.loc.offset, code: event.code });
-      } else omitted++;
-    },
-    json(): Pick<SummaryJson, 'invalidLines' | 'invalidLinesOmitted'> {
-      return omitted > 0 ? { invalidLines: listed, invalidLinesOmitted: omitted } : { invalidLines: listed };
-    },
-  };
-}
-
-/**
- * Runs `summary` on one log.
- *
- * @returns 0, 1 when the log had invalid lines, 2 on an I/O error.
- */
-export async function runSummary(path: string, options: SummaryOptions, io: CliIo): Promise<ExitCode> {
-  const sink = summarySink(options, io);
+/** Reads the log on this thread, writing each session as it ends. */
+async function summarizeHere(
+  path: string,
+  options: SummaryOptions,
+  io: CliIo,
+  sink: SummarySink,
+): Promise<Result<{ stats: LogStats; invalidLines: InvalidLinesJson }>> {
   const invalidLines = createInvalidLineList();
   const finished: BoundedSession[] = [];
   const sessions = createBoundedSessions(
     options.dialect === 'auto' ? {} : { dialect: options.dialect },
     (session) => finished.push(session),
   );
-  let sessionCount = 0;
   // The dialect is known once detected; a session the reducer could not name one for is printed with it.
   let dialect: string | null = null;
   async function flush(): Promise<void> {
     for (const session of finished.splice(0)) {
-      sessionCount += 1;
-      await sink.session(sessionJson(session, dialect));
+      const json = sessionJson(session, dialect);
+      await sink.block(options.json ? sessionJsonBlock(json) : sessionTextBlock(json, sink.palette));
     }
   }
   const result = await readLog(path, {
@@ -99,13 +96,53 @@ export async function runSummary(path: string, options: SummaryOptions, io: CliI
       await flush();
     },
   });
+  if (!result.ok) return result;
+  sessions.end();
+  await flush();
+  return { ok: true, value: { stats: result.value, invalidLines: invalidLines.json() } };
+}
+
+/** Reads a large file in ranges on worker threads, writing the sessions in order; `null` when it is not split. */
+async function summarizeInRanges(
+  path: string,
+  options: SummaryOptions,
+  io: CliIo,
+  sink: SummarySink,
+): Promise<Result<{ stats: LogStats; invalidLines: InvalidLinesJson }> | null> {
+  const read = await readSplit(path, {
+    ...options,
+    jobs: jobsFor(io, options.jobs),
+    env: io.env,
+    command: {
+      command: 'summary',
+      json: options.json,
+      color: sink.color,
+      dialect: options.dialect === 'auto' ? undefined : options.dialect,
+    },
+    progress: progressFor(io, false),
+    async items(blocks) {
+      for (const block of blocks) await sink.block(block as string);
+    },
+  });
+  if (read === null || !read.ok) return read;
+  const invalidLines = joinInvalidLines(read.value.results as InvalidLinesJson[]);
+  return { ok: true, value: { stats: read.value.stats, invalidLines } };
+}
+
+/**
+ * Runs `summary` on one log.
+ *
+ * @returns 0, 1 when the log had invalid lines, 2 on an I/O error.
+ */
+export async function runSummary(path: string, options: SummaryOptions, io: CliIo): Promise<ExitCode> {
+  const sink = summarySink(options, io);
+  const result =
+    (await summarizeInRanges(path, options, io, sink)) ?? (await summarizeHere(path, options, io, sink));
   if (!result.ok) {
     reportError(io, result.error);
     return EXIT_USAGE_OR_IO;
   }
-  sessions.end();
-  await flush();
-  const { lines, bytes } = result.value;
-  await sink.end({ ...invalidLines.json(), lines, bytes }, sessionCount);
-  return readingExitCode(io, result.value);
+  const { stats, invalidLines } = result.value;
+  await sink.end({ ...invalidLines, lines: stats.lines, bytes: stats.bytes });
+  return readingExitCode(io, stats);
 }

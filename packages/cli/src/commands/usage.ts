@@ -1,14 +1,45 @@
 /** `cursor-stream usage`: token totals of logs per day, session or model, from each session's `result.usage`. */
 
-import { type CliIo, logsExitCode, progressFor, writeText } from '../cli-io.ts';
+import { displayPath, type Result } from '../cli-error.ts';
+import { type CliIo, jobsFor, logsExitCode, progressFor, writeText } from '../cli-io.ts';
 import type { ExitCode } from '../exit-codes.ts';
 import type { InputOptions } from '../options.ts';
+import type { UsageRangeResult } from '../parallel/consumers/usage.ts';
+import { readSplit } from '../parallel/split-read.ts';
 import { type UsageGrouping, writeUsage } from '../report/index.ts';
+import type { RangeSessionsOutcome } from '../report/log-sessions.ts';
+import type { SessionFacts } from '../report/session-facts.ts';
 
 /** Options of `usage`. */
 export interface UsageCommandOptions extends InputOptions {
   by: UsageGrouping;
   json: boolean;
+  /** Worker threads a large file may be read on. */
+  jobs: number;
+}
+
+/** Reads one large log in ranges on worker threads, its sessions' facts handed on in order. */
+function rangeReader(options: UsageCommandOptions, io: CliIo, jobs: number) {
+  return async (
+    path: string,
+    whole: (facts: SessionFacts) => Promise<void>,
+  ): Promise<Result<RangeSessionsOutcome> | null> => {
+    const read = await readSplit(path, {
+      ...options,
+      jobs,
+      env: io.env,
+      command: { command: 'usage', file: displayPath(path) },
+      progress: progressFor(io, false),
+      async items(sessions) {
+        for (const facts of sessions) await whole(facts as SessionFacts);
+      },
+    });
+    if (read === null || !read.ok) return read;
+    const results = read.value.results as UsageRangeResult[];
+    const { invalidLines, inputProblems } = read.value.stats;
+    const eventsOutsideSessions = results.reduce((sum, result) => sum + result.eventsOutsideSessions, 0);
+    return { ok: true, value: { invalidLines, eventsOutsideSessions, inputProblems } };
+  };
 }
 
 /**
@@ -21,9 +52,15 @@ export async function runUsage(
   options: UsageCommandOptions,
   io: CliIo,
 ): Promise<ExitCode> {
+  const jobs = jobsFor(io, options.jobs);
   const outcome = await writeUsage(
     paths,
-    { ...options, stdin: io.stdin, progress: progressFor(io, false) },
+    {
+      ...options,
+      stdin: io.stdin,
+      progress: progressFor(io, false),
+      inRanges: rangeReader(options, io, jobs),
+    },
     (text) => writeText(io.stdout, text),
   );
   return logsExitCode(io, outcome);

@@ -1,8 +1,7 @@
 /** `cursor-stream validate`: schema, tokenizer and stream checks over many logs, in parallel, reported in order. */
 
-import { availableParallelism } from 'node:os';
 import { type CliError, cliError, type Result } from '../cli-error.ts';
-import { type CliIo, progressFor, reportError, writeText } from '../cli-io.ts';
+import { type CliIo, jobsFor, progressFor, reportError, writeText } from '../cli-io.ts';
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
 import { createPalette, shouldUseColor } from '../format/colors.ts';
 import { plural } from '../format/text.ts';
@@ -14,10 +13,11 @@ import {
   type ValidateJson,
 } from '../format/validate-report.ts';
 import { expandLogPaths, type LogEntry } from '../input/walk-logs.ts';
-import { capJobs } from '../options.ts';
+import { joinFindings, type ValidateRangeResult } from '../parallel/consumers/validate.ts';
+import { readSplit } from '../parallel/split-read.ts';
 import type { Progress } from '../progress-bar.ts';
 import { type FileReport, problemCount } from '../validate/findings.ts';
-import { type ValidateLogOptions, validateLog } from '../validate/validate-log.ts';
+import { type ValidateLogOptions, validateLog, validationReport } from '../validate/validate-log.ts';
 import type { ValidateTask } from '../validate/worker-protocol.ts';
 
 /** Options of `validate`. */
@@ -62,6 +62,31 @@ function sharedProgress(progress: Progress): () => Progress {
   return () => ({ advance: (bytes) => progress.advance(bytes), done() {} });
 }
 
+/** Validates one large file in ranges on worker threads; `null` when it is not split. */
+async function validateInRanges(
+  path: string,
+  options: ValidateOptions,
+  io: CliIo,
+  progress: Progress,
+): Promise<Result<FileReport> | null> {
+  const read = await readSplit(path, {
+    ...options,
+    env: io.env,
+    command: {
+      command: 'validate',
+      strict: options.strict,
+      dialect: options.dialect === 'auto' ? undefined : options.dialect,
+    },
+    progress: sharedProgress(progress),
+    items: async () => undefined,
+  });
+  if (read === null || !read.ok) return read;
+  const results = read.value.results as ValidateRangeResult[];
+  const problems = joinFindings(results.map((result) => result.problems));
+  const warnings = joinFindings(results.map((result) => result.warnings));
+  return { ok: true, value: validationReport(path, read.value.stats, problems, warnings) };
+}
+
 async function validateLocally(
   tasks: readonly ValidateTask[],
   options: ValidateOptions,
@@ -69,6 +94,13 @@ async function validateLocally(
   progress: Progress,
   onResult: (index: number, result: Result<FileReport>) => void,
 ): Promise<void> {
+  // One file is worth splitting across the jobs; several files take one job each.
+  const only = tasks.length === 1 ? tasks[0] : undefined;
+  const inRanges = only === undefined ? null : await validateInRanges(only.path, options, io, progress);
+  if (only !== undefined && inRanges !== null) {
+    onResult(only.index, inRanges);
+    return;
+  }
   for (const task of tasks) {
     onResult(
       task.index,
@@ -114,8 +146,7 @@ export async function runValidate(
     reportError(io, cliError('usage', 'standard input (-) can be read only once'));
     return EXIT_USAGE_OR_IO;
   }
-  const { jobs, note } = capJobs(options.jobs, availableParallelism());
-  if (note !== undefined) io.stderr.write(`cursor-stream: ${note}\n`);
+  const jobs = jobsFor(io, options.jobs);
   const entries = await expandLogPaths(paths);
   const printer = createOrderedPrinter(entries, { ...options, jobs }, io);
   const tasks: ValidateTask[] = [];

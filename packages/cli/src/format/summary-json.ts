@@ -1,6 +1,6 @@
 /** The `summary --json` document: its shape is part of the CLI's contract (see the README). */
 
-import type { SessionSummary, ToolCallSummary } from '@cursor-stream/core/normalize';
+import type { CanonicalEvent, SessionSummary, ToolCallSummary } from '@cursor-stream/core/normalize';
 import type { BoundedSession } from '../sessions/bounded-sessions.ts';
 import type { TextOmission } from '../sessions/kept-text.ts';
 
@@ -102,6 +102,38 @@ export function sessionJson(bounded: BoundedSession, fallbackDialect: string | n
 /** Invalid lines listed in the JSON summary; past it they are counted, so memory stays bounded on a log of garbage. */
 export const MAX_INVALID_LINES_LISTED = 10_000;
 
+/** The invalid lines of a summary as it reads them: the first {@link MAX_INVALID_LINES_LISTED} listed, the rest counted. */
+export type InvalidLinesJson = Pick<SummaryJson, 'invalidLines' | 'invalidLinesOmitted'>;
+
+/** Keeps the first invalid lines and counts the rest. */
+export function createInvalidLineList() {
+  const listed: SummaryInvalidLineJson[] = [];
+  let omitted = 0;
+  return {
+    add(event: CanonicalEvent): void {
+      if (event.type !== 'invalid-line' || event.loc === undefined) return;
+      if (listed.length < MAX_INVALID_LINES_LISTED) {
+        listed.push({ line: event.loc.line, offset: event.loc.offset, code: event.code });
+      } else omitted++;
+    },
+    json(): InvalidLinesJson {
+      return omitted > 0 ? { invalidLines: listed, invalidLinesOmitted: omitted } : { invalidLines: listed };
+    },
+  };
+}
+
+/** The invalid lines of consecutive parts of a log, as one list over the whole log would read. */
+export function joinInvalidLines(parts: readonly InvalidLinesJson[]): InvalidLinesJson {
+  const listed: SummaryInvalidLineJson[] = [];
+  let omitted = 0;
+  for (const part of parts) {
+    const room = Math.max(0, MAX_INVALID_LINES_LISTED - listed.length);
+    listed.push(...part.invalidLines.slice(0, room));
+    omitted += Math.max(0, part.invalidLines.length - room) + (part.invalidLinesOmitted ?? 0);
+  }
+  return omitted > 0 ? { invalidLines: listed, invalidLinesOmitted: omitted } : { invalidLines: listed };
+}
+
 /** Invalid lines of a summary, listed or not. */
 export function invalidLineCount(summary: Pick<SummaryJson, 'invalidLines' | 'invalidLinesOmitted'>): number {
   return summary.invalidLines.length + (summary.invalidLinesOmitted ?? 0);
@@ -113,19 +145,27 @@ function indentedJson(value: unknown, depth: number): string {
   return JSON.stringify(value, null, 2).replaceAll('\n', `\n${'  '.repeat(depth)}`);
 }
 
+/** A session as it reads in the `summary --json` document's session list, without what separates it from others. */
+export function sessionJsonBlock(json: SummarySessionJson): string {
+  return indentedJson(json, 2);
+}
+
 /**
  * Writes the `summary --json` document a session at a time, exactly as `JSON.stringify(document, null, 2)` would
  * print it whole, so that memory holds one session however many the log has.
  */
 export function createSummaryJsonWriter(write: (text: string) => Promise<void>) {
   let sessions = 0;
+  /** Writes the next session's {@link sessionJsonBlock}. */
+  async function sessionBlock(block: string): Promise<void> {
+    const before = sessions === 0 ? '{\n  "sessions": [\n    ' : ',\n    ';
+    sessions += 1;
+    await write(before + block);
+  }
   return {
+    sessionBlock,
     /** Writes the next session. */
-    async session(json: SummarySessionJson): Promise<void> {
-      const before = sessions === 0 ? '{\n  "sessions": [\n    ' : ',\n    ';
-      sessions += 1;
-      await write(before + indentedJson(json, 2));
-    },
+    session: (json: SummarySessionJson): Promise<void> => sessionBlock(sessionJsonBlock(json)),
     /** Closes the session list and writes the rest of the document. */
     async end(rest: Omit<SummaryJson, 'sessions'>): Promise<void> {
       const closing = sessions === 0 ? '{\n  "sessions": [],\n' : '\n  ],\n';

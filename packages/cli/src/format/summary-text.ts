@@ -129,6 +129,11 @@ export function sessionLines(session: SummarySessionJson, palette: Palette): str
   ];
 }
 
+/** A session's block of the text form, with the blank line that follows it. */
+export function sessionTextBlock(session: SummarySessionJson, palette: Palette): string {
+  return `${sessionLines(session, palette).join('\n')}\n\n`;
+}
+
 /** The input facts `summary` ends with, whatever the number of sessions before them. */
 export type SummaryFooter = Omit<SummaryJson, 'sessions'>;
 

@@ -10,11 +10,12 @@ import {
   isSessionContent,
   type RecordTimes,
 } from '@cursor-stream/core/normalize';
-import { type CliError, displayPath } from '../cli-error.ts';
+import { type CliError, displayPath, type Result } from '../cli-error.ts';
 import { expandLogPaths } from '../input/walk-logs.ts';
 import type { InputOptions } from '../options.ts';
 import type { Progress } from '../progress-bar.ts';
 import { readLog } from '../read-log.ts';
+import type { SessionFacts } from './session-facts.ts';
 
 /** Receives the sessions of the logs, one at a time, in input order. */
 export interface SessionVisitor {
@@ -24,6 +25,18 @@ export interface SessionVisitor {
   event(event: CanonicalEvent, times: RecordTimes | undefined): void;
   /** The open session ended (its `finish`, always the last event of a session). */
   end(): void | Promise<void>;
+  /**
+   * A whole session, its facts made elsewhere (a worker thread reading a range of a large log), instead of its
+   * events. A visitor that takes them lets {@link LogSessionsOptions.inRanges} read its logs.
+   */
+  whole?(facts: SessionFacts): Promise<void>;
+}
+
+/** What reading a log in ranges came to, besides its sessions. */
+export interface RangeSessionsOutcome {
+  readonly invalidLines: number;
+  readonly eventsOutsideSessions: number;
+  readonly inputProblems: readonly CliError[];
 }
 
 /** How to read the logs. */
@@ -32,6 +45,14 @@ export interface LogSessionsOptions extends InputOptions {
   readonly stdin: AsyncIterable<Uint8Array | string> & { readonly isTTY?: boolean | undefined };
   /** Makes the progress display for one log. */
   readonly progress?: (size: number | undefined, label: string) => Progress;
+  /**
+   * Reads a log in ranges on worker threads, handing each whole session on in order; `null` when the log is read here
+   * instead (see `readSplit`).
+   */
+  readonly inRanges?: (
+    path: string,
+    whole: (facts: SessionFacts) => Promise<void>,
+  ) => Promise<Result<RangeSessionsOutcome> | null>;
 }
 
 /** What reading the logs came to, besides the sessions. */
@@ -48,29 +69,40 @@ export interface LogSessionsOutcome {
   inputProblems: CliError[];
 }
 
-/** Cuts one log's events into sessions for the visitor. */
-function createSessionCutter(file: string, visitor: SessionVisitor, outcome: LogSessionsOutcome) {
+/**
+ * Cuts one log's events into sessions: opens one at the first content event, ends it at its `finish` (always the last
+ * event of a session), and counts the events outside sessions. Synchronous, so that a worker thread can use it; the
+ * caller ends the session when {@link push} says so.
+ */
+export function createSessionCutter(
+  file: string,
+  visitor: Pick<SessionVisitor, 'start' | 'event'>,
+  outcome: { eventsOutsideSessions: number },
+) {
   let open = false;
   return {
-    async push(event: CanonicalEvent, times: RecordTimes | undefined): Promise<void> {
+    /** Passes an event on; returns true when it ended the open session. */
+    push(event: CanonicalEvent, times: RecordTimes | undefined): boolean {
       if (!open) {
         if (!isSessionContent(event)) {
           outcome.eventsOutsideSessions += 1;
-          return;
+          return false;
         }
         open = true;
         visitor.start(file);
       }
       visitor.event(event, times);
-      if (event.type === 'finish') {
-        open = false;
-        await visitor.end();
-      }
+      if (event.type === 'finish') open = false;
+      return event.type === 'finish';
     },
-    async end(): Promise<void> {
-      // The normalizer ends every session with a finish; this only guards a log whose reading failed midway.
-      if (open) await visitor.end();
+    /**
+     * At the end of input: returns true when a session was still open. The normalizer ends every session with a
+     * finish; this only guards a log whose reading failed midway.
+     */
+    close(): boolean {
+      const wasOpen = open;
       open = false;
+      return wasOpen;
     },
   };
 }
@@ -88,17 +120,39 @@ async function readOne(
     onRecord: (record) => times.observe(record.line, record.value),
     async onEvents(events) {
       for (const event of events) {
-        await cutter.push(event, event.loc === undefined ? undefined : times.at(event.loc.line));
+        if (cutter.push(event, event.loc === undefined ? undefined : times.at(event.loc.line)))
+          await visitor.end();
       }
     },
   });
-  await cutter.end();
+  if (cutter.close()) await visitor.end();
   if (!result.ok) outcome.errors.push(result.error);
   else {
     outcome.files += 1;
     outcome.invalidLines += result.value.invalidLines;
     outcome.inputProblems.push(...result.value.inputProblems);
   }
+}
+
+/** Reads a log in ranges when the options and the visitor allow it and the log is worth it; false when it is not. */
+async function readInRanges(
+  path: string,
+  options: LogSessionsOptions,
+  visitor: SessionVisitor,
+  outcome: LogSessionsOutcome,
+): Promise<boolean> {
+  const whole = visitor.whole?.bind(visitor);
+  if (options.inRanges === undefined || whole === undefined) return false;
+  const result = await options.inRanges(path, whole);
+  if (result === null) return false;
+  if (!result.ok) outcome.errors.push(result.error);
+  else {
+    outcome.files += 1;
+    outcome.invalidLines += result.value.invalidLines;
+    outcome.eventsOutsideSessions += result.value.eventsOutsideSessions;
+    outcome.inputProblems.push(...result.value.inputProblems);
+  }
+  return true;
 }
 
 /**
@@ -119,7 +173,8 @@ export async function visitLogSessions(
   };
   for (const entry of await expandLogPaths(paths)) {
     if ('error' in entry) outcome.errors.push(entry.error);
-    else await readOne(entry.path, options, visitor, outcome);
+    else if (!(await readInRanges(entry.path, options, visitor, outcome)))
+      await readOne(entry.path, options, visitor, outcome);
   }
   return outcome;
 }

@@ -148,6 +148,9 @@ export async function writeUsage(
       if (facts !== undefined) await output.add(facts);
       tracker = undefined;
     },
+    async whole(facts) {
+      await output.add(facts);
+    },
   });
   await write(output.end());
   return outcome;

@@ -15,7 +15,7 @@ import type { NdjsonRecord } from '@cursor-stream/ndjson';
 import type { Result } from '../cli-error.ts';
 import type { InputOptions } from '../options.ts';
 import type { Progress } from '../progress-bar.ts';
-import { readLog } from '../read-log.ts';
+import { type LogStats, readLog } from '../read-log.ts';
 import { createBoundedSessions, MAX_TOOL_CALLS_LISTED } from '../sessions/bounded-sessions.ts';
 import { byPosition, createFindingList, type FileReport, type Finding } from './findings.ts';
 import { sessionAnomalies } from './stream-anomalies.ts';
@@ -43,20 +43,30 @@ function schemaFinding(record: NdjsonRecord, issue: SchemaIssue): Finding {
   return { line: record.line, offset: record.offset, code, message: issue.message, pointer: issue.pointer };
 }
 
+/** Where a validation's findings go, in the order they are found. */
+export interface FindingSink {
+  add(finding: Finding): void;
+}
+
 /**
- * Collects findings event by event. Each session's anomalies are added when it ends, and what is kept about it (its
- * tool lines, its bounded summary) goes with it: memory holds the open session and the listed findings, never the
- * sessions or the lines before.
+ * Collects findings event by event into `problems` and `warnings`. Each session's anomalies are added when it ends,
+ * and what is kept about it (its tool lines, its bounded summary) goes with it: memory holds the open session and the
+ * listed findings, never the sessions or the lines before.
+ *
+ * @param dialect - The dialect the user forced, which each session reports; `undefined` for `auto`.
  */
-function createCollector(strict: boolean, dialect: string | undefined) {
-  const problems = createFindingList();
-  const warnings = createFindingList();
+export function createValidateCollector(
+  strict: boolean,
+  dialect: string | undefined,
+  problems: FindingSink,
+  warnings: FindingSink,
+) {
   // Byte offsets of the open session's tool lines, to locate its tool findings exactly (bounded like its calls).
   let toolOffsets = new Map<number, number>();
   // Lines of the current batch whose record the schema check already reported, so that a normalizer's own schema
   // verdict is not doubled; a record's events come in the batch that read it.
   const schemaLines = new Set<number>();
-  const anomalyList = (): ReturnType<typeof createFindingList> => (strict ? problems : warnings);
+  const anomalyList = (): FindingSink => (strict ? problems : warnings);
   const sessions = createBoundedSessions(dialect === undefined ? {} : { dialect }, (session) => {
     for (const finding of sessionAnomalies(session, { toolOffsets, end: endOfSession }))
       anomalyList().add(finding);
@@ -91,8 +101,6 @@ function createCollector(strict: boolean, dialect: string | undefined) {
   }
 
   return {
-    problems,
-    warnings,
     onRecord,
     onEvents(events: readonly CanonicalEvent[]): void {
       for (const event of events) {
@@ -124,7 +132,14 @@ export async function validateLog(
 ): Promise<Result<FileReport>> {
   // The generated validators are most of the code; only validation loads them, once per thread.
   await loadSchemaValidators();
-  const collector = createCollector(options.strict, options.dialect === 'auto' ? undefined : options.dialect);
+  const problems = createFindingList();
+  const warnings = createFindingList();
+  const collector = createValidateCollector(
+    options.strict,
+    options.dialect === 'auto' ? undefined : options.dialect,
+    problems,
+    warnings,
+  );
   const result = await readLog(path, {
     ...options,
     ...context,
@@ -132,18 +147,38 @@ export async function validateLog(
     onEvents: collector.onEvents,
   });
   if (!result.ok) return result;
-  const { lines, bytes, events, dialect, foreign } = result.value;
+  const stats = result.value;
+  if (stats.foreign === null) {
+    const end = { line: Math.max(1, stats.lines), offset: stats.bytes };
+    collector.end(end);
+    for (const problem of stats.inputProblems) {
+      problems.add({ ...end, code: problem.code, message: problem.message });
+    }
+  }
+  return { ok: true, value: validationReport(path, stats, problems, warnings) };
+}
+
+/** Findings as a validation keeps them: the first ones listed, in the order found, the rest counted. */
+export interface KeptFindings {
+  readonly listed: Finding[];
+  readonly omitted: number;
+}
+
+/**
+ * The report of a log from what reading it found and the findings kept, sorted by position. Another agent's log has
+ * one finding, whose log it is: measured by cursor-agent's rules, it says nothing else.
+ */
+export function validationReport(
+  path: string,
+  stats: Pick<LogStats, 'lines' | 'events' | 'dialect' | 'foreign'>,
+  problems: KeptFindings,
+  warnings: KeptFindings,
+): FileReport {
+  const { lines, events, dialect, foreign } = stats;
   if (foreign !== null) {
-    // Measured by cursor-agent's rules, another agent's log says nothing; the one finding is whose log it is.
     const problem = { ...foreign.loc, code: 'foreign-format', message: foreign.message };
-    return { ok: true, value: { path, dialect, lines, events, problems: [problem], warnings: [] } };
+    return { path, dialect, lines, events, problems: [problem], warnings: [] };
   }
-  const end = { line: Math.max(1, lines), offset: bytes };
-  collector.end(end);
-  for (const problem of result.value.inputProblems) {
-    collector.problems.add({ ...end, code: problem.code, message: problem.message });
-  }
-  const { problems, warnings } = collector;
   const report: FileReport = {
     path,
     dialect,
@@ -154,5 +189,5 @@ export async function validateLog(
   };
   if (problems.omitted > 0) report.problemsOmitted = problems.omitted;
   if (warnings.omitted > 0) report.warningsOmitted = warnings.omitted;
-  return { ok: true, value: report };
+  return report;
 }

@@ -1,0 +1,26 @@
+/** Counting the line feeds of a span of a file, to number the lines of the ranges after it. */
+
+import { readSync } from 'node:fs';
+
+const LF = 0x0a;
+const READ_BYTES = 1024 * 1024;
+
+/**
+ * The line feeds in bytes `[from, to)` of an open file. A line feed byte is never part of a multi-byte UTF-8
+ * sequence, so counting bytes counts lines exactly as the tokenizer numbers them.
+ *
+ * @throws Error when the file is shorter than `to` (it changed since it was planned).
+ */
+export function countLineFeeds(fd: number, from: number, to: number): number {
+  const buffer = Buffer.allocUnsafe(Math.min(READ_BYTES, Math.max(1, to - from)));
+  let count = 0;
+  for (let position = from; position < to; ) {
+    const read = readSync(fd, buffer, 0, Math.min(buffer.length, to - position), position);
+    if (read === 0)
+      throw new Error(`the file ended at byte ${position}, before ${to}: it changed while read`);
+    const bytes = buffer.subarray(0, read);
+    for (let at = bytes.indexOf(LF); at !== -1; at = bytes.indexOf(LF, at + 1)) count += 1;
+    position += read;
+  }
+  return count;
+}

@@ -1,0 +1,189 @@
+/**
+ * A large file read in ranges on worker threads gives exactly what one thread gives: the same standard output, byte
+ * for byte, the same standard error and the same exit code. The split size is lowered to one byte, so that the
+ * repository's recordings, joined into one log, are cut at every session start.
+ */
+
+import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type RangeCounts, readInRanges } from '../src/parallel/range-scheduler.ts';
+import { planSplit, SPLIT_BYTES_ENV } from '../src/parallel/split-plan.ts';
+import { NO_PROGRESS } from '../src/progress-bar.ts';
+import { REPO_ROOT, runCli } from './run-cli.ts';
+
+/** Cut at every session start. */
+const SPLIT_EVERYWHERE = { [SPLIT_BYTES_ENV]: '1' };
+
+/** The range worker as the CLI ships it: a worker thread runs plain JavaScript. */
+const BUNDLED_RANGE_WORKER = new URL('../bundle/range-worker.js', import.meta.url);
+
+/** The command lines compared, each reading one log as its last argument. */
+const COMMANDS: readonly (readonly string[])[] = [
+  ['summary', '--json'],
+  ['summary'],
+  ['normalize'],
+  ['validate', '--json'],
+  ['validate'],
+  ['validate', '--strict', '--json'],
+  ['usage', '--json'],
+  ['usage', '--by', 'session'],
+  ['usage', '--by', 'model', '--json'],
+];
+
+let scratch = '';
+
+/** The recordings of every dialect (not another agent's logs), in a fixed order. */
+function recordings(): string[] {
+  const folders = ['official', 'python-wrapper', 'payload-envelope', 'census', 'render'];
+  return folders.flatMap((folder) =>
+    readdirSync(join(REPO_ROOT, 'corpus', folder))
+      .filter((name) => name.endsWith('.ndjson'))
+      .sort()
+      .map((name) => readFileSync(join(REPO_ROOT, 'corpus', folder, name), 'utf8')),
+  );
+}
+
+/** The recordings joined, three times over: the copies repeat tool call ids across sessions far apart. */
+function joinedLog(): string {
+  const once = recordings()
+    .map((text) => (text.endsWith('\n') ? text : `${text}\n`))
+    .join('');
+  return once.repeat(3);
+}
+
+async function scratchFile(name: string, text: string): Promise<string> {
+  const path = join(scratch, name);
+  await writeFile(path, text);
+  return path;
+}
+
+/** What a run printed and returned, with the note a machine with fewer CPUs prints for a larger `--jobs`. */
+async function outcome(args: readonly string[], env: Record<string, string> = SPLIT_EVERYWHERE) {
+  const run = await runCli(args, { env });
+  const stderr = run.stderr.replace(/^cursor-stream: --jobs \d+ lowered to \d+[^\n]*\n/, '');
+  return { code: run.code, stdout: run.stdout, stderr };
+}
+
+async function expectSameOnAnyJobs(args: readonly string[]): Promise<void> {
+  const [one, two, three] = await Promise.all(
+    ['1', '2', '3'].map((jobs) => outcome([...args.slice(0, -1), '--jobs', jobs, ...args.slice(-1)])),
+  );
+  expect(two).toEqual(one);
+  expect(three).toEqual(one);
+}
+
+/** `normalize` of a file read in ranges in this process (its workers from the bundle), with how the work went. */
+async function normalizeInRanges(path: string): Promise<{ text: string; counts: RangeCounts } | null> {
+  const plan = planSplit(path, { jobs: 2, dialect: 'auto', splitBytes: 1 });
+  if (plan === null) return null;
+  const chunks: Uint8Array[] = [];
+  const read = await readInRanges(plan, {
+    jobs: 2,
+    command: { command: 'normalize' },
+    dialect: 'auto',
+    progress: NO_PROGRESS,
+    workerUrl: BUNDLED_RANGE_WORKER,
+    async items(items) {
+      for (const item of items) chunks.push(item as Uint8Array);
+    },
+  });
+  if (!read.ok) throw new Error(read.error.message);
+  return { text: Buffer.concat(chunks).toString(), counts: read.value.counts };
+}
+
+beforeAll(async () => {
+  scratch = await mkdtemp(join(tmpdir(), 'cursor-stream-ranges-'));
+});
+
+afterAll(async () => {
+  await rm(scratch, { recursive: true, force: true });
+});
+
+describe('a log read in ranges on worker threads', () => {
+  test('is cut at its session starts, and some cuts are read through to keep one thread state', async () => {
+    const path = await scratchFile('joined.ndjson', joinedLog());
+    const inRanges = await normalizeInRanges(path);
+    const one = await runCli(['normalize', '--jobs', '1', path]);
+    expect(inRanges?.text).toBe(one.stdout);
+    const counts = inRanges?.counts;
+    // Every session start is proposed; a session start right after a line that is not a whole record is refused.
+    expect(counts?.ranges).toBeGreaterThan(40);
+    expect(counts?.written).toBeGreaterThan(20);
+    expect(counts?.written).toBeLessThan(counts?.ranges ?? 0);
+    // The copies complete tool calls that an earlier copy started and never completed: read again from the cut.
+    expect(counts?.resumed).toBeGreaterThan(0);
+  });
+
+  test.each(COMMANDS.map((args) => [args.join(' '), args] as const))(
+    '%s prints the same whatever the number of jobs',
+    async (_name, args) => {
+      const path = join(scratch, 'joined-for-commands.ndjson');
+      await writeFile(path, joinedLog());
+      await expectSameOnAnyJobs([...args, path]);
+    },
+  );
+
+  test('with lines ending in CR LF', async () => {
+    const path = await scratchFile('crlf.ndjson', joinedLog().replaceAll('\n', '\r\n'));
+    for (const args of [['summary', '--json'], ['normalize'], ['validate', '--json']]) {
+      await expectSameOnAnyJobs([...args, path]);
+    }
+  });
+
+  test('with the dialect forced', async () => {
+    const path = await scratchFile('forced.ndjson', joinedLog());
+    for (const args of [
+      ['summary', '--dialect', 'official'],
+      ['normalize', '--dialect', 'python-wrapper'],
+    ]) {
+      await expectSameOnAnyJobs([...args, path]);
+    }
+  });
+
+  test("with another agent's log in the middle: the same problem at the same line, exit 1", async () => {
+    const foreign = readFileSync(join(REPO_ROOT, 'corpus/foreign/claude-code-stream-json.ndjson'), 'utf8');
+    const own = recordings().slice(0, 6).join('');
+    const path = await scratchFile('foreign.ndjson', `${own}${foreign}${own}`);
+    const one = await outcome(['summary', '--json', '--jobs', '1', path]);
+    expect(one.code).toBe(1);
+    expect(one.stderr).toMatch(/foreign\.ndjson: line \d+: this looks like a Claude Code stream-json log/);
+    for (const args of [['summary', '--json'], ['normalize'], ['validate', '--json'], ['usage']]) {
+      await expectSameOnAnyJobs([...args, path]);
+    }
+  });
+
+  test('with a last line cut short, and no line feed at the end', async () => {
+    const log = joinedLog();
+    const path = await scratchFile('cut.ndjson', log.slice(0, log.lastIndexOf('{"type":"result"') + 40));
+    for (const args of [['summary', '--json'], ['normalize'], ['validate', '--json']]) {
+      await expectSameOnAnyJobs([...args, path]);
+    }
+  });
+
+  test('is read on one thread below the split size, and from a pipe', async () => {
+    const path = await scratchFile('small.ndjson', joinedLog());
+    expect(planSplit(path, { jobs: 2, dialect: 'auto', splitBytes: 32 * 1024 * 1024 })).toBeNull();
+    expect(planSplit('-', { jobs: 2, dialect: 'auto', splitBytes: 1 })).toBeNull();
+    expect(planSplit(path, { jobs: 1, dialect: 'auto', splitBytes: 1 })).toBeNull();
+    const piped = await runCli(['summary', '--json', '--jobs', '2', '-'], {
+      input: joinedLog(),
+      env: SPLIT_EVERYWHERE,
+    });
+    const read = await outcome(['summary', '--json', '--jobs', '1', path]);
+    expect(piped.stdout).toBe(read.stdout);
+  });
+
+  test('a bad --jobs value is a usage error on one line, for every command that takes it', async () => {
+    for (const command of ['summary', 'normalize', 'usage']) {
+      const run = await runCli([command, '--jobs', '0', 'x.ndjson']);
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toBe(
+        "cursor-stream: option '--jobs <n>' argument '0' is invalid. must be a positive integer\n",
+      );
+    }
+  });
+});
