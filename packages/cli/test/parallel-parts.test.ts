@@ -13,7 +13,7 @@ import {
   joinInvalidLines,
   MAX_INVALID_LINES_LISTED,
 } from '../src/format/summary-json.ts';
-import { joinFindings, type StepFinding } from '../src/parallel/consumers/validate.ts';
+import { joinFindings, keptFindings, type StepFinding } from '../src/parallel/consumers/validate.ts';
 import { shiftEvent } from '../src/parallel/locations.ts';
 import {
   findSessionStart,
@@ -155,6 +155,8 @@ describe('results joined across ranges', () => {
         return part.json();
       });
       expect(joinInvalidLines(parts)).toEqual(whole.json());
+      const stepwise = parts.reduce((kept, part) => joinInvalidLines([kept, part]), { invalidLines: [] });
+      expect(stepwise).toEqual(whole.json());
     },
   );
 
@@ -185,8 +187,24 @@ describe('results joined across ranges', () => {
     const first = { listed: [finding(3, 0, 1), finding(4, 0, 2), finding(5, 0, 3)], omitted: 0 };
     const second = { listed: [finding(4, 1, 1), finding(5, 1, 2), finding(7, 1, 3)], omitted: 0 };
     const joined = joinFindings([first, second]);
-    expect(joined.listed.map((found) => found.line)).toEqual([1, 2, 1001, 3, 1002, 1003]);
+    expect(joined.listed.map((found) => found.finding.line)).toEqual([1, 2, 1001, 3, 1002, 1003]);
     expect(joined.omitted).toBe(0);
+    expect(keptFindings(joined).listed.map((found) => found.line)).toEqual([1, 2, 1001, 3, 1002, 1003]);
+  });
+
+  propertyTest.prop([
+    fc.array(fc.array(fc.nat(6), { maxLength: 12 }), { maxLength: 6 }),
+    fc.integer({ min: 1, max: 3 }),
+  ])("validate's findings joined range by range are those joined all at once", (steps, seed) => {
+    // Each range's steps rise; a range may start while the chunk the one before it ended in is being read.
+    let floor = 0;
+    const parts = steps.map((part, range) => {
+      const rising = [...part].sort((a, b) => a - b).map((step) => floor + step);
+      floor = Math.max(0, (rising.at(-1) ?? floor) - 1);
+      return { listed: rising.map((step, index) => finding(step, range, index)), omitted: range % seed };
+    });
+    const stepwise = parts.reduce((kept, part) => joinFindings([kept, part]), { listed: [], omitted: 0 });
+    expect(stepwise).toEqual(joinFindings(parts));
   });
 
   test('validate keeps the first findings one thread keeps, and counts the others', () => {
@@ -196,7 +214,7 @@ describe('results joined across ranges', () => {
     });
     const joined = joinFindings([many(0, 2), many(1, 3)]);
     expect(joined.listed).toHaveLength(MAX_FINDINGS_LISTED);
-    expect(joined.listed.every((found) => found.code === 'r0')).toBe(true);
+    expect(joined.listed.every((found) => found.finding.code === 'r0')).toBe(true);
     expect(joined.omitted).toBe(MAX_FINDINGS_LISTED + 14);
   });
 });

@@ -156,6 +156,7 @@ test('random logs give the same output on one job and on two, and the traps are 
         progress: NO_PROGRESS,
         workerUrl: BUNDLED_RANGE_WORKER,
         items: async () => undefined,
+        result: () => undefined,
       });
       if (!read.ok) throw new Error(read.error.message);
       const { ranges, written, resumed } = read.value.counts;

@@ -89,6 +89,7 @@ async function normalizeInRanges(path: string): Promise<{ text: string; counts: 
     async items(items) {
       for (const item of items) chunks.push(item as Uint8Array);
     },
+    result: () => undefined,
   });
   if (!read.ok) throw new Error(read.error.message);
   return { text: Buffer.concat(chunks).toString(), counts: read.value.counts };
@@ -151,6 +152,33 @@ describe('a log read in ranges on worker threads', () => {
     expect(one.code).toBe(1);
     expect(one.stderr).toMatch(/foreign\.ndjson: line \d+: this looks like a Claude Code stream-json log/);
     for (const args of [['summary', '--json'], ['normalize'], ['validate', '--json'], ['usage']]) {
+      await expectSameOnAnyJobs([...args, path]);
+    }
+  });
+
+  test('with more invalid lines and problems than are listed: the same first ones, the same count of the rest', async () => {
+    const session = (n: number) =>
+      [
+        `{"type":"system","subtype":"init","session_id":"s${n}","model":"Auto"}`,
+        `{"type":"tool_call","subtype":"started","call_id":"c${n}","tool_call":{"readToolCall":{"args":{"path":"a"}}},"session_id":"s${n}"}`,
+        ...Array.from({ length: 450 }, (_, line) =>
+          line % 3 === 0 ? `{"broken": ${line}` : `output line ${line}`,
+        ),
+        `{"type":"result","subtype":"success","is_error":false,"result":"ok","session_id":"s${n}","duration_ms":"fast"}`,
+        '',
+      ].join('\n');
+    const path = await scratchFile(
+      'garbage.ndjson',
+      Array.from({ length: 30 }, (_, n) => session(n)).join(''),
+    );
+    const one = await outcome(['summary', '--json', '--jobs', '1', path]);
+    expect(JSON.parse(one.stdout).invalidLinesOmitted).toBeGreaterThan(0);
+    for (const args of [
+      ['summary', '--json'],
+      ['summary'],
+      ['validate', '--json'],
+      ['validate', '--strict'],
+    ]) {
       await expectSameOnAnyJobs([...args, path]);
     }
   });

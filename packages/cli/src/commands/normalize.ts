@@ -31,6 +31,7 @@ async function normalizeInRanges(
     async items(chunks) {
       for (const chunk of chunks) await writeText(io.stdout, chunk as Uint8Array);
     },
+    result: () => undefined,
   });
   return read === null || !read.ok ? read : { ok: true, value: read.value.stats };
 }

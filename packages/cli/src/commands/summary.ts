@@ -109,6 +109,7 @@ async function summarizeInRanges(
   io: CliIo,
   sink: SummarySink,
 ): Promise<Result<{ stats: LogStats; invalidLines: InvalidLinesJson }> | null> {
+  let invalidLines: InvalidLinesJson = { invalidLines: [] };
   const read = await readSplit(path, {
     ...options,
     jobs: jobsFor(io, options.jobs),
@@ -123,9 +124,11 @@ async function summarizeInRanges(
     async items(blocks) {
       for (const block of blocks) await sink.block(block as string);
     },
+    result(part) {
+      invalidLines = joinInvalidLines([invalidLines, part as InvalidLinesJson]);
+    },
   });
   if (read === null || !read.ok) return read;
-  const invalidLines = joinInvalidLines(read.value.results as InvalidLinesJson[]);
   return { ok: true, value: { stats: read.value.stats, invalidLines } };
 }
 

@@ -24,6 +24,7 @@ function rangeReader(options: UsageCommandOptions, io: CliIo, jobs: number) {
     path: string,
     whole: (facts: SessionFacts) => Promise<void>,
   ): Promise<Result<RangeSessionsOutcome> | null> => {
+    let eventsOutsideSessions = 0;
     const read = await readSplit(path, {
       ...options,
       jobs,
@@ -33,11 +34,12 @@ function rangeReader(options: UsageCommandOptions, io: CliIo, jobs: number) {
       async items(sessions) {
         for (const facts of sessions) await whole(facts as SessionFacts);
       },
+      result(part) {
+        eventsOutsideSessions += (part as UsageRangeResult).eventsOutsideSessions;
+      },
     });
     if (read === null || !read.ok) return read;
-    const results = read.value.results as UsageRangeResult[];
     const { invalidLines, inputProblems } = read.value.stats;
-    const eventsOutsideSessions = results.reduce((sum, result) => sum + result.eventsOutsideSessions, 0);
     return { ok: true, value: { invalidLines, eventsOutsideSessions, inputProblems } };
   };
 }

@@ -13,7 +13,12 @@ import {
   type ValidateJson,
 } from '../format/validate-report.ts';
 import { expandLogPaths, type LogEntry } from '../input/walk-logs.ts';
-import { joinFindings, type ValidateRangeResult } from '../parallel/consumers/validate.ts';
+import {
+  joinFindings,
+  keptFindings,
+  type StepFindings,
+  type ValidateRangeResult,
+} from '../parallel/consumers/validate.ts';
 import { readSplit } from '../parallel/split-read.ts';
 import type { Progress } from '../progress-bar.ts';
 import { type FileReport, problemCount } from '../validate/findings.ts';
@@ -69,6 +74,8 @@ async function validateInRanges(
   io: CliIo,
   progress: Progress,
 ): Promise<Result<FileReport> | null> {
+  let problems: StepFindings = { listed: [], omitted: 0 };
+  let warnings: StepFindings = { listed: [], omitted: 0 };
   const read = await readSplit(path, {
     ...options,
     env: io.env,
@@ -79,12 +86,15 @@ async function validateInRanges(
     },
     progress: sharedProgress(progress),
     items: async () => undefined,
+    result(part) {
+      const range = part as ValidateRangeResult;
+      problems = joinFindings([problems, range.problems]);
+      warnings = joinFindings([warnings, range.warnings]);
+    },
   });
   if (read === null || !read.ok) return read;
-  const results = read.value.results as ValidateRangeResult[];
-  const problems = joinFindings(results.map((result) => result.problems));
-  const warnings = joinFindings(results.map((result) => result.warnings));
-  return { ok: true, value: validationReport(path, read.value.stats, problems, warnings) };
+  const report = validationReport(path, read.value.stats, keptFindings(problems), keptFindings(warnings));
+  return { ok: true, value: report };
 }
 
 async function validateLocally(

@@ -58,6 +58,11 @@ export interface RangeReadOptions {
   readonly progress: Progress;
   /** Receives the items of the ranges, in file order; awaited, so a slow reader holds the workers back. */
   items(items: readonly unknown[]): Promise<void>;
+  /**
+   * Receives the command's result of each written run, in file order, to fold into its own: results are not kept
+   * here, so that their memory does not grow with the number of ranges.
+   */
+  result(result: unknown): void;
   /** The worker module; the one beside this module by default. */
   readonly workerUrl?: URL;
 }
@@ -74,11 +79,17 @@ export interface RangeCounts {
   resumed: number;
 }
 
-/** What reading in ranges found: one thread's stats, and each written run's command result, in order. */
+/** What reading in ranges found: one thread's stats, and how the work went. */
 export interface RangeRead {
   stats: LogStats;
-  results: unknown[];
   counts: RangeCounts;
+}
+
+/** What the written runs found, summed as each is written. */
+interface Totals {
+  events: number;
+  invalidLines: number;
+  foreign: ForeignLog | null;
 }
 
 interface WorkerHandle {
@@ -176,7 +187,7 @@ interface ScheduleBase {
   written: number;
   nextAhead: number;
   lastId: number;
-  readonly results: RunSummary[];
+  readonly totals: Totals;
   readonly counts: RangeCounts;
   finished: ((result: Result<void>) => void) | undefined;
   pumping: boolean;
@@ -327,7 +338,11 @@ function nextHead(schedule: Schedule): void {
   const head = schedule.head;
   const done = head.done;
   if (done === undefined) return;
-  schedule.results.push(done.summary);
+  schedule.runs.delete(head.id);
+  schedule.totals.events += done.summary.events;
+  schedule.totals.invalidLines += done.summary.invalidLines;
+  schedule.totals.foreign ??= done.summary.foreign;
+  schedule.options.result(done.summary.result);
   schedule.counts.written += 1;
   addPending(schedule, done.summary.pending);
   if (done.end >= schedule.ranges) {
@@ -401,14 +416,7 @@ function onMessage(schedule: Schedule, message: FromRangeWorker): void {
 }
 
 function summarize(schedule: Schedule, lines: number): RangeRead {
-  let events = 0;
-  let invalidLines = 0;
-  let foreign: ForeignLog | null = null;
-  for (const summary of schedule.results) {
-    events += summary.events;
-    invalidLines += summary.invalidLines;
-    foreign ??= summary.foreign;
-  }
+  const { events, invalidLines, foreign } = schedule.totals;
   const { path, size, dialect } = schedule.plan;
   const stats: LogStats = {
     lines,
@@ -419,7 +427,7 @@ function summarize(schedule: Schedule, lines: number): RangeRead {
     foreign,
     inputProblems: foreign === null ? [] : [foreignProblem(foreign, path)],
   };
-  return { stats, results: schedule.results.map((summary) => summary.result), counts: schedule.counts };
+  return { stats, counts: schedule.counts };
 }
 
 /** The workers, each with its setup; messages go to `dispatch`, counts to the handle's waiter. */
@@ -484,7 +492,7 @@ function createSchedule(
     written: 0,
     nextAhead: 1,
     lastId: 0,
-    results: [],
+    totals: { events: 0, invalidLines: 0, foreign: null },
     counts: { ranges, runs: 0, written: 0, resumed: 0 },
     finished: undefined,
     pumping: false,
@@ -501,7 +509,7 @@ function workerFailure(plan: SplitPlan, error: unknown): CliError {
  * Reads a planned file in ranges on `options.jobs` worker threads, handing the items of the ranges to
  * `options.items` in file order.
  *
- * @returns One thread's stats for the file and each written run's command result, or the error that stopped it.
+ * @returns One thread's stats for the file, or the error that stopped it.
  */
 export async function readInRanges(plan: SplitPlan, options: RangeReadOptions): Promise<Result<RangeRead>> {
   let failed: ((error: CliError) => void) | undefined;

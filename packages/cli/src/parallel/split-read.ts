@@ -18,13 +18,15 @@ export interface SplitReadOptions extends InputOptions {
   readonly progress?: ((size: number, label: string) => Progress) | undefined;
   /** Receives the command's items in file order; awaited. */
   items(items: readonly unknown[]): Promise<void>;
+  /** Receives the command's result of each range written, in file order. */
+  result(result: unknown): void;
 }
 
 /**
  * Reads a log file in ranges on worker threads, or returns `null` when it is read on one thread instead: standard
  * input, pipes, gzip, a single job, a file below the split size, and files the plan finds no cut in.
  *
- * @returns What one thread's reading would have found, and each written range's command result, in order.
+ * @returns What one thread's reading would have found.
  */
 export async function readSplit(path: string, options: SplitReadOptions): Promise<Result<RangeRead> | null> {
   const plan = planSplit(path, {
@@ -45,6 +47,7 @@ export async function readSplit(path: string, options: SplitReadOptions): Promis
       maxRecordBytes: options.maxRecordBytes,
       progress: progress ?? { advance() {}, done() {} },
       items: options.items,
+      result: options.result,
     });
   } finally {
     progress?.done();

@@ -2,7 +2,7 @@
 
 import { loadSchemaValidators, type SourceLocation } from '@cursor-stream/core/normalize';
 import { type Finding, MAX_FINDINGS_LISTED } from '../../validate/findings.ts';
-import { createValidateCollector, type FindingSink } from '../../validate/validate-log.ts';
+import { createValidateCollector, type FindingSink, type KeptFindings } from '../../validate/validate-log.ts';
 import type { CommandSetup, ConsumerFactory, RangeConsumer, ReadingStep } from '../range-consumer.ts';
 
 /** A finding and the reading step it was found at. */
@@ -75,12 +75,21 @@ export async function validateConsumerFactory(
   return () => validateConsumer(setup);
 }
 
-/** The findings of consecutive ranges as one thread keeps them: in the order found, the first ones listed. */
-export function joinFindings(parts: readonly StepFindings[]): { listed: Finding[]; omitted: number } {
+/**
+ * The findings of consecutive ranges as one thread keeps them: in the order found, the first ones listed. Joining
+ * the ranges one at a time onto what was kept so far gives the same: a range's findings keep their order, and only
+ * the first ones of each can be among the first ones of all.
+ */
+export function joinFindings(parts: readonly StepFindings[]): StepFindings {
   const all = parts.flatMap((part) => part.listed);
   // Stable: within a step, ranges keep their order and each range its own.
   all.sort((a, b) => a.step - b.step);
   const total = all.length + parts.reduce((sum, part) => sum + part.omitted, 0);
-  const listed = all.slice(0, MAX_FINDINGS_LISTED).map((entry) => entry.finding);
+  const listed = all.slice(0, MAX_FINDINGS_LISTED);
   return { listed, omitted: total - listed.length };
+}
+
+/** The findings kept, without the steps they were found at. */
+export function keptFindings(found: StepFindings): KeptFindings {
+  return { listed: found.listed.map((entry) => entry.finding), omitted: found.omitted };
 }
