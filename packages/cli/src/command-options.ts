@@ -39,15 +39,18 @@ Exit codes:
 /** Help text on reading a large file on several threads. */
 export const JOBS_HELP = `
 Large files:
-  A regular file of 32 MiB or more is read in ranges on --jobs worker threads;
-  standard input, pipes and .gz files on one. The output and the exit code are
-  the same as with --jobs 1. CURSOR_STREAM_SPLIT_BYTES sets the size (e.g. 128m).`;
+  Given --jobs N (N > 1), a regular file of 32 MiB or more is read in ranges on
+  N worker threads; standard input, pipes and .gz files on one. The output and
+  the exit code are the same as with --jobs 1. CURSOR_STREAM_SPLIT_BYTES sets the
+  size (e.g. 128m). One thread is the default: since long strings are read
+  lazily, one thread is faster than two on the logs measured.`;
 
-/** `--jobs`: worker threads at most, one per CPU by default. */
-export function jobsOption(description: string): Option {
-  return new Option('--jobs <n>', description)
-    .argParser(optionParser(parsePositiveInteger))
-    .default(availableParallelism(), 'the number of CPUs');
+/** `--jobs`: worker threads at most; one per CPU by default, or `defaultJobs`. */
+export function jobsOption(description: string, defaultJobs?: number): Option {
+  const option = new Option('--jobs <n>', description).argParser(optionParser(parsePositiveInteger));
+  return defaultJobs === undefined
+    ? option.default(availableParallelism(), 'the number of CPUs')
+    : option.default(defaultJobs);
 }
 
 /** Adapts an options.ts parser to commander, which reports a thrown InvalidArgumentError as a usage error. */

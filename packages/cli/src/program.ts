@@ -45,7 +45,7 @@ function addNormalize(program: Command, { io, done }: CommandContext): void {
       'Print the canonical events of a log as NDJSON, one per line, each with its loc (line and byte offset).',
     )
     .argument('[FILE]', 'log file, or - for standard input', '-')
-    .addOption(jobsOption('worker threads a large file is read on'))
+    .addOption(jobsOption('worker threads a large file is read on', 1))
     .addHelpText('after', `${INPUT_HELP}\n${JOBS_HELP}\n${EXIT_HELP}`)
     .action(async (file: string, flags: ReadingFlags & { jobs: number }) => {
       const { runNormalize } = await import('./commands/normalize.ts');
@@ -68,16 +68,24 @@ function addValidate(program: Command, { io, done }: CommandContext): void {
     )
     .addOption(jobsOption('worker threads: files validated at once, or the ranges of a single large file'))
     .addHelpText('after', `${INPUT_HELP}\n${JOBS_HELP}\n${VALIDATE_EXIT_HELP}`)
-    .action(async (files: string[], flags: ReadingFlags & { strict?: true; json?: true; jobs: number }) => {
-      const { runValidate } = await import('./commands/validate.ts');
-      const options = {
-        ...readingOptions(flags),
-        strict: flags.strict === true,
-        json: flags.json === true,
-        jobs: flags.jobs,
-      };
-      done(await runValidate(files, options, io));
-    });
+    .action(
+      async (
+        files: string[],
+        flags: ReadingFlags & { strict?: true; json?: true; jobs: number },
+        command: Command,
+      ) => {
+        const { runValidate } = await import('./commands/validate.ts');
+        const options = {
+          ...readingOptions(flags),
+          strict: flags.strict === true,
+          json: flags.json === true,
+          jobs: flags.jobs,
+          // The CPU count by default is for several files at once; one file is split only when asked.
+          splitOneFile: command.getOptionValueSource('jobs') === 'cli',
+        };
+        done(await runValidate(files, options, io));
+      },
+    );
 }
 
 function addSummary(program: Command, { io, done }: CommandContext): void {
@@ -87,7 +95,7 @@ function addSummary(program: Command, { io, done }: CommandContext): void {
     )
     .argument('[FILE]', 'log file, or - for standard input', '-')
     .option('--json', 'print { sessions, invalidLines, lines, bytes } as JSON')
-    .addOption(jobsOption('worker threads a large file is read on'))
+    .addOption(jobsOption('worker threads a large file is read on', 1))
     .addHelpText('after', `${INPUT_HELP}\n${JOBS_HELP}\n${EXIT_HELP}`)
     .action(async (file: string, flags: ReadingFlags & { json?: true; jobs: number }) => {
       const { runSummary } = await import('./commands/summary.ts');
@@ -209,7 +217,7 @@ function addUsage(program: Command, { io, done }: CommandContext): void {
     .argument('<FILE...>', 'log files or directories, or - for standard input')
     .addOption(new Option('--by <group>', 'group sessions by').choices(USAGE_GROUPINGS).default('day'))
     .option('--json', 'print { daily | sessions | models: [...], totals } with ccusage field names')
-    .addOption(jobsOption('worker threads a large file is read on'))
+    .addOption(jobsOption('worker threads a large file is read on', 1))
     .addHelpText('after', `${INPUT_HELP}\n${JOBS_HELP}\n${MULTI_INPUT_EXIT_HELP}`)
     .action(
       async (files: string[], flags: ReadingFlags & { by: UsageGrouping; json?: true; jobs: number }) => {

@@ -30,6 +30,8 @@ export interface ValidateOptions extends ValidateLogOptions {
   json: boolean;
   /** Files validated at once, each on its own worker thread. */
   jobs: number;
+  /** Read a single large file in ranges on the jobs (`--jobs` given); several files always take one job each. */
+  splitOneFile?: boolean;
 }
 
 function exitCodeOf(files: readonly ValidateFileJson[]): ExitCode {
@@ -105,7 +107,7 @@ async function validateLocally(
   onResult: (index: number, result: Result<FileReport>) => void,
 ): Promise<void> {
   // One file is worth splitting across the jobs; several files take one job each.
-  const only = tasks.length === 1 ? tasks[0] : undefined;
+  const only = tasks.length === 1 && options.splitOneFile === true ? tasks[0] : undefined;
   const inRanges = only === undefined ? null : await validateInRanges(only.path, options, io, progress);
   if (only !== undefined && inRanges !== null) {
     onResult(only.index, inRanges);
