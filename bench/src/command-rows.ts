@@ -25,48 +25,28 @@ export type CommandRow =
   | { kind: 'command'; name: string; label: string; args: readonly string[] }
   | { kind: 'baseline'; name: string; label: string; approach: string };
 
+/** A command's rows on one job and on two: `name` and `name-jobs2`, the label with its `--jobs`. */
+function onOneAndTwoJobs(name: string, args: readonly string[], redirect = ''): CommandRow[] {
+  return [1, 2].map((jobs) => {
+    const withJobs = [...args, '--jobs', String(jobs)];
+    return {
+      kind: 'command',
+      name: jobs === 1 ? name : `${name}-jobs${jobs}`,
+      label: `cursor-stream ${withJobs.join(' ')}${redirect}`,
+      args: withJobs,
+    };
+  });
+}
+
 /**
  * The rows, the commands first; the reference loop is the one ratios are taken against. Each command runs on one job
- * (named, since the CLI's default is one per CPU) and on two, which reads a file this large in ranges on two worker
+ * (named, whatever the CLI's default) and on two, which reads a file this large in ranges on two worker
  * threads.
  */
 export const COMMAND_ROWS: readonly CommandRow[] = [
-  {
-    kind: 'command',
-    name: 'cli-summary-json',
-    label: 'cursor-stream summary --json --jobs 1',
-    args: ['summary', '--json', '--jobs', '1'],
-  },
-  {
-    kind: 'command',
-    name: 'cli-summary-json-jobs2',
-    label: 'cursor-stream summary --json --jobs 2',
-    args: ['summary', '--json', '--jobs', '2'],
-  },
-  {
-    kind: 'command',
-    name: 'cli-normalize',
-    label: 'cursor-stream normalize --jobs 1 > /dev/null',
-    args: ['normalize', '--jobs', '1'],
-  },
-  {
-    kind: 'command',
-    name: 'cli-normalize-jobs2',
-    label: 'cursor-stream normalize --jobs 2 > /dev/null',
-    args: ['normalize', '--jobs', '2'],
-  },
-  {
-    kind: 'command',
-    name: 'cli-validate',
-    label: 'cursor-stream validate --jobs 1',
-    args: ['validate', '--jobs', '1'],
-  },
-  {
-    kind: 'command',
-    name: 'cli-validate-jobs2',
-    label: 'cursor-stream validate --jobs 2',
-    args: ['validate', '--jobs', '2'],
-  },
+  ...onOneAndTwoJobs('cli-summary-json', ['summary', '--json']),
+  ...onOneAndTwoJobs('cli-normalize', ['normalize'], ' > /dev/null'),
+  ...onOneAndTwoJobs('cli-validate', ['validate']),
   {
     kind: 'baseline',
     name: REFERENCE_LOOP_NAME,

@@ -14,9 +14,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { readInRanges } from '../src/parallel/range-scheduler.ts';
 import { planSplit, SPLIT_BYTES_ENV } from '../src/parallel/split-plan.ts';
 import { NO_PROGRESS } from '../src/progress-bar.ts';
-import { REPO_ROOT, runCli } from './run-cli.ts';
-
-const BUNDLED_RANGE_WORKER = new URL('../bundle/range-worker.js', import.meta.url);
+import { BUNDLED_RANGE_WORKER, REPO_ROOT, runCli } from './run-cli.ts';
 
 const COMMANDS: readonly (readonly string[])[] = [
   ['summary', '--json'],

@@ -12,13 +12,10 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type RangeCounts, readInRanges } from '../src/parallel/range-scheduler.ts';
 import { planSplit, SPLIT_BYTES_ENV } from '../src/parallel/split-plan.ts';
 import { NO_PROGRESS } from '../src/progress-bar.ts';
-import { REPO_ROOT, runCli } from './run-cli.ts';
+import { BUNDLED_RANGE_WORKER, REPO_ROOT, runCli } from './run-cli.ts';
 
 /** Cut at every session start. */
 const SPLIT_EVERYWHERE = { [SPLIT_BYTES_ENV]: '1' };
-
-/** The range worker as the CLI ships it: a worker thread runs plain JavaScript. */
-const BUNDLED_RANGE_WORKER = new URL('../bundle/range-worker.js', import.meta.url);
 
 /** The command lines compared, each reading one log as its last argument. */
 const COMMANDS: readonly (readonly string[])[] = [

@@ -9,6 +9,9 @@ export const REAL_CORPUS = sharedFolder('real-corpus');
 /** The bundled recording the README's main job runs on. */
 export const RECORDING = 'corpus/official/docs-example-zh.ndjson';
 
+/** The range worker as the CLI ships it: a worker thread runs plain JavaScript. */
+export const BUNDLED_RANGE_WORKER = new URL('../bundle/range-worker.js', import.meta.url);
+
 const BIN = join(REPO_ROOT, 'packages/cli/bin/cursor-stream.js');
 
 /** How one CLI run ended. */
