@@ -157,41 +157,100 @@ function skeletonOf(
   return skeleton;
 }
 
-/** Makes `holder[key]` decode the payload on first read (and keep the string), or take a value written to it. */
-function defineLazy(
-  holder: object,
-  key: string,
-  bytes: Uint8Array,
-  payload: Payload,
-  decoder: TextDecoder,
-): void {
-  const settle = (value: unknown): void => {
-    Object.defineProperty(holder, key, { value, writable: true, enumerable: true, configurable: true });
-    lazyKeysOf(holder)?.delete(key);
-  };
-  Object.defineProperty(holder, key, {
+/** A string not decoded yet: its bytes, as JSON text (quotes included) or as the UTF-8 text itself. */
+interface LazyPayload {
+  readonly bytes: Uint8Array;
+  /** Whether the bytes are JSON text, which is parsed once decoded. */
+  readonly json: boolean;
+  /** Whether {@link Payload.canonical} holds for them (never for plain text). */
+  readonly canonical: boolean;
+}
+
+/** A holder's strings not decoded yet, by key. */
+type LazyKeys = Map<string, LazyPayload>;
+
+function ownLazyKeys(holder: object): LazyKeys | undefined {
+  return Object.hasOwn(holder, LAZY_KEYS) ? (holder as { [LAZY_KEYS]: LazyKeys })[LAZY_KEYS] : undefined;
+}
+
+function lazyKeysOf(holder: object): LazyKeys | undefined {
+  return (holder as { [LAZY_KEYS]?: LazyKeys })[LAZY_KEYS];
+}
+
+/** Decodes a payload's bytes; decoding without streaming keeps no state, so one decoder serves every record. */
+const payloadDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/**
+ * The object whose own lazy string `key` is: `receiver` itself, or the prototype it reads through (a holder may be
+ * the prototype of another object).
+ */
+function ownerOf(receiver: unknown, key: string): object | undefined {
+  for (let at = receiver; typeof at === 'object' && at !== null; at = Object.getPrototypeOf(at)) {
+    if (ownLazyKeys(at)?.has(key) === true) return at;
+  }
+  return undefined;
+}
+
+/**
+ * Makes `holder[key]` a plain property holding `value`, as an eager parse would have left it. A holder frozen by its
+ * consumer keeps the accessor, which then decodes on each read.
+ */
+function settle(holder: object, key: string, value: unknown): void {
+  const plain = { value, writable: true, enumerable: true, configurable: true };
+  if (Reflect.defineProperty(holder, key, plain)) ownLazyKeys(holder)?.delete(key);
+}
+
+/** Accessors kept for reuse; past this many distinct keys, a key gets accessors of its own. */
+const MAX_SHARED_ACCESSORS = 1024;
+const sharedAccessors = new Map<string, PropertyDescriptor>();
+
+/**
+ * The accessor of a lazy string under `key`: it decodes the payload on first read (and keeps the string), or takes a
+ * value written to it. One accessor serves every holder, finding its bytes through the holder: a closure per holder
+ * would make each record's object a hidden class of its own, and the runtime keeps hidden classes (with the bytes the
+ * closure holds) until a full collection, so megabytes of dead payloads would pile up between them.
+ */
+function accessorFor(key: string): PropertyDescriptor {
+  const shared = sharedAccessors.get(key);
+  if (shared !== undefined) return shared;
+  const accessor: PropertyDescriptor = {
     enumerable: true,
     configurable: true,
-    get() {
-      const value: unknown = JSON.parse(decoder.decode(bytes.subarray(payload.start, payload.end)));
-      settle(value);
+    get(this: unknown): unknown {
+      const owner = ownerOf(this, key);
+      const payload = owner === undefined ? undefined : ownLazyKeys(owner)?.get(key);
+      if (owner === undefined || payload === undefined) return undefined;
+      const text = payloadDecoder.decode(payload.bytes);
+      const value: unknown = payload.json ? JSON.parse(text) : text;
+      settle(owner, key, value);
       return value;
     },
-    set: settle,
-  });
-  let keys = lazyKeysOf(holder);
+    set(this: unknown, value: unknown): void {
+      const owner = ownerOf(this, key);
+      if (owner !== undefined) settle(owner, key, value);
+    },
+  };
+  if (sharedAccessors.size < MAX_SHARED_ACCESSORS) sharedAccessors.set(key, accessor);
+  return accessor;
+}
+
+/** Makes `holder[key]` the string `payload` holds, decoded on first read. */
+function defineLazy(holder: object, key: string, payload: LazyPayload): void {
+  let keys = ownLazyKeys(holder);
   if (keys === undefined) {
     keys = new Map();
     Object.defineProperty(holder, LAZY_KEYS, { value: keys, configurable: true });
   }
-  keys.set(key, payload.canonical ? bytes.subarray(payload.start, payload.end) : undefined);
+  keys.set(key, payload);
+  Object.defineProperty(holder, key, accessorFor(key));
 }
 
-/** A holder's strings not decoded yet, by key, each with its bytes when they are canonical. */
-type LazyKeys = Map<string, Uint8Array | undefined>;
-
-function lazyKeysOf(holder: object): LazyKeys | undefined {
-  return (holder as { [LAZY_KEYS]?: LazyKeys })[LAZY_KEYS];
+/**
+ * Makes `holder[key]` the UTF-8 text of `bytes`, decoded on first read (a record's `text`). The bytes are kept, not
+ * copied: the caller gives bytes nothing else writes to.
+ */
+export function defineLazyText(holder: object, key: string, bytes: Uint8Array): void {
+  defineLazy(holder, key, { bytes, json: false, canonical: false });
 }
 
 /** The payload a placeholder names, if `value` is one. */
@@ -204,12 +263,7 @@ function placeholderIndex(value: unknown): number | undefined {
  * Turns every placeholder in the parsed skeleton into a lazy property. Iterative, so a deeply nested skeleton cannot
  * exhaust the stack. Returns how many it turned.
  */
-function installLazyStrings(
-  root: unknown,
-  bytes: Uint8Array,
-  payloads: readonly Payload[],
-  decoder: TextDecoder,
-): number {
+function installLazyStrings(root: unknown, bytes: Uint8Array, payloads: readonly Payload[]): number {
   let installed = 0;
   const stack: unknown[] = [root];
   for (let holder = stack.pop(); holder !== undefined; holder = stack.pop()) {
@@ -220,7 +274,12 @@ function installLazyStrings(
       const index = placeholderIndex(value);
       const payload = index === undefined ? undefined : payloads[index];
       if (payload !== undefined) {
-        defineLazy(holder, String(key), bytes, payload, decoder);
+        const json = {
+          bytes: bytes.subarray(payload.start, payload.end),
+          json: true,
+          canonical: payload.canonical,
+        };
+        defineLazy(holder, String(key), json);
         installed += 1;
       } else if (typeof value === 'object' && value !== null) stack.push(value);
     }
@@ -252,7 +311,7 @@ export function parseWithLazyStrings(
     return undefined;
   }
   // A top-level string payload has no holder to hang a property on: such a line is parsed eagerly.
-  if (installLazyStrings(value, bytes, payloads, decoder) !== payloads.length) return undefined;
+  if (installLazyStrings(value, bytes, payloads) !== payloads.length) return undefined;
   return { value };
 }
 
@@ -275,5 +334,6 @@ export function isLazyString(holder: object, key: string): boolean {
  * them into its output instead of decoding the string and escaping it again.
  */
 export function rawLazyString(holder: object, key: string): Uint8Array | undefined {
-  return lazyKeysOf(holder)?.get(key);
+  const payload = lazyKeysOf(holder)?.get(key);
+  return payload?.canonical === true ? payload.bytes : undefined;
 }

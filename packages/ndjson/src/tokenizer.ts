@@ -13,6 +13,7 @@
  * @see https://github.com/ndjson/ndjson-spec
  */
 
+import { createHeldLine } from './held-line.ts';
 import {
   EXCERPT_LENGTH,
   excerptOf,
@@ -24,7 +25,7 @@ import {
   type StringState,
   scanStringState,
 } from './json-text.ts';
-import { lazyStringBounds, parseWithLazyStrings } from './lazy-strings.ts';
+import { defineLazyText, lazyStringBounds, parseWithLazyStrings } from './lazy-strings.ts';
 import { outputLineMessage, startsLikeJson } from './line-kind.ts';
 import { createResync, endsEarly, invalidJsonMessage, type LineSpan } from './open-record-resync.ts';
 import { oversizeMessage, resolveMaxRecordBytes } from './record-limits.ts';
@@ -67,9 +68,6 @@ interface Skip {
   /** Decodes the skipped bytes for the excerpt and the string state; a piece may end inside a character. */
   decoder: TextDecoder;
 }
-
-/** Line pieces shorter than this are merged as they arrive, so tiny chunks do not cost one array each. */
-const SMALL_PIECE = 8192;
 
 /** Copies `pieces` into one array. */
 function concatBytes(pieces: readonly Uint8Array[], length: number): Uint8Array {
@@ -124,12 +122,10 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
   let lineNumber = 1;
   // The BOM check looks at the first decoded character only.
   let atStreamStart = true;
-  // Bytes of the current physical line seen so far when it began in an earlier chunk (copies: a caller may reuse its
-  // buffers), decoded once its LF arrives. Held as bytes, not text, so that a long line is never built as one string
-  // unless someone reads it whole (see lazy-strings.ts); joined once (a running concatenation would be quadratic on a
-  // long line fed in small chunks).
-  let lineBytes: Uint8Array[] = [];
-  let lineByteCount = 0;
+  // Bytes of the current physical line seen so far when it began in an earlier chunk, decoded once its LF arrives.
+  // Held as bytes, not text, so that a long line is never built as one string unless someone reads it whole (see
+  // lazy-strings.ts).
+  const heldLine = createHeldLine();
   // Set while an oversize record is skipped up to the next LF; nothing of it is held.
   let skipping: Skip | null = null;
   let ended = false;
@@ -233,7 +229,8 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
   function readHeldLine(bytes: Uint8Array, contentEnd: number, end: number, terminated: boolean): void {
     if (lazy !== undefined && bytes.length >= lazy.lineBytes && mayReadLazily(contentEnd)) {
       // A CR right before the LF belongs to the line terminator, not to the record's text.
-      const body = terminated && bytes[bytes.length - 1] === CR ? bytes.subarray(0, -1) : bytes;
+      // A copy: `bytes` is a view of the held-line buffer, and the lazy strings keep theirs until read.
+      const body = (terminated && bytes[bytes.length - 1] === CR ? bytes.subarray(0, -1) : bytes).slice();
       const parsed = parseWithLazyStrings(body, lineDecoder, lazy.stringBytes);
       if (parsed !== undefined && (!objectsOnly || isJsonObject(parsed.value))) {
         emitRecord(lazyRecord(parsed.value, body, lineNumber, lineStart, end - lineStart));
@@ -250,17 +247,9 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
 
   /** A record whose text is decoded only when read, as its long strings are. */
   function lazyRecord(value: unknown, body: Uint8Array, line: number, offset: number, length: number) {
-    let text: string | undefined;
-    return {
-      value,
-      line,
-      offset,
-      length,
-      get text(): string {
-        text ??= lineDecoder.decode(body);
-        return text;
-      },
-    } satisfies NdjsonRecord;
+    const record: NdjsonRecord = { value, line, offset, length, text: '' };
+    defineLazyText(record, 'text', body);
+    return record;
   }
 
   /** Slow path: a line that `JSON.parse` rejected is blank, the start of a multi-line record, or a problem. */
@@ -336,29 +325,13 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
     else reportOversize(skip.line, skip.offset, end, skip.excerpt);
   }
 
-  /** Adds a piece of the current line, merging small pieces so that tiny chunks do not cost one array each. */
-  function appendLineBytes(piece: Uint8Array): void {
-    // A copy, never a view: `Buffer#slice` shares memory, and the caller may refill its buffer.
-    lineBytes.push(new Uint8Array(piece));
-    lineByteCount += piece.length;
-    for (let count = lineBytes.length; count >= 2; count = lineBytes.length) {
-      const last = lineBytes[count - 1] as Uint8Array;
-      const previous = lineBytes[count - 2] as Uint8Array;
-      if (last.length >= SMALL_PIECE || previous.length > last.length) break;
-      lineBytes.length = count - 2;
-      lineBytes.push(concatBytes([previous, last], previous.length + last.length));
-    }
-  }
-
   /**
    * The held line's bytes with `lastPiece` after them, as the `contentLength` bytes the line has: the bytes of a byte
-   * order mark, held before the decoder told it apart from the line, are dropped from the front.
+   * order mark, held before the decoder told it apart from the line, are dropped from the front. A view of the
+   * held-line buffer: read it before the next piece is held, or copy it.
    */
   function takeLineBytes(lastPiece: Uint8Array, contentLength: number): Uint8Array {
-    const pieces = lastPiece.length === 0 ? lineBytes : [...lineBytes, lastPiece];
-    const joined = concatBytes(pieces, lineByteCount + lastPiece.length);
-    lineBytes = [];
-    lineByteCount = 0;
+    const joined = heldLine.take(lastPiece);
     return joined.length === contentLength ? joined : joined.subarray(joined.length - contentLength);
   }
 
@@ -381,7 +354,7 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
     }
     let byteFrom = 0;
     // The line that began in an earlier chunk ends at the first line feed.
-    if (skipping !== null || lineByteCount > 0) {
+    if (skipping !== null || heldLine.length > 0) {
       endHeldLine(chunk.subarray(0, firstLf), base + firstLf);
       byteFrom = firstLf + 1;
     }
@@ -421,7 +394,7 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
       skipPiece(skipping, piece, false);
       return;
     }
-    if (piece.length > 0) appendLineBytes(piece);
+    if (piece.length > 0) heldLine.append(piece);
     if (consumed - heldFrom() > maxRecordBytes) boundHeldBytes();
   }
 
@@ -499,7 +472,7 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
       if (atStreamStart) {
         // Fewer bytes than a byte order mark, all of them like its start: they are the last line.
         atStreamStart = false;
-        if (bomPrefix.length > 0) appendLineBytes(bomPrefix);
+        if (bomPrefix.length > 0) heldLine.append(bomPrefix);
         bomPrefix = NO_BYTES;
       }
       const skip = skipping;
@@ -525,8 +498,7 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
       lineStart = 0;
       lineNumber = 1;
       atStreamStart = true;
-      lineBytes = [];
-      lineByteCount = 0;
+      heldLine.clear();
       skipping = null;
       resync.reset();
       ended = false;

@@ -137,4 +137,58 @@ describe('lazy strings', () => {
     if (whole === undefined) throw new Error('no record');
     expect(hasLazyStrings((whole.value as { result: object }).result)).toBe(false);
   });
+
+  test.prop([
+    fc.array(longRecord, { minLength: 1, maxLength: LINES_PER_DOCUMENT }),
+    fc.integer({ min: 1, max: 70000 }),
+  ])('a caller refilling one buffer for every chunk gets what an eager parse gives', (records, size) => {
+    const bytes = encodeUtf8(`${records.map((record) => JSON.stringify(record)).join('\n')}\n`);
+    const scratch = new Uint8Array(size);
+    const tokenizer = createNdjsonTokenizer({ lazyStrings: true });
+    const items: NdjsonItem[] = [];
+    for (let at = 0; at < bytes.length; at += size) {
+      const piece = bytes.subarray(at, at + size);
+      scratch.set(piece);
+      items.push(...tokenizer.feed(scratch.subarray(0, piece.length)));
+      scratch.fill(0x7b);
+    }
+    items.push(...tokenizer.end());
+    expect(settled(items)).toEqual(settled(tokenize([bytes]).items));
+  });
+
+  it('gives every record the same accessor for a key, so that no hidden class holds a record and its bytes', () => {
+    const line = (n: number) => JSON.stringify({ type: 'tool_call', n, output: 'z'.repeat(LAZY_LINE_BYTES) });
+    const bytes = encodeUtf8(`${line(1)}\n${line(2)}\n`);
+    const records = tokenize(cutAt(bytes, [5, bytes.length / 2 + 5]), { lazyStrings: true }).items.filter(
+      isRecord,
+    );
+    const accessors = records.map((record) => Object.getOwnPropertyDescriptor(record.value, 'output')?.get);
+    const texts = records.map((record) => Object.getOwnPropertyDescriptor(record, 'text')?.get);
+    expect(accessors).toHaveLength(2);
+    expect(accessors[0]).toBeTypeOf('function');
+    expect(accessors[1]).toBe(accessors[0]);
+    expect(texts[0]).toBeTypeOf('function');
+    expect(texts[1]).toBe(texts[0]);
+    expect(records.map((record) => record.text)).toEqual([line(1), line(2)]);
+    expect(Object.keys(records[0] ?? {})).toEqual(['value', 'line', 'offset', 'length', 'text']);
+  });
+
+  it('reads a string through an object built on its holder, and from a holder its consumer froze', () => {
+    const content = 'w'.repeat(LAZY_LINE_BYTES);
+    const bytes = encodeUtf8(
+      `${JSON.stringify({ a: { content } })}\n${JSON.stringify({ b: { content } })}\n`,
+    );
+    const [first, second] = tokenize(cutAt(bytes, [3, bytes.length / 2 + 3]), {
+      lazyStrings: true,
+    }).items.filter(isRecord);
+    if (first === undefined || second === undefined) throw new Error('two records expected');
+    const holder = (first.value as { a: { content: string } }).a;
+    expect((Object.create(holder) as { content: string }).content).toBe(content);
+    expect(isLazyString(holder, 'content')).toBe(false);
+    expect(Object.getOwnPropertyDescriptor(holder, 'content')?.value).toBe(content);
+    const frozen = Object.freeze((second.value as { b: { content: string } }).b);
+    expect(frozen.content).toBe(content);
+    expect(frozen.content).toBe(content);
+    expect(JSON.stringify(frozen)).toBe(JSON.stringify({ content }));
+  });
 });

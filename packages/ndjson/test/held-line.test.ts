@@ -1,0 +1,39 @@
+/** The held-line buffer: the bytes of a line over several chunks, in order, whatever the pieces, in one reused buffer. */
+import { fc, test } from '@fast-check/vitest';
+import { describe, expect, it } from 'vitest';
+import { createHeldLine } from '../src/held-line.ts';
+
+describe('createHeldLine', () => {
+  test.prop([fc.array(fc.array(fc.uint8Array({ maxLength: 300 }), { maxLength: 6 }), { maxLength: 5 })])(
+    'gives back each line as its pieces joined, line after line, though the caller refills its buffer',
+    (lines) => {
+      const held = createHeldLine(512);
+      const scratch = new Uint8Array(300);
+      for (const pieces of lines) {
+        const [last = new Uint8Array(0), ...before] = [...pieces].reverse();
+        for (const piece of before.reverse()) {
+          scratch.set(piece);
+          held.append(scratch.subarray(0, piece.length));
+          scratch.fill(0xff);
+        }
+        expect(held.length).toBe(before.reduce((sum, piece) => sum + piece.length, 0));
+        expect([...held.take(last)]).toEqual(pieces.flatMap((piece) => [...piece]));
+        expect(held.length).toBe(0);
+      }
+    },
+  );
+
+  it('reuses its buffer for the next line, and lets one larger than the bound go', () => {
+    const held = createHeldLine(200 * 1024);
+    held.append(new Uint8Array(100 * 1024).fill(1));
+    const first = held.take(new Uint8Array([2]));
+    held.append(new Uint8Array(10).fill(3));
+    const second = held.take(new Uint8Array(0));
+    expect(second.buffer).toBe(first.buffer);
+    expect([...second]).toEqual(new Array(10).fill(3));
+    held.append(new Uint8Array(300 * 1024));
+    const large = held.take(new Uint8Array(0));
+    held.append(new Uint8Array([4]));
+    expect(held.take(new Uint8Array(0)).buffer).not.toBe(large.buffer);
+  });
+});
