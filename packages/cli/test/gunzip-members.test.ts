@@ -5,11 +5,22 @@ import { gzipSync } from 'node:zlib';
 import { fc, test } from '@fast-check/vitest';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { main } from '../src/cli.ts';
+import { decompressedChunks } from '../src/input/decompress.ts';
 import { type GzipTrailingProblem, gunzipMembers } from '../src/input/gunzip-members.ts';
 import { fakeIo } from './support.ts';
 
 async function* chunked(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Array> {
   for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size);
+}
+
+/** Like a file read into one buffer: each chunk is written over by the next. */
+async function* refilled(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Array> {
+  const buffer = new Uint8Array(size);
+  for (let at = 0; at < bytes.length; at += size) {
+    const piece = bytes.subarray(at, at + size);
+    buffer.set(piece);
+    yield buffer.subarray(0, piece.length);
+  }
 }
 
 async function gunzip(bytes: Uint8Array, size = 65536) {
@@ -85,5 +96,18 @@ describe('a gzip log with trailing garbage', () => {
     expect(stderr.text).toBe(
       `cursor-stream: ${path}: at compressed byte ${member.length}: 9 bytes after the gzip data are not gzip (ignored, as gzip -dc does)\n`,
     );
+  });
+});
+
+describe('decompressedChunks', () => {
+  test.prop([
+    fc.array(fc.string({ maxLength: 2000 }), { minLength: 1, maxLength: 3 }),
+    fc.integer({ min: 1, max: 64 }),
+  ])('decodes a source that refills one buffer, as a file is read', async (texts, size) => {
+    const input = Buffer.concat(texts.map((text) => gzipSync(text)));
+    const parts: Uint8Array[] = [];
+    for await (const part of decompressedChunks('log.ndjson.gz', refilled(input, size)))
+      parts.push(part.slice());
+    expect(Buffer.concat(parts).toString('utf8')).toBe(texts.join(''));
   });
 });

@@ -21,11 +21,16 @@ async function* prepend(first: Uint8Array, rest: AsyncIterator<Uint8Array>): Asy
   }
 }
 
+/** Each chunk copied: the gzip reader keeps compressed bytes across reads, and a source may refill its buffer. */
+async function* copies(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  for await (const chunk of chunks) yield chunk.slice();
+}
+
 /**
  * The log's bytes, decompressed when it is gzip: a `.gz` path, or (so that `zcat`-free pipes work) any input that
  * starts with the gzip magic number. An input that is not gzip at all throws while iterating, with zlib's `code`;
  * a problem after decodable data (trailing garbage, a cut or corrupt member) goes to `onProblem` once all the data
- * before it has been delivered, as `gzip -dc` does.
+ * before it has been delivered, as `gzip -dc` does. Like the raw chunks, a chunk is valid until the next is asked for.
  */
 export async function* decompressedChunks(
   path: string,
@@ -42,5 +47,5 @@ export async function* decompressedChunks(
   }
   // Loaded here so that plain logs never pay for zlib.
   const { gunzipMembers } = await import('./gunzip-members.ts');
-  yield* gunzipMembers(all, onProblem);
+  yield* gunzipMembers(copies(all), onProblem);
 }
