@@ -215,8 +215,15 @@ function deliver(state: ReadState, out: Output, chunk: number): void {
   out.consumer.onEvents(events, readingStep(chunk, true));
 }
 
+/**
+ * Reads chunk-sized stretches: one per thread, refilled by each read, as a single thread reads its file. Every use
+ * feeds the bytes to the normalizer at once, which copies what it keeps.
+ */
+const scratch = Buffer.allocUnsafe(CHUNK);
+
+/** The bytes from `from` to `to`: a view of {@link scratch}, valid until the next read, when they fit in it. */
 function readBytes(file: RangeFile, from: number, to: number): Uint8Array {
-  const buffer = Buffer.allocUnsafe(to - from);
+  const buffer = to - from <= scratch.length ? scratch.subarray(0, to - from) : Buffer.allocUnsafe(to - from);
   let done = 0;
   while (done < buffer.length) {
     const read = readSync(file.fd, buffer, done, buffer.length - done, from + done);
