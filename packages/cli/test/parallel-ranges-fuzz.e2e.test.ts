@@ -11,10 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fc } from '@fast-check/vitest';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { readInRanges } from '../src/parallel/range-scheduler.ts';
-import { planSplit, SPLIT_BYTES_ENV } from '../src/parallel/split-plan.ts';
-import { NO_PROGRESS } from '../src/progress-bar.ts';
-import { BUNDLED_RANGE_WORKER, REPO_ROOT, runCli } from './run-cli.ts';
+import { SPLIT_BYTES_ENV } from '../src/parallel/split-plan.ts';
+import { normalizeInRanges } from './normalize-in-ranges.ts';
+import { REPO_ROOT, runCli } from './run-cli.ts';
 
 const COMMANDS: readonly (readonly string[])[] = [
   ['summary', '--json'],
@@ -145,19 +144,9 @@ test('random logs give the same output on one job and on two, and the traps are 
       const path = join(scratch, `log-${seen.cases}.ndjson`);
       await writeFile(path, text);
       await expectSameOnOneAndTwoJobs(path);
-      const plan = planSplit(path, { jobs: 2, dialect: 'auto', splitBytes: 1 });
-      if (plan === null) return;
-      const read = await readInRanges(plan, {
-        jobs: 2,
-        command: { command: 'normalize' },
-        dialect: 'auto',
-        progress: NO_PROGRESS,
-        workerUrl: BUNDLED_RANGE_WORKER,
-        items: async () => undefined,
-        result: () => undefined,
-      });
-      if (!read.ok) throw new Error(read.error.message);
-      const { ranges, written, resumed } = read.value.counts;
+      const read = await normalizeInRanges(path);
+      if (read === null) return;
+      const { ranges, written, resumed } = read.counts;
       seen.split += 1;
       seen.accepted += written - 1;
       seen.refused += ranges - written;

@@ -9,10 +9,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type RangeCounts, readInRanges } from '../src/parallel/range-scheduler.ts';
 import { planSplit, SPLIT_BYTES_ENV } from '../src/parallel/split-plan.ts';
-import { NO_PROGRESS } from '../src/progress-bar.ts';
-import { BUNDLED_RANGE_WORKER, REPO_ROOT, runCli } from './run-cli.ts';
+import { normalizeInRanges } from './normalize-in-ranges.ts';
+import { REPO_ROOT, runCli } from './run-cli.ts';
 
 /** Cut at every session start. */
 const SPLIT_EVERYWHERE = { [SPLIT_BYTES_ENV]: '1' };
@@ -70,26 +69,6 @@ async function expectSameOnAnyJobs(args: readonly string[]): Promise<void> {
   );
   expect(two).toEqual(one);
   expect(three).toEqual(one);
-}
-
-/** `normalize` of a file read in ranges in this process (its workers from the bundle), with how the work went. */
-async function normalizeInRanges(path: string): Promise<{ text: string; counts: RangeCounts } | null> {
-  const plan = planSplit(path, { jobs: 2, dialect: 'auto', splitBytes: 1 });
-  if (plan === null) return null;
-  const chunks: Uint8Array[] = [];
-  const read = await readInRanges(plan, {
-    jobs: 2,
-    command: { command: 'normalize' },
-    dialect: 'auto',
-    progress: NO_PROGRESS,
-    workerUrl: BUNDLED_RANGE_WORKER,
-    async items(items) {
-      for (const item of items) chunks.push(item as Uint8Array);
-    },
-    result: () => undefined,
-  });
-  if (!read.ok) throw new Error(read.error.message);
-  return { text: Buffer.concat(chunks).toString(), counts: read.value.counts };
 }
 
 beforeAll(async () => {

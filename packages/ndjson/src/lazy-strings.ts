@@ -181,12 +181,13 @@ function lazyKeysOf(holder: object): LazyKeys | undefined {
 const payloadDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /**
- * The object whose own lazy string `key` is: `receiver` itself, or the prototype it reads through (a holder may be
- * the prototype of another object).
+ * The object whose own lazy string `key` is, with its payload: `receiver` itself, or the prototype it reads through
+ * (a holder may be the prototype of another object).
  */
-function ownerOf(receiver: unknown, key: string): object | undefined {
+function lazyOwner(receiver: unknown, key: string): { owner: object; payload: LazyPayload } | undefined {
   for (let at = receiver; typeof at === 'object' && at !== null; at = Object.getPrototypeOf(at)) {
-    if (ownLazyKeys(at)?.has(key) === true) return at;
+    const payload = ownLazyKeys(at)?.get(key);
+    if (payload !== undefined) return { owner: at, payload };
   }
   return undefined;
 }
@@ -217,17 +218,16 @@ function accessorFor(key: string): PropertyDescriptor {
     enumerable: true,
     configurable: true,
     get(this: unknown): unknown {
-      const owner = ownerOf(this, key);
-      const payload = owner === undefined ? undefined : ownLazyKeys(owner)?.get(key);
-      if (owner === undefined || payload === undefined) return undefined;
-      const text = payloadDecoder.decode(payload.bytes);
-      const value: unknown = payload.json ? JSON.parse(text) : text;
-      settle(owner, key, value);
+      const found = lazyOwner(this, key);
+      if (found === undefined) return undefined;
+      const text = payloadDecoder.decode(found.payload.bytes);
+      const value: unknown = found.payload.json ? JSON.parse(text) : text;
+      settle(found.owner, key, value);
       return value;
     },
     set(this: unknown, value: unknown): void {
-      const owner = ownerOf(this, key);
-      if (owner !== undefined) settle(owner, key, value);
+      const found = lazyOwner(this, key);
+      if (found !== undefined) settle(found.owner, key, value);
     },
   };
   if (sharedAccessors.size < MAX_SHARED_ACCESSORS) sharedAccessors.set(key, accessor);
@@ -290,7 +290,8 @@ function installLazyStrings(root: unknown, bytes: Uint8Array, payloads: readonly
 /**
  * Parses a line's bytes (its terminator excluded) with its long string values left undecoded until read. Returns
  * `undefined` when the line has no long string value or is not plain enough to cut: the caller then parses it
- * eagerly, which gives the same value or the problem this would have hidden.
+ * eagerly, which gives the same value or the problem this would have hidden. The lazy strings read a copy of the
+ * bytes, made only once the line is cut, and returned with the value: the caller may refill `bytes` afterwards.
  *
  * @param decoder - A UTF-8 decoder that keeps a byte order mark (`ignoreBOM: true`), used without streaming.
  * @param stringBytes - The shortest string left undecoded, in bytes between its quotes.
@@ -299,7 +300,7 @@ export function parseWithLazyStrings(
   bytes: Uint8Array,
   decoder: TextDecoder,
   stringBytes: number,
-): { value: unknown } | undefined {
+): { value: unknown; bytes: Uint8Array } | undefined {
   const payloads = findPayloads(bytes, stringBytes);
   if (payloads === undefined || payloads.length === 0) return undefined;
   const skeleton = skeletonOf(bytes, payloads, decoder);
@@ -311,8 +312,9 @@ export function parseWithLazyStrings(
     return undefined;
   }
   // A top-level string payload has no holder to hang a property on: such a line is parsed eagerly.
-  if (installLazyStrings(value, bytes, payloads) !== payloads.length) return undefined;
-  return { value };
+  const kept = bytes.slice();
+  if (installLazyStrings(value, kept, payloads) !== payloads.length) return undefined;
+  return { value, bytes: kept };
 }
 
 /** Whether some of `holder`'s properties are strings not decoded yet. */

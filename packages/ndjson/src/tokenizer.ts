@@ -69,15 +69,11 @@ interface Skip {
   decoder: TextDecoder;
 }
 
-/** Copies `pieces` into one array. */
-function concatBytes(pieces: readonly Uint8Array[], length: number): Uint8Array {
-  if (pieces.length === 1 && (pieces[0] as Uint8Array).length === length) return pieces[0] as Uint8Array;
-  const joined = new Uint8Array(length);
-  let at = 0;
-  for (const piece of pieces) {
-    joined.set(piece, at);
-    at += piece.length;
-  }
+/** `first` followed by `second`, in a new array. */
+function joinBytes(first: Uint8Array, second: Uint8Array): Uint8Array {
+  const joined = new Uint8Array(first.length + second.length);
+  joined.set(first);
+  joined.set(second, first.length);
   return joined;
 }
 
@@ -229,11 +225,11 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
   function readHeldLine(bytes: Uint8Array, contentEnd: number, end: number, terminated: boolean): void {
     if (lazy !== undefined && bytes.length >= lazy.lineBytes && mayReadLazily(contentEnd)) {
       // A CR right before the LF belongs to the line terminator, not to the record's text.
-      // A copy: `bytes` is a view of the held-line buffer, and the lazy strings keep theirs until read.
-      const body = (terminated && bytes[bytes.length - 1] === CR ? bytes.subarray(0, -1) : bytes).slice();
+      const body = terminated && bytes[bytes.length - 1] === CR ? bytes.subarray(0, -1) : bytes;
+      // `bytes` may be a view of the held-line buffer: the record keeps the copy the lazy strings read.
       const parsed = parseWithLazyStrings(body, lineDecoder, lazy.stringBytes);
       if (parsed !== undefined && (!objectsOnly || isJsonObject(parsed.value))) {
-        emitRecord(lazyRecord(parsed.value, body, lineNumber, lineStart, end - lineStart));
+        emitRecord(lazyRecord(parsed.value, parsed.bytes, lineNumber, lineStart, end - lineStart));
         return;
       }
     }
@@ -403,8 +399,7 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
    * come, a prefix of one waits; `null` then, as there is nothing to read yet.
    */
   function streamStart(input: Uint8Array): { chunk: Uint8Array; base: number } | null {
-    const bytes =
-      bomPrefix.length === 0 ? input : concatBytes([bomPrefix, input], bomPrefix.length + input.length);
+    const bytes = bomPrefix.length === 0 ? input : joinBytes(bomPrefix, input);
     if (bytes.length < BYTE_ORDER_MARK_BYTES && startsLikeByteOrderMark(bytes)) {
       bomPrefix = bytes.slice();
       return null;
