@@ -3,7 +3,11 @@
  * cut inside a string. Every command exits with its problems code, prints no stack trace, and reads the records
  * after the bad one.
  */
-import { describe, expect, test } from 'vitest';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startClickHouse, type TestClickHouse } from '../../export/test/clickhouse-server.ts';
 import { runCli } from './run-cli.ts';
 
 const DEPTH = 100_000;
@@ -75,6 +79,88 @@ describe('nesting 10^5 deep', () => {
       expect(summary.stdout).toContain('"too-deep"');
     });
   }
+});
+
+let scratch = '';
+let clickHouse: TestClickHouse | undefined;
+
+beforeAll(async () => {
+  scratch = await mkdtemp(join(tmpdir(), 'cursor-stream-hostile-'));
+  clickHouse = await startClickHouse();
+  if (clickHouse === undefined)
+    console.warn('clickhouse-server is not installed: skipping the ClickHouse exports');
+});
+
+afterAll(async () => {
+  await clickHouse?.stop();
+  await rm(scratch, { recursive: true, force: true });
+});
+
+/** A record 4,000 arrays deep (an 8 KB line) after a session's start, then a record that must come through. */
+const DEEP_UNKNOWN_RECORD = [
+  '{"type":"system","subtype":"init","session_id":"s","model":"m","timestamp_ms":1790000000000}',
+  `{"type":"x","a":${'['.repeat(4000)}${']'.repeat(4000)}}`,
+  `{"type":"assistant","session_id":"s","message":{"role":"assistant","content":[{"type":"text","text":"hi"}]},"a":${arrays}}`,
+  '{"type":"tool_call","subtype":"started","call_id":"c2","session_id":"s","tool_call":{"shellToolCall":{"args":{"command":"after-the-deep-one"}}}}',
+  '{"type":"result","subtype":"success","result":"done","session_id":"s","is_error":false,"usage":{"inputTokens":5}}',
+  '',
+].join('\n');
+
+describe('records nested past the depth limit, in every command that reads records', () => {
+  test('census and strict validation find them at their lines and read on', async () => {
+    const census = await runCli(['census', '--json', '-'], { input: DEEP_UNKNOWN_RECORD });
+    expectNoCrash(census);
+    const document = JSON.parse(census.stdout) as { records: number; invalidLines: unknown[] };
+    expect(document.records).toBe(5);
+    expect(document.invalidLines).toEqual([
+      { code: 'too-deep', count: 2, first: { path: '<stdin>', line: 2 } },
+    ]);
+    const text = await runCli(['census', '-'], { input: DEEP_UNKNOWN_RECORD });
+    expectNoCrash(text);
+    expect(text.stdout).toContain('invalid lines: too-deep 2, first at <stdin>:2');
+
+    const strict = await runCli(['validate', '--strict', '-'], { input: DEEP_UNKNOWN_RECORD });
+    expectNoCrash(strict);
+    expect(strict.stdout).toMatch(/<stdin>:2: too-deep: /);
+    expect(strict.stdout).toMatch(/<stdin>:3: too-deep: /);
+  });
+
+  test('report, usage and summary take the session around them whole', async () => {
+    const page = join(scratch, 'deep.html');
+    const report = await runCli(['report', '-o', page, '-'], { input: DEEP_UNKNOWN_RECORD });
+    expectNoCrash(report);
+    const html = await readFile(page, 'utf8');
+    expect(html).toContain('after-the-deep-one');
+    expect(html.trimEnd().endsWith('</html>')).toBe(true);
+
+    const usage = await runCli(['usage', '--json', '-'], { input: DEEP_UNKNOWN_RECORD });
+    expectNoCrash(usage);
+    expect(JSON.parse(usage.stdout)).toMatchObject({ totals: { inputTokens: 5, sessionCount: 1 } });
+
+    const summary = await runCli(['summary', '-'], { input: DEEP_UNKNOWN_RECORD });
+    expectNoCrash(summary);
+    const render = await runCli(['render', '-'], { input: DEEP_UNKNOWN_RECORD });
+    expectNoCrash(render);
+    expect(render.stdout).toContain('after-the-deep-one');
+    const normalize = await runCli(['normalize', '-'], { input: DEEP_UNKNOWN_RECORD });
+    expectNoCrash(normalize);
+    expect(normalize.stdout).toContain('after-the-deep-one');
+  });
+
+  test('every export format exports the log, the deep records as the invalid lines they are', async () => {
+    const log = join(scratch, 'deep.ndjson');
+    await writeFile(log, DEEP_UNKNOWN_RECORD);
+    const duckdb = await runCli(['export', '--format', 'duckdb', '-o', join(scratch, 'deep.duckdb'), log]);
+    expectNoCrash(duckdb);
+    expect(duckdb.stderr).toContain('exported 1 logs, 1 sessions, 1 tool calls');
+    const otlp = await runCli(['export', '--format', 'otlp', '--include-content', log]);
+    expectNoCrash(otlp);
+    expect(otlp.stdout).toContain('after-the-deep-one');
+    if (clickHouse === undefined) return;
+    const clickhouse = await runCli(['export', '--format', 'clickhouse', '--url', clickHouse.url, log]);
+    expectNoCrash(clickhouse);
+    expect(clickhouse.stderr).toContain('exported 1 logs, 1 sessions, 1 tool calls');
+  });
 });
 
 describe('a line cut inside a string', () => {

@@ -89,4 +89,8 @@ export {
 export { NormalizerTransformStream } from './streams/normalizer-transform-stream.ts';
 export { loadSchemaValidators } from './validation/load-schema-validators.ts';
 export { toSchemaIssues, type ValidatorError } from './validation/schema-issues.ts';
-export { validateCanonicalEvent, validateDialectRecord } from './validation/validator-registry.ts';
+export {
+  TOO_DEEP_KEYWORD,
+  validateCanonicalEvent,
+  validateDialectRecord,
+} from './validation/validator-registry.ts';

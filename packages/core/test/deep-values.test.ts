@@ -16,6 +16,7 @@ import {
   pythonWrapperDialect,
   safeJsonStringify,
   stringifyEvent,
+  TOO_DEEP_KEYWORD,
 } from '@cursor-stream/core';
 import { hasLazyStrings, isLazyString } from '@cursor-stream/ndjson';
 import { fc, test } from '@fast-check/vitest';
@@ -153,6 +154,78 @@ describe('nesting to any depth', () => {
       code: 'too-deep',
       loc: { line: 3, offset: 40 },
     });
+  });
+});
+
+/** Records of each dialect with a value nested inside, where their schemas name the fields and where they do not. */
+const validatedRecords: Record<string, (nested: unknown) => Record<string, unknown>> = {
+  'official unknown record': (nested) => ({ type: 'x', a: nested }),
+  'official unknown field': (nested) => ({
+    type: 'assistant',
+    session_id: 's',
+    message: { role: 'assistant', content: [{ type: 'text', text: 'hi' }] },
+    a: nested,
+  }),
+  'official tool arguments': (nested) => ({
+    type: 'tool_call',
+    subtype: 'started',
+    call_id: 'c1',
+    session_id: 's',
+    tool_call: { shellToolCall: { args: { command: 'ls', deep: nested } } },
+  }),
+  'python-wrapper parameters': (nested) => ({
+    type: 'tool-call-started',
+    tool_name: 'Shell',
+    tool_call_id: 'c1',
+    parameters: { command: 'ls', deep: nested },
+    extra: nested,
+  }),
+  'payload-envelope payload': (nested) => ({
+    type: 'tool_call',
+    subtype: 'started',
+    payload: { toolCall: { id: 'c1', shellToolCall: { args: { deep: nested } } }, extra: nested },
+  }),
+};
+
+describe('schema validation at any depth', () => {
+  const dialects = [officialDialect, pythonWrapperDialect, payloadEnvelopeDialect];
+  test.prop(
+    [
+      fc.record({
+        depth: fc.oneof(
+          fc.integer({ min: 1, max: 2 * MAX_JSON_DEPTH }),
+          fc.integer({ min: 1, max: 100_000 }),
+        ),
+        kind: fc.constantFrom('array' as const, 'object' as const),
+        record: fc.constantFrom(...Object.keys(validatedRecords)),
+        dialect: fc.integer({ min: 0, max: dialects.length - 1 }),
+        strict: fc.boolean(),
+      }),
+    ],
+    { numRuns: 60 },
+  )('never throws; strictly, a record past the depth limit is one too-deep issue', (deep) => {
+    const build = validatedRecords[deep.record] as (nested: unknown) => Record<string, unknown>;
+    const record = build(nestedValue(deep.depth, deep.kind));
+    const dialect = dialects[deep.dialect] ?? officialDialect;
+    const issues = dialect.validate(record, { strict: deep.strict });
+    const tooDeep = issues.filter((issue) => issue.keyword === TOO_DEEP_KEYWORD);
+    if (deep.strict && exceedsJsonDepth(record, MAX_JSON_DEPTH)) {
+      expect(issues).toEqual([
+        {
+          pointer: '',
+          keyword: TOO_DEEP_KEYWORD,
+          message: `nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`,
+        },
+      ]);
+    } else expect(tooDeep).toEqual([]);
+  });
+
+  it('strictly lists the unknown fields of a record just within the limit', () => {
+    const record = { type: 'x', a: nestedValue(MAX_JSON_DEPTH - 1, 'array') };
+    expect(exceedsJsonDepth(record, MAX_JSON_DEPTH)).toBe(false);
+    const issues = officialDialect.validate(record, { strict: true });
+    expect(issues.map((issue) => issue.keyword)).not.toContain(TOO_DEEP_KEYWORD);
+    expect(issues.length).toBeGreaterThan(0);
   });
 });
 

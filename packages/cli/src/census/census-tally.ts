@@ -4,6 +4,7 @@
  * bounded whatever the logs hold; what a cap turns away is counted.
  */
 
+import { safeJsonStringify } from '@cursor-stream/core/normalize';
 import { truncate } from '../format/text.ts';
 import type { DriftItem, RecordDrift } from './record-drift.ts';
 
@@ -110,7 +111,9 @@ function stringField(record: Record<string, unknown>, key: string): string | nul
 }
 
 function valueText(value: unknown): string {
-  return truncate(JSON.stringify(value) ?? String(value), CENSUS_LIMITS.text);
+  if (value === undefined) return 'undefined';
+  const written = safeJsonStringify(value);
+  return truncate(written.ok ? written.text : `(${written.message})`, CENSUS_LIMITS.text);
 }
 
 /** Makes an empty {@link CensusTally}. */

@@ -4,7 +4,12 @@
  * exactly what the JSON Schemas say, with no list kept beside them.
  */
 
-import type { Dialect, JsonObject, SchemaIssue } from '@cursor-stream/core/normalize';
+import {
+  type Dialect,
+  type JsonObject,
+  type SchemaIssue,
+  TOO_DEEP_KEYWORD,
+} from '@cursor-stream/core/normalize';
 
 /** One thing the schema does not know, at a JSON Pointer into the record. */
 export type DriftItem =
@@ -32,11 +37,12 @@ const NO_DRIFT: RecordDrift = { items: [], violation: null };
 
 /**
  * Lists every field and enumerated value of `record` that `dialect`'s strict schema does not know, up to
- * {@link MAX_VALIDATION_PASSES} passes. `record` is not changed.
+ * {@link MAX_VALIDATION_PASSES} passes. `record` is not changed. A record nested too deep to check has none: the
+ * normalizer reads it as a `too-deep` invalid line, which the census counts where it is.
  */
 export function recordDrift(dialect: Dialect, record: JsonObject): RecordDrift {
   let issues = dialect.validate(record, { strict: true });
-  if (issues.length === 0) return NO_DRIFT;
+  if (issues.length === 0 || issues.some((issue) => issue.keyword === TOO_DEEP_KEYWORD)) return NO_DRIFT;
   const copy = structuredClone(record);
   const items: DriftItem[] = [];
   const seen = new Set<string>();

@@ -10,6 +10,7 @@ import {
   loadSchemaValidators,
   type SchemaIssue,
   type SourceLocation,
+  TOO_DEEP_KEYWORD,
 } from '@cursor-stream/core/normalize';
 import type { NdjsonRecord } from '@cursor-stream/ndjson';
 import type { Result } from '../cli-error.ts';
@@ -38,8 +39,13 @@ export interface ValidateLogContext {
 // The keywords a schema reports an unexpected property with; only strict validation produces them.
 const UNKNOWN_FIELD_KEYWORDS = new Set(['additionalProperties', 'unevaluatedProperties']);
 
+function findingCode(issue: SchemaIssue): string {
+  if (issue.keyword === TOO_DEEP_KEYWORD) return 'too-deep';
+  return UNKNOWN_FIELD_KEYWORDS.has(issue.keyword) ? 'unknown-field' : 'schema-violation';
+}
+
 function schemaFinding(record: NdjsonRecord, issue: SchemaIssue): Finding {
-  const code = UNKNOWN_FIELD_KEYWORDS.has(issue.keyword) ? 'unknown-field' : 'schema-violation';
+  const code = findingCode(issue);
   return { line: record.line, offset: record.offset, code, message: issue.message, pointer: issue.pointer };
 }
 

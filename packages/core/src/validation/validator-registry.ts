@@ -6,6 +6,7 @@
 
 import type { JsonObject, SchemaIssue, ValidateOptions } from '../dialect.ts';
 import type { BuiltInDialectName } from '../dialect-names.ts';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../safe-json.ts';
 import { toSchemaIssues, type ValidatorError } from './schema-issues.ts';
 
 /** A generated validator: returns whether `data` is valid and leaves its errors on `errors`. */
@@ -52,7 +53,9 @@ function loaded(): SchemaValidators {
  *   formats allow them.
  * @returns The issues, empty when the record is valid. Validation stops at the first failing keyword, so a bad record
  *   usually gives one issue; strict validation lists every field the schema does not name (the first
- *   {@link MAX_UNKNOWN_FIELDS_LISTED}), each with its pointer.
+ *   {@link MAX_UNKNOWN_FIELDS_LISTED}), each with its pointer. A record nested deeper than {@link MAX_JSON_DEPTH}
+ *   is one issue of keyword `too-deep` in strict mode, as the normalizer reads it: listing its unknown fields takes
+ *   them out of a copy, and no copy of any depth can be made.
  */
 export function validateDialectRecord(
   dialect: BuiltInDialectName,
@@ -61,8 +64,18 @@ export function validateDialectRecord(
 ): SchemaIssue[] {
   const validators = loaded().dialects[dialect];
   if (options?.strict !== true) return check(validators.open, record);
+  if (exceedsJsonDepth(record, MAX_JSON_DEPTH)) return [{ ...TOO_DEEP }];
   return strictIssues(validators, record);
 }
+
+/** The keyword of the issue a record too deep to check strictly gets; the normalizer's code for such a record. */
+export const TOO_DEEP_KEYWORD = 'too-deep';
+
+const TOO_DEEP: SchemaIssue = {
+  pointer: '',
+  message: `nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`,
+  keyword: TOO_DEEP_KEYWORD,
+};
 
 /** The most unknown fields listed for one record: enough to see what a new CLI release added, bounded for noise. */
 export const MAX_UNKNOWN_FIELDS_LISTED = 20;
