@@ -17,7 +17,8 @@ export type CliErrorCode =
   | 'no-logs-found'
   | 'read-failed'
   | 'export-failed'
-  | 'foreign-format';
+  | 'foreign-format'
+  | 'invalid-value';
 
 /** A usage or I/O error, printed as `cursor-stream: PATH: MESSAGE`. */
 export interface CliError {

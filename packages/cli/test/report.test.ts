@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fc, test as propTest } from '@fast-check/vitest';
@@ -215,6 +215,48 @@ describe('timeline lanes', () => {
         if (i < j && lanes[i] === lanes[j]) expect(a.to < b.from || b.to < a.from).toBe(true);
       });
     });
+  });
+});
+
+describe('values no date or total can take', () => {
+  test('a log whose times are past any date: the page is whole, and stderr names each value left out', async () => {
+    const folder = join(scratch, 'bad-times');
+    await mkdir(folder, { recursive: true });
+    const times = ['1e300', '8640000000000001', '"9999999999999999"', '-5'];
+    for (const [index, time] of times.entries()) {
+      const id = `bad-${index}`;
+      await writeFile(
+        join(folder, `${index}.ndjson`),
+        [
+          `{"type":"system","subtype":"init","session_id":"${id}","model":"m","timestamp_ms":${time}}`,
+          `{"type":"tool_call","subtype":"started","call_id":"c1","session_id":"${id}","timestamp_ms":${time},"tool_call":{"shellToolCall":{"args":{"command":"ls"}},"startedAtMs":${time}}}`,
+          `{"type":"result","subtype":"success","is_error":false,"result":"ok","session_id":"${id}","duration_ms":1e308,"usage":{"inputTokens":1e308,"outputTokens":2}}`,
+          '',
+        ].join('\n'),
+      );
+    }
+    await writeFile(join(folder, 'z.ndjson'), sessionLog({ sessionId: 'good-one', calls: sampleCalls() }));
+    const out = join(scratch, 'bad-times.html');
+    const run = await runCli(['report', folder, '-o', out]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).not.toMatch(/RangeError|Invalid time value|\n\s+at /);
+    const lines = run.stderr.trimEnd().split('\n');
+    // Per log: the init's time, the call's two times, and the token count no sum can take.
+    expect(lines).toHaveLength(4 * 4);
+    expect(lines[0]).toBe(
+      `cursor-stream: ${join(folder, '0.ndjson')}: line 1: timestamp_ms 1e+300 is after 2554-07-21, the latest time a record may name; left out`,
+    );
+    expect(lines).toContain(
+      `cursor-stream: ${join(folder, '2.ndjson')}: line 2: tool_call.startedAtMs "9999999999999999" is after 2554-07-21, the latest time a record may name; left out`,
+    );
+    expect(lines).toContain(
+      `cursor-stream: ${join(folder, '3.ndjson')}: line 3: usage.inputTokens 1e+308 is more tokens than can be counted exactly; left out`,
+    );
+    const html = await readFile(out, 'utf8');
+    expect(html.endsWith('</html>\n')).toBe(true);
+    expect(count(html, /<section class="session /g)).toBe(5);
+    expect(html).toContain('good-one');
+    expect(html).toContain('16 values left out (times or token counts out of range)');
   });
 });
 

@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { MAX_RECORD_TIME_MS } from '@cursor-stream/core';
 import { fc, test as propTest } from '@fast-check/vitest';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { generateCorpus } from '../../../corpus/generator/index.ts';
@@ -252,5 +253,150 @@ describe('cursor-stream usage', () => {
     const bad = await runCli(['usage', '--by', 'week', generated]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^cursor-stream: option '--by <group>' argument 'week' is invalid/);
+  });
+});
+
+/** The log of the issue: a session whose one record's time no date can hold. */
+function badTimeLog(session: string, time: string): string {
+  return [
+    `{"type":"system","subtype":"init","session_id":"${session}","model":"m","timestamp_ms":${time}}`,
+    `{"type":"result","subtype":"success","is_error":false,"result":"ok","session_id":"${session}","usage":{"inputTokens":3}}`,
+    '',
+  ].join('\n');
+}
+
+/** A token count as a log may hold one: a count, or a number no sum can take. */
+const hostileCount = fc.oneof(
+  fc.nat(1e6),
+  fc.double({ min: 0, max: 1e6, noNaN: true }),
+  fc.constantFrom(1e308, 1.5, 2 ** 53, 1.7976931348623157e308),
+);
+/** A record time as a log may hold one: a time, a number no date can hold, or a string of digits. */
+const hostileTime = fc.oneof(
+  fc.integer({ min: 1.7e12, max: 1.8e12 }),
+  fc.constantFrom(1e300, 8_640_000_000_000_001, 1.8e13),
+  fc.constantFrom('"9999999999999999"', '"1790000000000"', '"12a"', 'true', '-5'),
+);
+
+describe('usage of values no total or date can take', () => {
+  propTest.prop(
+    [
+      fc.array(
+        fc.record({
+          time: fc.option(hostileTime),
+          usage: fc.option(
+            fc.record(
+              { inputTokens: hostileCount, outputTokens: hostileCount, cacheReadTokens: hostileCount },
+              { requiredKeys: [] },
+            ),
+          ),
+        }),
+        { minLength: 1, maxLength: 8 },
+      ),
+      fc.constantFrom(...USAGE_GROUPINGS),
+    ],
+    { numRuns: 60 },
+  )(
+    'sums only whole counts, writes finite whole numbers, and names every value left out by its line',
+    async (sessions, by) => {
+      const log = sessions.map((session, id) => {
+        const time = session.time === null ? '' : `,"timestamp_ms":${session.time}`;
+        const usage = session.usage === null ? '' : `,"usage":${JSON.stringify(session.usage)}`;
+        return [
+          `{"type":"system","subtype":"init","session_id":"s-${id}","model":"m"${time}}`,
+          `{"type":"result","subtype":"success","is_error":false,"result":"ok","session_id":"s-${id}"${usage}}`,
+        ].join('\n');
+      });
+      const { io } = fakeIo([`${log.join('\n')}\n`]);
+      let text = '';
+      const outcome = await writeUsage(
+        ['-'],
+        { dialect: 'auto', stdin: io.stdin, by, json: true },
+        async (piece) => {
+          text += piece;
+        },
+      );
+      const document = JSON.parse(text) as UsageJson;
+      for (const row of [...rowsOf(document), document.totals]) {
+        for (const value of Object.values(row)) {
+          if (typeof value === 'number')
+            expect(Number.isSafeInteger(value) && value >= 0, String(value)).toBe(true);
+        }
+      }
+      const whole = (count: number | undefined) =>
+        count !== undefined && Number.isSafeInteger(count) ? count : 0;
+      expect(document.totals.inputTokens).toBe(
+        sessions.reduce((sum, session) => sum + whole(session.usage?.inputTokens), 0),
+      );
+      const badCounts = sessions.flatMap((session) =>
+        Object.values(session.usage ?? {}).filter((count) => !Number.isSafeInteger(count)),
+      );
+      const badTimes = sessions.filter((session) => {
+        if (session.time === null) return false;
+        const value: unknown = JSON.parse(String(session.time));
+        const ms =
+          typeof value === 'number'
+            ? value
+            : typeof value === 'string' && /^\d+$/.test(value)
+              ? Number(value)
+              : Number.NaN;
+        return !(ms >= 0 && ms <= MAX_RECORD_TIME_MS);
+      });
+      const messages = outcome.inputProblems.map((problem) => problem.message);
+      expect(messages).toHaveLength(badCounts.length + badTimes.length);
+      for (const message of messages) expect(message).toMatch(/^line \d+: .*; left out$/);
+    },
+  );
+
+  test('a log whose time no date can hold: the others are counted, and stderr names its file and line', async () => {
+    const folder = join(scratch, 'bad-times');
+    await mkdir(folder, { recursive: true });
+    await writeFile(join(folder, 'a.ndjson'), badTimeLog('a', '1e300'));
+    await writeFile(join(folder, 'b.ndjson'), badTimeLog('b', '8640000000000001'));
+    await writeFile(join(folder, 'c.ndjson'), badTimeLog('c', '"9999999999999999"'));
+    await writeFile(join(folder, 'd.ndjson'), badTimeLog('d', '1790000000000'));
+    for (const by of USAGE_GROUPINGS) {
+      const run = await runCli(['usage', '--by', by, folder]);
+      expect(run.code, run.stderr).toBe(1);
+      expect(run.stderr).not.toMatch(/RangeError|Invalid time value|\n\s+at /);
+      expect(run.stdout).toMatch(/^Total\s+4\s+0\s+12\s/m);
+      expect(run.stderr).toBe(
+        [
+          `cursor-stream: ${join(folder, 'a.ndjson')}: line 1: timestamp_ms 1e+300 is after 2554-07-21, the latest time a record may name; left out`,
+          `cursor-stream: ${join(folder, 'b.ndjson')}: line 1: timestamp_ms 8640000000000001 is after 2554-07-21, the latest time a record may name; left out`,
+          `cursor-stream: ${join(folder, 'c.ndjson')}: line 1: timestamp_ms "9999999999999999" is after 2554-07-21, the latest time a record may name; left out`,
+          '',
+        ].join('\n'),
+      );
+    }
+    const json = await runCli(['usage', '--json', folder]);
+    expect(json.code).toBe(1);
+    expect((JSON.parse(json.stdout) as UsageJson).daily?.map((row) => [row.date, row.sessionCount])).toEqual([
+      ['2026-09-21', 1],
+      [null, 3],
+    ]);
+  });
+
+  test('--by session and --by model escape the control, C1 and bidi characters of ids and models', async () => {
+    const hostile = 'id\u001b[31mred\u001b]0;title\u0007\u009b2J\u202egnp.exe';
+    const log = [
+      JSON.stringify({ type: 'system', subtype: 'init', session_id: hostile, model: hostile }),
+      JSON.stringify({
+        type: 'result',
+        subtype: 'success',
+        is_error: false,
+        result: 'ok',
+        session_id: hostile,
+        usage: { inputTokens: 1 },
+      }),
+      '',
+    ].join('\n');
+    for (const by of ['session', 'model']) {
+      const run = await runCli(['usage', '--by', by, '-'], { input: log });
+      expect(run.code).toBe(0);
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: no control character may reach the terminal.
+      expect(run.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+      expect(run.stdout).toContain('id\\u001b[31mred\\u001b]0;title');
+    }
   });
 });

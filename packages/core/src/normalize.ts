@@ -57,8 +57,12 @@ export {
 export type { Normalizer, NormalizerOptions } from './normalizer/normalizer-types.ts';
 export {
   createRecordTimeIndex,
+  MAX_RECORD_TIME_MS,
+  type RecordTime,
   type RecordTimeIndex,
+  type RecordTimeProblem,
   type RecordTimes,
+  readRecordTime,
   recordTimes,
 } from './record-times.ts';
 export {
@@ -87,6 +91,7 @@ export {
   DialectEncoderTransformStream,
 } from './streams/dialect-encoder-transform-stream.ts';
 export { NormalizerTransformStream } from './streams/normalizer-transform-stream.ts';
+export { type CheckedUsage, checkUsage, isTokenCount } from './token-counts.ts';
 export { loadSchemaValidators } from './validation/load-schema-validators.ts';
 export { toSchemaIssues, type ValidatorError } from './validation/schema-issues.ts';
 export {

@@ -4,7 +4,83 @@
  * `timestamp_ms` (the CLI's records and the Python wrapper's), `timestamp` (a WebSocket app's stored records, in
  * milliseconds or ISO 8601), and a tool call's own `startedAtMs` / `completedAtMs` (the CLI from 2026.08, sent as
  * strings of digits).
+ *
+ * {@link readRecordTime} is the one place a value becomes a time: every tool that turns a record's time into a date
+ * takes times from here, so a value no date can hold (`1e300`, `"9999999999999999"`, `-5`) is a problem said once,
+ * with the field it was in, and never an exception where the date is made.
  */
+
+/**
+ * The latest time a record may name, in milliseconds since the epoch: 2554-07-21T23:34:33.709Z, the last whole
+ * millisecond OTLP's unsigned 64-bit nanoseconds hold. Every JavaScript `Date` (up to 8.64e15 ms) holds it, and so
+ * do the 64-bit integer columns of the table exports.
+ */
+export const MAX_RECORD_TIME_MS = 18_446_744_073_709;
+
+/** Digits of a time sent as a string: 64-bit protobuf integers have at most 20. */
+const DIGITS = /^\d{1,20}$/;
+
+/** The start of an ISO 8601 date and time, as `timestamp` holds it. */
+const ISO_DATE_TIME = /^\d{4}-\d\d-\d\dT/;
+
+/** Characters of a value quoted in a problem's message. */
+const QUOTED_CHARS = 40;
+
+/** Why a record's time field names no time. */
+export interface RecordTimeProblem {
+  /** The field as the record names it: `timestamp_ms`, `timestamp`, `tool_call.startedAtMs`. */
+  readonly field: string;
+  /** For a person, with the field and the value (cut when long): `timestamp_ms 1e+300 is after 2554-07-21, ...`. */
+  readonly message: string;
+}
+
+/** A time read from a record's field: milliseconds since the epoch, or why the value is none. */
+export type RecordTime = { ok: true; ms: number } | { ok: false; problem: RecordTimeProblem };
+
+function quoted(value: unknown): string {
+  let text: string;
+  try {
+    text = typeof value === 'number' ? String(value) : (JSON.stringify(value) ?? String(value));
+  } catch {
+    text = typeof value;
+  }
+  return text.length > QUOTED_CHARS ? `${text.slice(0, QUOTED_CHARS - 1)}…` : text;
+}
+
+function problem(field: string, value: unknown, why: string): RecordTime {
+  return { ok: false, problem: { field, message: `${field} ${quoted(value)} ${why}` } };
+}
+
+/** A number of milliseconds as a time: within 1970-01-01 and {@link MAX_RECORD_TIME_MS}. */
+function fromMillis(ms: number, field: string, value: unknown): RecordTime {
+  if (Number.isNaN(ms)) return problem(field, value, 'is not a time');
+  if (ms < 0) return problem(field, value, 'is before 1970, the earliest time a record may name');
+  if (ms > MAX_RECORD_TIME_MS)
+    return problem(field, value, 'is after 2554-07-21, the latest time a record may name');
+  return { ok: true, ms };
+}
+
+/**
+ * Reads one time field of a record: milliseconds since the epoch from a number, a string of digits
+ * (`"1790758448610"`), or, where `iso` allows, an ISO 8601 date and time. Fractions of a millisecond are kept. A value
+ * that is none of these, or names a time before 1970 or after {@link MAX_RECORD_TIME_MS}, is a problem naming the
+ * field; never an exception.
+ *
+ * @param field - The field's name, for the problem's message.
+ * @returns The time, or its problem; `undefined` when the field is absent (`undefined` or `null`).
+ */
+export function readRecordTime(value: unknown, field: string, iso = false): RecordTime | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'number') return fromMillis(value, field, value);
+  if (typeof value === 'string') {
+    if (DIGITS.test(value)) return fromMillis(Number(value), field, value);
+    if (iso && ISO_DATE_TIME.test(value)) {
+      const ms = Date.parse(value);
+      return Number.isNaN(ms) ? problem(field, value, 'is not a valid date') : fromMillis(ms, field, value);
+    }
+  }
+  return problem(field, value, 'is not a time');
+}
 
 /** The times one record names, in milliseconds since the epoch; every field absent when the record has none. */
 export interface RecordTimes {
@@ -14,48 +90,52 @@ export interface RecordTimes {
   startedAtMs?: number;
   /** When the tool call the record describes completed: its `completedAtMs`. */
   completedAtMs?: number;
+  /** The time fields of the record that name no time (left out of the times above); absent when there are none. */
+  problems?: readonly RecordTimeProblem[];
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Milliseconds from a number or a string of digits (`"1790758448610"`); else `undefined`. */
-function millis(value: unknown): number | undefined {
-  if (typeof value === 'number') return Number.isFinite(value) && value >= 0 ? value : undefined;
-  if (typeof value === 'string' && /^\d{1,16}$/.test(value)) return Number(value);
+/** The tool call object of a record, and where the dialects put it. */
+function toolCallOf(record: Record<string, unknown>): [Record<string, unknown>, string] | undefined {
+  if (isObject(record.tool_call)) return [record.tool_call, 'tool_call'];
+  if (isObject(record.data) && isObject(record.data.tool_call))
+    return [record.data.tool_call, 'data.tool_call'];
+  if (isObject(record.payload) && isObject(record.payload.toolCall))
+    return [record.payload.toolCall, 'payload.toolCall'];
   return undefined;
 }
 
-/** The record's own time: `timestamp_ms`, else a numeric or ISO 8601 `timestamp`. */
-function writtenAt(record: Record<string, unknown>): number | undefined {
-  const stamp = millis(record.timestamp_ms);
-  if (stamp !== undefined) return stamp;
-  const { timestamp } = record;
-  if (typeof timestamp === 'string' && /^\d{4}-\d\d-\d\dT/.test(timestamp))
-    return millis(Date.parse(timestamp));
-  return millis(timestamp);
-}
-
-/** The tool call object of a record, where the dialects put it. */
-function toolCallOf(record: Record<string, unknown>): Record<string, unknown> | undefined {
-  if (isObject(record.tool_call)) return record.tool_call;
-  if (isObject(record.data) && isObject(record.data.tool_call)) return record.data.tool_call;
-  if (isObject(record.payload) && isObject(record.payload.toolCall)) return record.payload.toolCall;
-  return undefined;
-}
-
-/** The times a record names, or `undefined` when it names none. */
+/**
+ * The times a record names, or `undefined` when it names none and has no time field that names none. The record's
+ * own time is `timestamp_ms`, else `timestamp`: a `timestamp_ms` that is no time is a problem, and `timestamp` is
+ * read in its place.
+ */
 export function recordTimes(record: unknown): RecordTimes | undefined {
   if (!isObject(record)) return undefined;
   const times: RecordTimes = {};
-  const timestampMs = writtenAt(record);
+  const problems: RecordTimeProblem[] = [];
+  const take = (time: RecordTime | undefined): number | undefined => {
+    if (time === undefined) return undefined;
+    if (time.ok) return time.ms;
+    problems.push(time.problem);
+    return undefined;
+  };
+  const timestampMs =
+    take(readRecordTime(record.timestamp_ms, 'timestamp_ms')) ??
+    take(readRecordTime(record.timestamp, 'timestamp', true));
   if (timestampMs !== undefined) times.timestampMs = timestampMs;
   const toolCall = toolCallOf(record);
-  const startedAtMs = millis(toolCall?.startedAtMs);
-  const completedAtMs = millis(toolCall?.completedAtMs);
-  if (startedAtMs !== undefined) times.startedAtMs = startedAtMs;
-  if (completedAtMs !== undefined) times.completedAtMs = completedAtMs;
+  if (toolCall !== undefined) {
+    const [call, path] = toolCall;
+    const startedAtMs = take(readRecordTime(call.startedAtMs, `${path}.startedAtMs`));
+    const completedAtMs = take(readRecordTime(call.completedAtMs, `${path}.completedAtMs`));
+    if (startedAtMs !== undefined) times.startedAtMs = startedAtMs;
+    if (completedAtMs !== undefined) times.completedAtMs = completedAtMs;
+  }
+  if (problems.length > 0) times.problems = problems;
   return Object.keys(times).length === 0 ? undefined : times;
 }
 
@@ -66,7 +146,10 @@ export function recordTimes(record: unknown): RecordTimes | undefined {
 export interface RecordTimeIndex {
   /** Notes the times of the record starting at `line`. */
   observe(line: number, record: unknown): void;
-  /** The times of the record at `line` (kept for its other events); older entries are forgotten. */
+  /**
+   * The times of the record at `line` (kept for its other events); older entries are forgotten. A record's
+   * `problems` come with the times given to each of its events: a consumer says them once per line.
+   */
   at(line: number): RecordTimes | undefined;
 }
 

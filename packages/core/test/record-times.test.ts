@@ -1,4 +1,12 @@
-import { createRecordTimeIndex, recordTimes } from '@cursor-stream/core/normalize';
+import {
+  checkUsage,
+  createRecordTimeIndex,
+  isTokenCount,
+  MAX_RECORD_TIME_MS,
+  readRecordTime,
+  recordTimes,
+} from '@cursor-stream/core/normalize';
+import { fc, test as propTest } from '@fast-check/vitest';
 import { describe, expect, test } from 'vitest';
 
 describe('recordTimes', () => {
@@ -26,17 +34,112 @@ describe('recordTimes', () => {
     });
   });
 
-  test('names nothing for records without clocks or with values that are not times', () => {
-    for (const record of [
-      null,
-      'text',
-      [1],
-      { type: 'user' },
-      { timestamp_ms: null, timestamp: 'yesterday' },
-      { timestamp_ms: -5, tool_call: { startedAtMs: '12a' } },
-      { timestamp_ms: Number.NaN },
-    ]) {
+  test('names nothing for records without clocks', () => {
+    for (const record of [null, 'text', [1], { type: 'user' }, { timestamp_ms: null }]) {
       expect(recordTimes(record)).toBeUndefined();
+    }
+  });
+
+  test('names each field that holds no time as a problem, and reads timestamp in place of timestamp_ms', () => {
+    expect(recordTimes({ timestamp_ms: null, timestamp: 'yesterday' })).toEqual({
+      problems: [{ field: 'timestamp', message: 'timestamp "yesterday" is not a time' }],
+    });
+    expect(recordTimes({ timestamp_ms: -5, tool_call: { startedAtMs: '12a' } })).toEqual({
+      problems: [
+        {
+          field: 'timestamp_ms',
+          message: 'timestamp_ms -5 is before 1970, the earliest time a record may name',
+        },
+        { field: 'tool_call.startedAtMs', message: 'tool_call.startedAtMs "12a" is not a time' },
+      ],
+    });
+    expect(recordTimes({ timestamp_ms: 1e300, timestamp: 1790000000000 })).toEqual({
+      timestampMs: 1790000000000,
+      problems: [
+        {
+          field: 'timestamp_ms',
+          message: 'timestamp_ms 1e+300 is after 2554-07-21, the latest time a record may name',
+        },
+      ],
+    });
+    expect(recordTimes({ payload: { toolCall: { completedAtMs: '9999999999999999' } } })?.problems).toEqual([
+      {
+        field: 'payload.toolCall.completedAtMs',
+        message:
+          'payload.toolCall.completedAtMs "9999999999999999" is after 2554-07-21, the latest time a record may name',
+      },
+    ]);
+    expect(recordTimes({ timestamp: '2026-13-45T00:00:00Z' })?.problems?.[0]?.message).toBe(
+      'timestamp "2026-13-45T00:00:00Z" is not a valid date',
+    );
+  });
+});
+
+describe('readRecordTime', () => {
+  const anyValue = fc.oneof(
+    fc.double(),
+    fc.integer(),
+    fc.bigInt({ min: 0n, max: 10n ** 25n }).map(String),
+    fc.string(),
+    fc
+      .date({ noInvalidDate: false })
+      .map((date) => (Number.isNaN(date.getTime()) ? 'x' : date.toISOString())),
+    fc.constantFrom(
+      1e300,
+      8_640_000_000_000_001,
+      MAX_RECORD_TIME_MS,
+      MAX_RECORD_TIME_MS + 1,
+      -0,
+      true,
+      {},
+      [],
+    ),
+  );
+
+  propTest.prop([anyValue, fc.boolean()])(
+    'never throws; every time it gives is a date and fits 64-bit nanoseconds, every other value is a problem',
+    (value, iso) => {
+      const time = readRecordTime(value, 'field', iso);
+      expect(time).toBeDefined();
+      if (time?.ok) {
+        expect(time.ms).toBeGreaterThanOrEqual(0);
+        expect(() => new Date(time.ms).toISOString()).not.toThrow();
+        expect(BigInt(Math.floor(time.ms)) * 1_000_000n).toBeLessThan(2n ** 64n);
+      } else {
+        expect(time?.problem.field).toBe('field');
+        expect(time?.problem.message.startsWith('field ')).toBe(true);
+        expect(time?.problem.message.length).toBeLessThan(120);
+      }
+    },
+  );
+
+  test('an absent field is no time and no problem', () => {
+    expect(readRecordTime(undefined, 'f')).toBeUndefined();
+    expect(readRecordTime(null, 'f')).toBeUndefined();
+    expect(readRecordTime(1790000000000.5, 'f')).toEqual({ ok: true, ms: 1790000000000.5 });
+    expect(readRecordTime(MAX_RECORD_TIME_MS, 'f')).toEqual({ ok: true, ms: MAX_RECORD_TIME_MS });
+    expect(new Date(MAX_RECORD_TIME_MS).toISOString()).toBe('2554-07-21T23:34:33.709Z');
+  });
+});
+
+describe('checkUsage', () => {
+  propTest.prop([
+    fc.record(
+      {
+        inputTokens: fc.oneof(fc.nat(), fc.double({ min: 0, noNaN: true })),
+        outputTokens: fc.oneof(fc.nat(), fc.double({ min: 0, noNaN: true })),
+        cacheReadTokens: fc.constantFrom(1e308, 1.5, 2 ** 53, 7),
+      },
+      { requiredKeys: [] },
+    ),
+  ])('keeps the whole counts, and says why each other one is left out', (usage) => {
+    const checked = checkUsage(usage);
+    const fields = Object.entries(usage);
+    const whole = fields.filter(([, count]) => isTokenCount(count));
+    expect(checked.usage).toEqual(whole.length === 0 ? null : Object.fromEntries(whole));
+    expect(checked.problems).toHaveLength(fields.length - whole.length);
+    for (const [field, count] of fields) {
+      if (!isTokenCount(count)) expect(checked.problems.join('\n')).toContain(`usage.${field} ${count} `);
     }
   });
 });

@@ -1,15 +1,29 @@
 /**
  * The facts of one session that the report and the usage totals share: the core reducer's summary (status, model,
- * usage, duration) plus where the session is and when it ran, by its records' clocks.
+ * usage, duration) plus where the session is and when it ran, by its records' clocks. Values no total or date can
+ * take (a time past any date, a token count of `1e308` or `1.5`) are left out here, once for both, each a located
+ * problem of the session.
  */
 
 import {
   type CanonicalEvent,
+  checkUsage,
   createSessionReducer,
   type RecordTimes,
   type SessionReducer,
   type SessionSummary,
 } from '@cursor-stream/core/normalize';
+
+/** A value of the log left out of a session's facts, and where it is. */
+export interface ValueProblem {
+  /** The line of the record that holds it; `null` when its event has no location. */
+  line: number | null;
+  /** For a person: the field, the value and why it was left out. */
+  message: string;
+}
+
+/** The most problems one session keeps listed; the rest are counted. */
+export const MAX_PROBLEMS_PER_SESSION = 20;
 
 /** One session's facts. */
 export interface SessionFacts {
@@ -17,11 +31,15 @@ export interface SessionFacts {
   file: string;
   /** Line of the session's first record; `null` when its events have no location. */
   line: number | null;
-  /** What the core's session reducer made of the session. */
+  /** What the core's session reducer made of the session, its usage holding token counts only. */
   summary: SessionSummary;
   /** The earliest and latest time its records carry (ms since the epoch); `null` when they carry none. */
   firstAtMs: number | null;
   lastAtMs: number | null;
+  /** Values left out: record times that are no time, token counts that are no count. */
+  problems: ValueProblem[];
+  /** Problems past {@link MAX_PROBLEMS_PER_SESSION}, counted. */
+  problemsOmitted: number;
 }
 
 /** Follows one session's events and gives its {@link SessionFacts} at the end. */
@@ -37,6 +55,15 @@ export function trackSessionFacts(file: string): FactsTracker {
   let line: number | null = null;
   let firstAtMs: number | null = null;
   let lastAtMs: number | null = null;
+  let finishLine: number | null = null;
+  // A record's times come with each of its events; its problems are said once.
+  let problemLine: number | null = null;
+  const problems: ValueProblem[] = [];
+  let problemsOmitted = 0;
+  function problem(at: number | null, message: string): void {
+    if (problems.length < MAX_PROBLEMS_PER_SESSION) problems.push({ line: at, message });
+    else problemsOmitted += 1;
+  }
   function see(ms: number | undefined): void {
     if (ms === undefined) return;
     if (firstAtMs === null || ms < firstAtMs) firstAtMs = ms;
@@ -45,19 +72,44 @@ export function trackSessionFacts(file: string): FactsTracker {
   return {
     push(event, times) {
       reducer.push(event);
-      line ??= event.loc?.line ?? null;
+      const at = event.loc?.line ?? null;
+      line ??= at;
+      if (event.type === 'finish') finishLine = at;
+      if (times?.problems !== undefined && (at === null || at !== problemLine)) {
+        problemLine = at;
+        for (const { message } of times.problems) problem(at, message);
+      }
       see(times?.timestampMs);
       see(times?.startedAtMs);
       see(times?.completedAtMs);
     },
     facts() {
-      const [summary] = reducer.sessions();
-      return summary === undefined ? undefined : { file, line, summary, firstAtMs, lastAtMs };
+      const [reduced] = reducer.sessions();
+      if (reduced === undefined) return undefined;
+      const checked = checkUsage(reduced.usage);
+      if (checked.problems.length === 0)
+        return {
+          file,
+          line,
+          summary: reduced,
+          firstAtMs,
+          lastAtMs,
+          problems: [...problems],
+          problemsOmitted,
+        };
+      const listed = [...problems];
+      let omitted = problemsOmitted;
+      for (const message of checked.problems) {
+        if (listed.length < MAX_PROBLEMS_PER_SESSION) listed.push({ line: finishLine, message });
+        else omitted += 1;
+      }
+      const summary = { ...reduced, usage: checked.usage };
+      return { file, line, summary, firstAtMs, lastAtMs, problems: listed, problemsOmitted: omitted };
     },
   };
 }
 
-/** The UTC calendar day (`2026-08-11`) of a time in ms, or `null` without one. */
+/** The UTC calendar day (`2026-08-11`) of a record time in ms, or `null` without one. */
 export function utcDay(ms: number | null): string | null {
   return ms === null ? null : new Date(ms).toISOString().slice(0, 10);
 }

@@ -4,7 +4,7 @@
  * written at the end, in order.
  */
 
-import { formatCount, truncate } from '../format/text.ts';
+import { escapeControls, formatCount, truncate } from '../format/text.ts';
 import { type LogSessionsOptions, type LogSessionsOutcome, visitLogSessions } from './log-sessions.ts';
 import { type FactsTracker, type SessionFacts, trackSessionFacts, utcDay } from './session-facts.ts';
 import type { UsageGrouping } from './usage-grouping.ts';
@@ -18,6 +18,7 @@ import {
   sessionUsageRow,
   type UsageTotals,
 } from './usage-totals.ts';
+import { createValueProblemList } from './value-problems.ts';
 
 /** Options of {@link writeUsage}. */
 export interface UsageOptions extends LogSessionsOptions {
@@ -46,7 +47,10 @@ function numbers(totals: UsageTotals): string[] {
   ].map((count) => formatCount(count).padStart(NUMBER_WIDTH));
 }
 
-/** One table line: the label padded to `width`, then the right-aligned numbers. */
+/**
+ * One table line: the label padded to `width`, then the right-aligned numbers. Labels come from the logs (session ids,
+ * models, file names): the caller escapes them, as every command does what it prints on a terminal.
+ */
 function tableLine(label: string, width: number, cells: readonly string[]): string {
   return `${truncate(label, width).padEnd(width)}${cells.join('')}`.trimEnd();
 }
@@ -80,7 +84,7 @@ function createSessionRows(options: UsageOptions, write: WriteText) {
       addUsage(totals, facts.summary.usage);
       if (options.json) await write(`${rows === 0 ? `{\n  "sessions": [\n` : ',\n'}${jsonElement(row)}`);
       else {
-        const label = row.sessionId ?? `${row.file}:${row.line ?? '?'}`;
+        const label = escapeControls(row.sessionId ?? `${row.file}:${row.line ?? '?'}`);
         await write(
           `${rows === 0 ? `${headerLine('session', width)}\n` : ''}${tableLine(label, width, numbers(row))}\n`,
         );
@@ -112,7 +116,7 @@ function createGroupRows(options: UsageOptions) {
         );
         return jsonDocument(by, rows, tally.totals);
       }
-      const labels = groups.map(({ key }) => key ?? 'unknown');
+      const labels = groups.map(({ key }) => (key === null ? 'unknown' : escapeControls(key)));
       const width = Math.max(LABELS[by].length, 'Total'.length, ...labels.map((label) => label.length)) + 2;
       const lines = [headerLine(by, Math.min(width, 40))];
       groups.forEach((group, index) => {
@@ -134,7 +138,14 @@ export async function writeUsage(
   options: UsageOptions,
   write: WriteText,
 ): Promise<LogSessionsOutcome> {
-  const output = options.by === 'session' ? createSessionRows(options, write) : createGroupRows(options);
+  const sessionRows = options.by === 'session' ? createSessionRows(options, write) : createGroupRows(options);
+  const problems = createValueProblemList();
+  const output = {
+    add(facts: SessionFacts): void | Promise<void> {
+      problems.add(facts);
+      return sessionRows.add(facts);
+    },
+  };
   let tracker: FactsTracker | undefined;
   const outcome = await visitLogSessions(paths, options, {
     start(file) {
@@ -152,6 +163,7 @@ export async function writeUsage(
       await output.add(facts);
     },
   });
-  await write(output.end());
+  await write(sessionRows.end());
+  outcome.inputProblems.push(...problems.errors());
   return outcome;
 }

@@ -20,6 +20,7 @@ import {
 } from './report-page.ts';
 import { createSessionSection, type SessionRow, type SessionSection } from './session-section.ts';
 import type { WriteText } from './usage-output.ts';
+import { createValueProblemList } from './value-problems.ts';
 
 /** Options of {@link writeReport}. */
 export interface ReportOptions extends LogSessionsOptions {
@@ -52,9 +53,11 @@ function count(totals: ReportTotals, row: SessionRow): void {
   totals.failedCalls += row.failedCalls;
 }
 
-function footerText(outcome: LogSessionsOutcome): string {
+function footerText(outcome: LogSessionsOutcome, valuesLeftOut: number): string {
   const parts = [`Made by cursor-stream from ${plural(outcome.files, 'log')}`];
   if (outcome.invalidLines > 0) parts.push(`${plural(outcome.invalidLines, 'invalid line')}`);
+  if (valuesLeftOut > 0)
+    parts.push(`${plural(valuesLeftOut, 'value')} left out (times or token counts out of range)`);
   if (outcome.eventsOutsideSessions > 0)
     parts.push(`${plural(outcome.eventsOutsideSessions, 'event')} outside any session`);
   if (outcome.errors.length > 0) parts.push(`${plural(outcome.errors.length, 'input')} could not be read`);
@@ -76,6 +79,7 @@ export async function writeReport(
   const totals = emptyTotals();
   let sectionChars = 0;
   let section: SessionSection | undefined;
+  const problems = createValueProblemList();
   await write(pageStart(options.title ?? 'cursor-stream report', paths));
   const outcome = await visitLogSessions(paths, options, {
     start(file) {
@@ -89,6 +93,7 @@ export async function writeReport(
       const built = section.end(totals.sessions + 1);
       section = undefined;
       if (built === undefined) return;
+      problems.add(built.row.facts);
       count(totals, built.row);
       const shown = sectionChars + built.html.length <= limits.sectionChars;
       if (shown) {
@@ -100,6 +105,7 @@ export async function writeReport(
     },
   });
   await write(overviewHtml(rows, totals));
-  await write(pageEnd(footerText(outcome)));
+  await write(pageEnd(footerText(outcome, problems.count)));
+  outcome.inputProblems.push(...problems.errors());
   return outcome;
 }

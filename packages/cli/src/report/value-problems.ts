@@ -1,0 +1,47 @@
+/**
+ * The values `usage` and `report` leave out of the sessions' facts, said as located input problems: one stderr line
+ * each (`cursor-stream: FILE: line 3: timestamp_ms 1e+300 is after 2554-07-21, ...; left out`), after the output, and
+ * exit code 1. Bounded: past {@link MAX_VALUE_PROBLEMS_LISTED} lines they are counted.
+ */
+
+import { type CliError, cliError } from '../cli-error.ts';
+import { escapeControls, plural } from '../format/text.ts';
+import type { SessionFacts } from './session-facts.ts';
+
+/** The most values left out that a command lists; a last line counts the rest. */
+export const MAX_VALUE_PROBLEMS_LISTED = 100;
+
+/** Collects the problems of the sessions as they end. */
+export interface ValueProblemList {
+  add(facts: SessionFacts): void;
+  /** How many values were left out in all. */
+  readonly count: number;
+  /** The first of them as errors, in the order of the sessions, and a line counting the rest. */
+  errors(): CliError[];
+}
+
+/** An empty {@link ValueProblemList}. */
+export function createValueProblemList(): ValueProblemList {
+  const listed: CliError[] = [];
+  let omitted = 0;
+  return {
+    add(facts) {
+      for (const { line, message } of facts.problems) {
+        if (listed.length >= MAX_VALUE_PROBLEMS_LISTED) {
+          omitted += 1;
+          continue;
+        }
+        const where = line === null ? '' : `line ${line}: `;
+        listed.push(cliError('invalid-value', `${where}${escapeControls(message)}; left out`, facts.file));
+      }
+      omitted += facts.problemsOmitted;
+    },
+    get count() {
+      return listed.length + omitted;
+    },
+    errors() {
+      if (omitted === 0) return [...listed];
+      return [...listed, cliError('invalid-value', `${plural(omitted, 'more value')} left out, not listed`)];
+    },
+  };
+}

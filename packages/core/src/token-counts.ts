@@ -1,0 +1,48 @@
+/**
+ * Token counts as tools sum them. The normalizer keeps any finite count of zero or more a log reports, as the log
+ * says it; a sum over sessions needs whole numbers that add up exactly and stay finite (two counts of `1e308` add up
+ * to `Infinity`). {@link checkUsage} is the one place that tells such counts from the others.
+ */
+
+import type { Usage } from './events.ts';
+
+/** Whether `value` is a token count: a whole number from 0 to `Number.MAX_SAFE_INTEGER` (2^53 - 1). */
+export function isTokenCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
+const USAGE_FIELDS = ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens'] as const;
+
+/** What {@link checkUsage} made of a usage: the counts kept, and one sentence per count left out. */
+export interface CheckedUsage {
+  /** The usage with only its token counts; `null` when none is left (or there was no usage). */
+  usage: Usage | null;
+  /** For a person, one per count left out: `usage.inputTokens 1.5 is not a whole number of tokens`. */
+  problems: string[];
+}
+
+/**
+ * The usage with every count that is not a {@link isTokenCount} left out, and why each was. Sums of what it keeps
+ * are exact up to 2^53 and finite for any number of sessions a machine can read.
+ */
+export function checkUsage(usage: Usage | null | undefined): CheckedUsage {
+  if (usage === null || usage === undefined) return { usage: null, problems: [] };
+  const kept: Usage = {};
+  const problems: string[] = [];
+  let found = false;
+  for (const field of USAGE_FIELDS) {
+    const count = usage[field];
+    if (count === undefined) continue;
+    if (isTokenCount(count)) {
+      kept[field] = count;
+      found = true;
+    } else {
+      const why =
+        Number.isInteger(count) && count > 0
+          ? 'is more tokens than can be counted exactly'
+          : 'is not a whole number of tokens';
+      problems.push(`usage.${field} ${count} ${why}`);
+    }
+  }
+  return { usage: found ? kept : null, problems };
+}
