@@ -138,7 +138,8 @@ Formats:
 
 Exit codes:
   0  success
-  1  a log had invalid lines (they are exported as invalid-line events)
+  1  a log had invalid lines (they are exported as invalid-line events), or values that no column or span
+     holds, changed or left out (each named on stderr with its file and line)
   2  usage error, a log that cannot be read, a missing optional package, or a failed export`;
 
 function addExport(program: Command, { io, done }: CommandContext): void {
@@ -206,7 +207,8 @@ function addCensus(program: Command, { io, done }: CommandContext): void {
 const MULTI_INPUT_EXIT_HELP = `
 Exit codes:
   0  success
-  1  a log had invalid lines (lines that are not records of any dialect)
+  1  a log had invalid lines (lines that are not records of any dialect), or values left out: a time no
+     date can hold, a token count that is no whole number (each named on stderr with its file and line)
   2  usage error, or I/O error (a missing or unreadable log, an empty directory, an unwritable output)`;
 
 function addUsage(program: Command, { io, done }: CommandContext): void {

@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startClickHouse, type TestClickHouse } from '../../export/test/clickhouse-server.ts';
+import { HOSTILE_LOGS } from '../../export/test/export-fixtures.ts';
 import { REPO_ROOT, runCli } from './run-cli.ts';
 
 let scratch = '';
@@ -176,5 +178,81 @@ describe('export --format otlp --endpoint', () => {
       ).resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans.map((span) => span.name))),
     );
     expect(names.filter((name) => name.startsWith('invoke_agent'))).toHaveLength(3);
+  });
+});
+
+describe('export of values outside their columns’ types', () => {
+  let clickHouse: TestClickHouse | undefined;
+  let hostile = '';
+
+  beforeAll(async () => {
+    hostile = join(scratch, 'hostile');
+    await mkdir(hostile);
+    for (const [file, text] of HOSTILE_LOGS)
+      await writeFile(join(hostile, file.split('/').at(-1) ?? ''), text);
+    // A log of 30 sessions, each with a duration no integer column takes: the first 20 values are listed.
+    const many = Array.from({ length: 30 }, (_, index) =>
+      [
+        `{"type":"system","subtype":"init","session_id":"m-${index}","model":"m"}`,
+        `{"type":"result","subtype":"success","is_error":false,"result":"ok","session_id":"m-${index}","duration_ms":${index}.5}`,
+      ].join('\n'),
+    );
+    await writeFile(join(hostile, 'many.ndjson'), `${many.join('\n')}\n`);
+    clickHouse = await startClickHouse();
+  });
+
+  afterAll(async () => {
+    await clickHouse?.stop();
+  });
+
+  function expectEveryLogExported(run: { code: number | null; stderr: string }): void {
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).not.toMatch(/RangeError|out of int64 range|\n\s+at /);
+    expect(run.stderr).toContain(
+      `cursor-stream: ${join(hostile, 'times.ndjson')}: line 1: timestamp_ms 1e+300 is after 2554-07-21, the latest time a record may name; left out\n`,
+    );
+    expect(run.stderr).toContain(
+      `cursor-stream: ${join(hostile, 'values.ndjson')}: line 1: sessions.model holds a lone surrogate, which no UTF-8 text can; stored with U+FFFD in its place\n`,
+    );
+    const many = run.stderr.split('\n').filter((line) => line.includes('many.ndjson'));
+    expect(many).toHaveLength(21);
+    expect(many.at(-1)).toBe(
+      `cursor-stream: ${join(hostile, 'many.ndjson')}: 10 more values changed or left out, not listed`,
+    );
+    expect(run.stderr).toMatch(/exported 4 logs, 34 sessions, /);
+  }
+
+  test('DuckDB takes every log, each value changed said with its file and line', async () => {
+    const database = join(scratch, 'hostile.duckdb');
+    const run = await runCli(['export', '--format', 'duckdb', '-o', database, hostile]);
+    expectEveryLogExported(run);
+    expect(await countRows(database)).toMatchObject({ sessions: 34 });
+  });
+
+  test('ClickHouse takes every log the same way', async (context) => {
+    if (clickHouse === undefined) return context.skip('clickhouse-server is not installed');
+    const run = await runCli(['export', '--format', 'clickhouse', '--url', clickHouse.url, hostile]);
+    expectEveryLogExported(run);
+  });
+
+  test('OTLP takes the attribute length limit of the OpenTelemetry environment', async () => {
+    const run = await runCli(
+      [
+        'export',
+        '--format',
+        'otlp',
+        '--include-content',
+        join(logs, CLEAN_LOGS[0]?.split('/').join('-') ?? ''),
+      ],
+      {
+        env: { OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT: '40' },
+      },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const values = [...run.stdout.matchAll(/"stringValue":"((?:[^"\\]|\\.)*)"/g)].map(
+      ([, value]) => JSON.parse(`"${value}"`) as string,
+    );
+    expect(values.some((value) => /… \[\d+ more characters cut\]$/.test(value))).toBe(true);
+    for (const value of values) expect(value.length).toBeLessThanOrEqual(40);
   });
 });

@@ -10,6 +10,8 @@ export {
   type ExportError,
   ExportFailure,
   type ExportTotals,
+  type ExportWarning,
+  type ExportWarningListener,
   emptyTotals,
   type LogExporter,
   type LogSink,
@@ -21,7 +23,14 @@ export {
   type SessionCollector,
   type SessionCollectorOptions,
 } from './session-collector.ts';
-export { BATCH_BYTES, BATCH_ROWS, createTableExporter, type TableWriter } from './tables/table-export.ts';
+export { type ColumnChange, fitRow } from './tables/column-values.ts';
+export {
+  BATCH_BYTES,
+  BATCH_ROWS,
+  createTableExporter,
+  type TableExportOptions,
+  type TableWriter,
+} from './tables/table-export.ts';
 export {
   type Column,
   type ColumnType,

@@ -36,6 +36,22 @@ export function emptyTotals(): ExportTotals {
   return { logs: 0, sessions: 0, toolCalls: 0, events: 0 };
 }
 
+/**
+ * A value of a log the export changed or left out to write the rest: a time no date can hold, a token count no sum
+ * can take, a number outside its column's type, a string with a lone surrogate. The log and the others go on.
+ */
+export interface ExportWarning {
+  /** The log, as `openLog` was given it. */
+  file: string;
+  /** The line of the record that holds the value; `null` when unknown. */
+  line: number | null;
+  /** For a person: the field or column, the value, and what was written instead (`...; left out`). */
+  message: string;
+}
+
+/** Hears of each {@link ExportWarning}, as it is found. */
+export type ExportWarningListener = (warning: ExportWarning) => void;
+
 /** An export failure as a value: a missing optional package, an unreachable server, a database error. */
 export interface ExportError {
   code: 'missing-package' | 'connection-failed' | 'server-error' | 'write-failed';

@@ -6,6 +6,7 @@
 
 import {
   type CanonicalEvent,
+  checkUsage,
   createRecordTimeIndex,
   createSessionReducer,
   type RecordTimes,
@@ -57,6 +58,8 @@ export interface ExportSession {
   usage: Usage | null;
   /** As the `result` reports it. */
   durationMs: number | null;
+  /** Line of the session's `finish` (its result), which reports its usage and duration; `null` when unknown. */
+  finishLine: number | null;
   /** The earliest and latest record times of the session; `null` when its records carry none. */
   startedAtMs: number | null;
   endedAtMs: number | null;
@@ -74,6 +77,11 @@ export interface SessionCollectorOptions {
   includeContent?: boolean;
   /** Receives each session as it finishes, in log order. */
   onSession(session: ExportSession): void | Promise<void>;
+  /**
+   * Hears of each value left out of the sessions, once, with the line of its record: a record time no date can hold
+   * (see the core's `readRecordTime`), a token count no sum can take (`checkUsage`). The message ends `; left out`.
+   */
+  onProblem?(line: number | null, message: string): void;
 }
 
 /** Feeds a {@link SessionCollectorOptions.onSession} from a log's records and events. */
@@ -103,6 +111,7 @@ interface OpenSession {
   endedAtMs: number | null;
   firstLine: number | null;
   lastLine: number | null;
+  finishLine: number | null;
 }
 
 function openSession(): OpenSession {
@@ -113,6 +122,7 @@ function openSession(): OpenSession {
     endedAtMs: null,
     firstLine: null,
     lastLine: null,
+    finishLine: null,
   };
 }
 
@@ -191,6 +201,8 @@ function finishedSession(
     if (extras !== undefined && 'output' in extras) exported.output = extras.output;
     return exported;
   });
+  const usage = checkUsage(summary.usage);
+  for (const message of usage.problems) options.onProblem?.(session.finishLine, `${message}; left out`);
   return {
     file: options.file,
     index,
@@ -199,8 +211,9 @@ function finishedSession(
     model: summary.model,
     status: summary.status,
     failure: summary.failure,
-    usage: summary.usage,
+    usage: usage.usage,
     durationMs: summary.durationMs,
+    finishLine: session.finishLine,
     startedAtMs: session.startedAtMs,
     endedAtMs: session.endedAtMs,
     firstLine: session.firstLine,
@@ -219,6 +232,8 @@ export function createSessionCollector(options: SessionCollectorOptions): Sessio
   let session = openSession();
   let index = 0;
   let dialect: string | null = null;
+  // A record's times come with each of its events; its problems are said once.
+  let problemLine: number | null = null;
 
   async function flush(): Promise<void> {
     const summaries = session.reducer.sessions();
@@ -243,6 +258,12 @@ export function createSessionCollector(options: SessionCollectorOptions): Sessio
       if (line !== undefined) {
         session.firstLine ??= line;
         session.lastLine = line;
+        if (event.type === 'finish') session.finishLine = line;
+      }
+      if (recordTimes?.problems !== undefined && line !== problemLine) {
+        problemLine = line ?? null;
+        for (const problem of recordTimes.problems)
+          options.onProblem?.(line ?? null, `${problem.message}; left out`);
       }
       noteTimes(session, recordTimes);
       noteEvent(session, event, recordTimes, content);

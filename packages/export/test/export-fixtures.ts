@@ -132,3 +132,33 @@ export async function feedLog(
   await sink.push(normalizer.end());
   await sink.end();
 }
+
+const HOSTILE_SESSION = 'hhhhhhhh-0000-4000-8000-000000000003';
+
+/**
+ * Logs of values no column type holds: times past any date, token counts and durations no integer column takes, a
+ * lone surrogate in strings (written with JSON escapes, as a producer's JSON would), a NUL; and a clean log after
+ * them. Each value's line is known: the tests check that the warnings name it.
+ */
+export const HOSTILE_LOGS: readonly (readonly [string, string])[] = [
+  [
+    '/logs/times.ndjson',
+    [
+      `{"type":"system","subtype":"init","session_id":"${HOSTILE_SESSION}","model":"m","timestamp_ms":1e300}`,
+      `{"type":"tool_call","subtype":"started","call_id":"c1","session_id":"${HOSTILE_SESSION}","timestamp_ms":8640000000000001,"tool_call":{"shellToolCall":{"args":{"command":"ls"}},"startedAtMs":"9999999999999999"}}`,
+      `{"type":"tool_call","subtype":"completed","call_id":"c1","session_id":"${HOSTILE_SESSION}","tool_call":{"shellToolCall":{"result":{"success":{"exitCode":0}}},"startedAtMs":1790000000000.25,"completedAtMs":1790000000001.5}}`,
+      `{"type":"result","subtype":"success","is_error":false,"result":"ok","session_id":"${HOSTILE_SESSION}","duration_ms":1e308}`,
+      '',
+    ].join('\n'),
+  ],
+  [
+    '/logs/values.ndjson',
+    [
+      '{"type":"system","subtype":"init","session_id":"s-\\ud800","model":"model \\udc00 \\u0000 end","timestamp_ms":1790000000000}',
+      '{"type":"tool_call","subtype":"started","call_id":"call-\\ud83d","session_id":"s-\\ud800","tool_call":{"shellToolCall":{"args":{"command":"ls"}}}}',
+      '{"type":"result","subtype":"success","is_error":false,"result":"ok","session_id":"s-\\ud800","duration_ms":5.5,"usage":{"inputTokens":1e308,"outputTokens":1.5,"cacheReadTokens":7}}',
+      '',
+    ].join('\n'),
+  ],
+  ['/logs/clean.ndjson', TWO_SESSIONS_LOG],
+];

@@ -1,7 +1,7 @@
 import { type CanonicalEvent, createNormalizer, reduceSessions } from '@cursor-stream/core';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { createTableExporter, type Row, type Table } from '../src/index.ts';
+import { createTableExporter, fitRow, type Row, TABLES, type Table } from '../src/index.ts';
 import { createOtlpExporter } from '../src/otlp/index.ts';
 import { feedLog, init, ndjson, result, shellDone, shellStart } from './export-fixtures.ts';
 
@@ -112,6 +112,53 @@ describe('export invariants', () => {
           ).toBe(true);
         }
       }
+    },
+  );
+});
+
+describe('rows fitted to their columns', () => {
+  const numbers = fc.oneof(
+    fc.double(),
+    fc.integer(),
+    fc.constantFrom(1e308, -1e308, 2 ** 63, -0, 0.5, Number.MAX_SAFE_INTEGER + 2),
+  );
+  const strings = fc.oneof(
+    fc.string({ unit: 'binary' }),
+    fc.string({ unit: fc.integer({ min: 0xd7f0, max: 0xe010 }).map((code) => String.fromCharCode(code)) }),
+  );
+  const WELL_FORMED = /^(?:[^\ud800-\udfff]|[\ud800-\udbff][\udc00-\udfff])*$/;
+  const tableRow = fc
+    .constantFrom(...TABLES)
+    .chain((table) =>
+      fc
+        .tuple(
+          ...table.columns.map((column) =>
+            fc.option<string | number>(column.type === 'string' ? strings : numbers),
+          ),
+        )
+        .map((values): [Table, Row] => [
+          table,
+          Object.fromEntries(table.columns.map((column, index) => [column.name, values[index] ?? null])),
+        ]),
+    );
+
+  test.prop([tableRow])(
+    'hold only values every engine stores, the same after a second fitting, and say each change',
+    ([table, row]) => {
+      const { row: fitted, changes } = fitRow(table, row);
+      let changed = 0;
+      for (const column of table.columns) {
+        const value = fitted[column.name];
+        if (!Object.is(value, row[column.name]) && !Object.is(row[column.name], -0)) changed += 1;
+        if (value === null) continue;
+        if (column.type === 'string') expect(WELL_FORMED.test(String(value))).toBe(true);
+        else {
+          expect(Number.isSafeInteger(value)).toBe(true);
+          if (column.type === 'int32') expect(Math.abs(Number(value))).toBeLessThanOrEqual(2 ** 31);
+        }
+      }
+      expect(changes).toHaveLength(changed);
+      expect(fitRow(table, fitted)).toEqual({ row: fitted, changes: [] });
     },
   );
 });

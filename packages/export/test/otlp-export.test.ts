@@ -6,8 +6,24 @@ import { fileURLToPath } from 'node:url';
 import { createNormalizer, reduceSessions } from '@cursor-stream/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sharedFolder } from '../../../tools/shared-material.ts';
-import { createOtlpExporter, GEN_AI_SCHEMA_URL } from '../src/otlp/index.ts';
-import { feedLog, NEWLINE_CALL_ID, TWO_SESSIONS_LOG } from './export-fixtures.ts';
+import type { ExportWarning } from '../src/index.ts';
+import {
+  createOtlpExporter,
+  DEFAULT_ATTRIBUTE_VALUE_LENGTH_LIMIT,
+  GEN_AI_SCHEMA_URL,
+  limitAttributeText,
+  MAX_REQUEST_BYTES,
+} from '../src/otlp/index.ts';
+import {
+  feedLog,
+  HOSTILE_LOGS,
+  init,
+  NEWLINE_CALL_ID,
+  ndjson,
+  result,
+  shellStart,
+  TWO_SESSIONS_LOG,
+} from './export-fixtures.ts';
 import { decodeJsonRequest, loadExportTraceServiceRequest, type OtlpMessageType } from './otlp-proto.ts';
 
 interface DecodedSpan {
@@ -220,5 +236,109 @@ describe('OTLP export', () => {
     });
     await feedLog(exporter, 'a.ndjson', TWO_SESSIONS_LOG);
     await expect(exporter.close()).rejects.toMatchObject({ code: 'connection-failed' });
+  });
+});
+
+/** A session with many tool calls whose outputs are `outputChars` long, as one log. */
+function bigOutputsLog(calls: number, outputChars: number): string {
+  const records: object[] = [init('big-1', 'Auto')];
+  for (let index = 0; index < calls; index++) {
+    const stdout = `${index} ${'x\u00e9"'.repeat(Math.ceil(outputChars / 3))}`.slice(0, outputChars);
+    records.push(shellStart('big-1', `call_${index}`, 'cat big'));
+    records.push({
+      type: 'tool_call',
+      subtype: 'completed',
+      call_id: `call_${index}`,
+      tool_call: { shellToolCall: { result: { success: { command: 'cat big', exitCode: 0, stdout } } } },
+      session_id: 'big-1',
+    });
+  }
+  records.push(result('big-1', false, 'done'));
+  return ndjson(records);
+}
+
+describe('OTLP requests of bounded size', () => {
+  it('cut long attributes with a marker, and split a session into requests under MAX_REQUEST_BYTES', async () => {
+    const bodies: number[] = [];
+    const spans: DecodedSpan[] = [];
+    const server = createServer(async (request: IncomingMessage, response) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of request) chunks.push(chunk as Buffer);
+      const body = Buffer.concat(chunks);
+      bodies.push(body.length);
+      spans.push(...spansOf(decodeJsonRequest(requestType, body.toString('utf8'))));
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const exporter = await createOtlpExporter({
+        includeContent: true,
+        target: { kind: 'endpoint', url: `http://127.0.0.1:${port}/v1/traces` },
+      });
+      // 200 outputs of 200,000 characters: unbounded, the session would be one POST of some 70 MB.
+      await feedLog(exporter, 'big.ndjson', bigOutputsLog(200, 200_000));
+      await exporter.close();
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+    expect(spans).toHaveLength(201);
+    expect(bodies.length).toBeGreaterThan(1);
+    for (const bytes of bodies) expect(bytes).toBeLessThanOrEqual(MAX_REQUEST_BYTES);
+    const output = String(attribute(spans[1] as DecodedSpan, 'gen_ai.tool.call.result'));
+    expect(output.length).toBeLessThanOrEqual(DEFAULT_ATTRIBUTE_VALUE_LENGTH_LIMIT);
+    expect(output).toMatch(/… \[\d+ more characters cut\]$/);
+  });
+
+  it('write a session too large for one line on several lines, each under the bound', async () => {
+    const lines = await exportToLines([['big.ndjson', bigOutputsLog(400, 100_000)]], true);
+    expect(lines.length).toBeGreaterThan(1);
+    for (const line of lines) expect(Buffer.byteLength(line)).toBeLessThanOrEqual(MAX_REQUEST_BYTES);
+    const spans = lines.flatMap((line) => spansOf(decodeJsonRequest(requestType, line)));
+    expect(spans).toHaveLength(401);
+    expect(new Set(spans.map((span) => span.traceId)).size).toBe(1);
+  });
+
+  it('take their limit from the options, never splitting a surrogate pair', () => {
+    expect(limitAttributeText('short', 10)).toBe('short');
+    const cut = limitAttributeText('a'.repeat(100), 40);
+    expect(cut).toBe(`${'a'.repeat(13)}… [87 more characters cut]`);
+    expect(cut.length).toBeLessThanOrEqual(40);
+    const emoji = limitAttributeText(`${'a'.repeat(13)}😀${'b'.repeat(100)}`, 40);
+    expect(emoji).toBe(`${'a'.repeat(13)}… [102 more characters cut]`);
+    expect(limitAttributeText('abcdef', 3)).toBe('abc');
+  });
+});
+
+describe('OTLP times', () => {
+  it('are 64-bit nanoseconds whatever times and durations the records hold, each value left out said', async () => {
+    const warnings: ExportWarning[] = [];
+    const lines: string[] = [];
+    const exporter = await createOtlpExporter({
+      onWarning: (warning) => warnings.push(warning),
+      target: { kind: 'json-lines', writeLine: async (line) => void lines.push(line) },
+    });
+    for (const [file, text] of HOSTILE_LOGS) await feedLog(exporter, file, text, 1e300);
+    await exporter.close();
+    const spans = lines.flatMap((line) => spansOf(decodeJsonRequest(requestType, line)));
+    expect(spans.filter((span) => span.name.startsWith('invoke_agent'))).toHaveLength(4);
+    for (const span of spans) {
+      for (const time of [span.startTimeUnixNano, span.endTimeUnixNano]) {
+        expect(time).toMatch(/^\d{1,20}$/);
+        expect(BigInt(time)).toBeLessThan(2n ** 64n);
+      }
+      expect(BigInt(span.endTimeUnixNano)).toBeGreaterThanOrEqual(BigInt(span.startTimeUnixNano));
+      for (const entry of span.attributes ?? []) {
+        if (entry.value.intValue !== undefined) expect(String(entry.value.intValue)).toMatch(/^\d{1,16}$/);
+      }
+    }
+    const said = warnings.map((warning) => `${warning.file}:${warning.line}: ${warning.message}`);
+    expect(said).toEqual(
+      expect.arrayContaining([
+        '/logs/times.ndjson:1: timestamp_ms 1e+300 is after 2554-07-21, the latest time a record may name; left out',
+        '/logs/times.ndjson:4: duration_ms 1e+308 ends the span past any time; the span is given no length',
+        '/logs/values.ndjson:3: usage.inputTokens 1e+308 is more tokens than can be counted exactly; left out',
+      ]),
+    );
   });
 });

@@ -13,12 +13,15 @@ import {
   BATCH_ROWS,
   createTableExporter,
   EXAMPLE_QUERIES,
+  type ExportWarning,
   type LogExporter,
+  quoteIdentifier,
   type Row,
+  TABLES,
   type Table,
 } from '../src/index.ts';
 import { startClickHouse, type TestClickHouse } from './clickhouse-server.ts';
-import { feedLog, NEWLINE_CALL_ID, TWO_SESSIONS_LOG } from './export-fixtures.ts';
+import { feedLog, HOSTILE_LOGS, NEWLINE_CALL_ID, TWO_SESSIONS_LOG } from './export-fixtures.ts';
 
 type Rows = Record<string, unknown>[];
 
@@ -265,3 +268,93 @@ describe('table export batches', () => {
     expect(inserts.filter((insert) => insert.table === 'events').length).toBeGreaterThan(1);
   });
 });
+
+/** Every row of the three tables, in a fixed order, as plain values. */
+async function allRows(read: (sql: string) => Promise<Rows>): Promise<Record<string, Rows>> {
+  const tables: Record<string, Rows> = {};
+  for (const table of TABLES) {
+    const order = table.orderBy.map(quoteIdentifier).join(', ');
+    tables[table.name] = await read(`SELECT * FROM ${quoteIdentifier(table.name)} ORDER BY ${order}`);
+  }
+  return tables;
+}
+
+describe('values outside their columns’ types', () => {
+  it('are stored as NULL or cut to fit, each with a warning naming its log and line, and every log is exported', async () => {
+    const warnings: ExportWarning[] = [];
+    const path = join(dir, 'hostile.duckdb');
+    const exporter = await createDuckDbExporter({ path, onWarning: (warning) => warnings.push(warning) });
+    for (const [file, text] of HOSTILE_LOGS) await feedLog(exporter, file, text);
+    expect(await exporter.close()).toMatchObject({ logs: 3, sessions: 4 });
+    const said = warnings.map((warning) => `${warning.file}:${warning.line}: ${warning.message}`);
+    expect(said).toEqual(
+      expect.arrayContaining([
+        '/logs/times.ndjson:1: timestamp_ms 1e+300 is after 2554-07-21, the latest time a record may name; left out',
+        '/logs/times.ndjson:2: timestamp_ms 8640000000000001 is after 2554-07-21, the latest time a record may name; left out',
+        '/logs/times.ndjson:2: tool_call.startedAtMs "9999999999999999" is after 2554-07-21, the latest time a record may name; left out',
+        "/logs/times.ndjson:4: sessions.duration_ms 1e+308 is outside the column's range; stored as NULL",
+        '/logs/times.ndjson:2: tool_calls.started_at_ms 1790000000000.25 is not a whole number; stored as 1790000000000',
+        '/logs/times.ndjson:3: tool_calls.duration_ms 1.25 is not a whole number; stored as 1',
+        '/logs/values.ndjson:3: usage.inputTokens 1e+308 is more tokens than can be counted exactly; left out',
+        '/logs/values.ndjson:3: usage.outputTokens 1.5 is not a whole number of tokens; left out',
+        '/logs/values.ndjson:3: sessions.duration_ms 5.5 is not a whole number; stored as 5',
+        '/logs/values.ndjson:1: sessions.model holds a lone surrogate, which no UTF-8 text can; stored with U+FFFD in its place',
+        '/logs/values.ndjson:2: tool_calls.tool_call_id holds a lone surrogate, which no UTF-8 text can; stored with U+FFFD in its place',
+        '/logs/values.ndjson:3: events.session_id holds a lone surrogate, which no UTF-8 text can; stored with U+FFFD in its place',
+      ]),
+    );
+    for (const warning of warnings) expect(warning.file).not.toBe('/logs/clean.ndjson');
+
+    const instance = await DuckDBInstance.create(path);
+    const connection = await instance.connect();
+    try {
+      duckDbHostileRows = await allRows(async (sql) =>
+        plain((await connection.runAndReadAll(sql)).getRowObjects() as Rows),
+      );
+    } finally {
+      connection.closeSync();
+      instance.closeSync();
+    }
+    const sessionOf = (file: string) => duckDbHostileRows.sessions?.find((row) => row.file === file);
+    const hostile = sessionOf('/logs/times.ndjson');
+    const values = sessionOf('/logs/values.ndjson');
+    expect(hostile).toMatchObject({
+      file: '/logs/times.ndjson',
+      started_at_ms: 1790000000000,
+      duration_ms: null,
+    });
+    expect(values).toMatchObject({
+      session_id: 's-\ufffd',
+      model: 'model \ufffd \u0000 end',
+      duration_ms: 5,
+      input_tokens: null,
+      output_tokens: null,
+      cache_read_tokens: 7,
+    });
+    expect(duckDbHostileRows.sessions?.filter((row) => row.file === '/logs/clean.ndjson')).toHaveLength(2);
+  });
+
+  it('are stored the same by ClickHouse as by DuckDB', async (context) => {
+    if (clickHouse === undefined) return context.skip('clickhouse-server is not installed');
+    const client = createClickHouseClient({ url: clickHouse.url });
+    await client.query('CREATE DATABASE IF NOT EXISTS hostile');
+    const url = `${clickHouse.url}?database=hostile`;
+    const warnings: ExportWarning[] = [];
+    const exporter = await createClickHouseExporter({ url, onWarning: (warning) => warnings.push(warning) });
+    for (const [file, text] of HOSTILE_LOGS) await feedLog(exporter, file, text);
+    expect(await exporter.close()).toMatchObject({ logs: 3, sessions: 4 });
+    expect(warnings.length).toBeGreaterThan(10);
+    const reader = createClickHouseClient({ url });
+    const rows = await allRows(async (sql) =>
+      plain(
+        (await reader.query(`${sql} FORMAT JSONEachRow`))
+          .split('\n')
+          .filter((line) => line !== '')
+          .map((line) => JSON.parse(line) as Record<string, unknown>),
+      ),
+    );
+    expect(rows).toEqual(duckDbHostileRows);
+  });
+});
+
+let duckDbHostileRows: Record<string, Rows> = {};

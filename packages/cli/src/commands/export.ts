@@ -6,11 +6,18 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { ExportFailure, type ExportTotals, type LogExporter } from '@cursor-stream/export';
+import {
+  ExportFailure,
+  type ExportTotals,
+  type ExportWarning,
+  type ExportWarningListener,
+  type LogExporter,
+} from '@cursor-stream/export';
 import { type CliError, cliError, ioError, type Result } from '../cli-error.ts';
 import { type CliIo, progressFor, readingExitCode, reportError, writeText } from '../cli-io.ts';
-import { EXIT_OK, EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
+import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
 import type { ExportFormat } from '../export-formats.ts';
+import { escapeControls, plural } from '../format/text.ts';
 import { expandLogPaths } from '../input/walk-logs.ts';
 import type { InputOptions } from '../options.ts';
 import { type LogStats, readLog } from '../read-log.ts';
@@ -94,24 +101,79 @@ function lineOutput(path: string | undefined, io: CliIo): LineOutput {
   return { writeLine: (line) => writeText(io.stdout, `${line}\n`), close: async () => {} };
 }
 
-async function createExporter(options: ExportOptions, io: CliIo, output: LineOutput): Promise<LogExporter> {
+/**
+ * The attribute length limit the OpenTelemetry SDKs read from the environment: the span one, else the general one.
+ * A value that is not a whole number of one or more is passed over, as the SDKs do.
+ */
+function attributeValueLengthLimit(env: CliIo['env']): number | undefined {
+  for (const name of ['OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT', 'OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT']) {
+    const value = env[name]?.trim();
+    if (value !== undefined && /^\d{1,9}$/.test(value) && Number(value) > 0) return Number(value);
+  }
+  return undefined;
+}
+
+/** Values changed or left out listed per log; the rest are counted in one line at the log's end. */
+const WARNINGS_LISTED_PER_LOG = 20;
+
+/** The warnings of the log being exported, said on stderr as they come, bounded per log. */
+function createWarningLines(io: CliIo) {
+  let listed = 0;
+  let omitted = 0;
+  let total = 0;
+  return {
+    total: () => total,
+    listener: ((warning: ExportWarning) => {
+      total += 1;
+      if (listed >= WARNINGS_LISTED_PER_LOG) {
+        omitted += 1;
+        return;
+      }
+      listed += 1;
+      const where = warning.line === null ? '' : `line ${warning.line}: `;
+      reportError(io, cliError('invalid-value', `${where}${escapeControls(warning.message)}`, warning.file));
+    }) satisfies ExportWarningListener,
+    /** Ends a log: counts what was not listed. */
+    endLog(file: string): void {
+      if (omitted > 0) {
+        const message = `${plural(omitted, 'more value')} changed or left out, not listed`;
+        reportError(io, cliError('invalid-value', message, file));
+      }
+      listed = 0;
+      omitted = 0;
+    },
+  };
+}
+
+async function createExporter(
+  options: ExportOptions,
+  io: CliIo,
+  output: LineOutput,
+  onWarning: ExportWarningListener,
+): Promise<LogExporter> {
   if (options.format === 'duckdb') {
     const { createDuckDbExporter } = await import('@cursor-stream/export/duckdb');
-    return createDuckDbExporter({ path: options.output ?? '' });
+    return createDuckDbExporter({ path: options.output ?? '', onWarning });
   }
   if (options.format === 'clickhouse') {
     const { createClickHouseExporter } = await import('@cursor-stream/export/clickhouse');
     const credentials: { user?: string; password?: string } = {};
     if (io.env.CLICKHOUSE_USER !== undefined) credentials.user = io.env.CLICKHOUSE_USER;
     if (io.env.CLICKHOUSE_PASSWORD !== undefined) credentials.password = io.env.CLICKHOUSE_PASSWORD;
-    return createClickHouseExporter({ url: options.url ?? '', ...credentials });
+    return createClickHouseExporter({ url: options.url ?? '', ...credentials, onWarning });
   }
   const { createOtlpExporter } = await import('@cursor-stream/export/otlp');
   const target =
     options.endpoint === undefined
       ? { kind: 'json-lines' as const, writeLine: output.writeLine }
       : { kind: 'endpoint' as const, url: options.endpoint };
-  return createOtlpExporter({ target, includeContent: options.includeContent });
+  const limit = attributeValueLengthLimit(io.env);
+  return createOtlpExporter({
+    target,
+    includeContent: options.includeContent,
+    onWarning,
+    ...(limit === undefined ? {} : { attributeValueLengthLimit: limit }),
+  });
 }
 
 /** What reading one log came to: its invalid lines, or the I/O error that stopped it. */
@@ -120,6 +182,7 @@ async function exportLog(
   exporter: LogExporter,
   options: ExportOptions,
   io: CliIo,
+  warnings: ReturnType<typeof createWarningLines>,
 ): Promise<Result<LogStats>> {
   const name = path === '-' ? '<stdin>' : resolve(path);
   let modifiedMs: number | undefined;
@@ -140,6 +203,7 @@ async function exportLog(
     onEvents: (events) => sink.push(events),
   });
   await sink.end();
+  warnings.endLog(name);
   return result;
 }
 
@@ -183,13 +247,14 @@ export async function runExport(
   const where = destination(options);
   const output = lineOutput(options.format === 'otlp' ? options.output : undefined, io);
   let code: ExitCode = EXIT_OK;
+  const warnings = createWarningLines(io);
   try {
-    const exporter = await createExporter(options, io, output);
+    const exporter = await createExporter(options, io, output, warnings.listener);
     for (const entry of await expandLogPaths(paths)) {
       const result =
         'error' in entry
           ? { ok: false as const, error: entry.error }
-          : await exportLog(entry.path, exporter, options, io);
+          : await exportLog(entry.path, exporter, options, io, warnings);
       if (!result.ok) {
         reportError(io, result.error);
         code = EXIT_USAGE_OR_IO;
@@ -205,5 +270,5 @@ export async function runExport(
     reportError(io, exportFailure(error, where));
     return EXIT_USAGE_OR_IO;
   }
-  return code;
+  return code === EXIT_OK && warnings.total() > 0 ? EXIT_PROBLEMS : code;
 }

@@ -4,7 +4,7 @@
  * `ALTER TABLE ... DELETE` (a mutation, awaited) to remove a log's old rows before it is written again.
  */
 
-import { ExportFailure, type LogExporter } from '../log-exporter.ts';
+import { ExportFailure, type ExportWarningListener, type LogExporter } from '../log-exporter.ts';
 import { createTableExporter, type TableWriter } from '../tables/table-export.ts';
 import { TABLES } from '../tables/table-schema.ts';
 import { createTableSql, quoteIdentifier } from '../tables/table-sql.ts';
@@ -18,6 +18,8 @@ export interface ClickHouseExportOptions {
   password?: string;
   /** How long to wait for the removal of a log's old rows; default 60 s. */
   mutationTimeoutMs?: number;
+  /** Hears of each value changed to fit its column or left out; see `createTableExporter`. */
+  onWarning?: ExportWarningListener;
 }
 
 /** Characters of a server's error answer kept in a message. */
@@ -132,5 +134,8 @@ function clickHouseWriter(client: ClickHouseClient, timeoutMs: number): TableWri
 export async function createClickHouseExporter(options: ClickHouseExportOptions): Promise<LogExporter> {
   const client = createClickHouseClient(options);
   for (const table of TABLES) await client.query(createTableSql('clickhouse', table));
-  return createTableExporter(clickHouseWriter(client, options.mutationTimeoutMs ?? 60_000));
+  return createTableExporter(
+    clickHouseWriter(client, options.mutationTimeoutMs ?? 60_000),
+    options.onWarning === undefined ? {} : { onWarning: options.onWarning },
+  );
 }

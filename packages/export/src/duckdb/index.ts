@@ -5,7 +5,7 @@
  */
 
 import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
-import type { LogExporter } from '../log-exporter.ts';
+import type { ExportWarningListener, LogExporter } from '../log-exporter.ts';
 import { importOptional } from '../optional-package.ts';
 import { createTableExporter, type TableWriter } from '../tables/table-export.ts';
 import { type Column, type Row, TABLES, type Table } from '../tables/table-schema.ts';
@@ -15,6 +15,8 @@ import { createTableSql, quoteIdentifier } from '../tables/table-sql.ts';
 export interface DuckDbExportOptions {
   /** The database file, created when missing; `:memory:` for a database in memory. */
   path: string;
+  /** Hears of each value changed to fit its column or left out; see `createTableExporter`. */
+  onWarning?: ExportWarningListener;
 }
 
 function appendValue(appender: DuckDBAppender, column: Column, value: Row[string] | undefined): void {
@@ -22,7 +24,8 @@ function appendValue(appender: DuckDBAppender, column: Column, value: Row[string
   else if (column.type === 'string') appender.appendVarchar(String(value));
   else if (column.type === 'flag') appender.appendUTinyInt(Number(value));
   else if (column.type === 'int32') appender.appendInteger(Number(value));
-  else appender.appendBigInt(BigInt(Math.trunc(Number(value))));
+  // Rows are fitted to their columns first (see `fitRow`): an integer here is a safe integer.
+  else appender.appendBigInt(BigInt(value));
 }
 
 function duckDbWriter(connection: DuckDBConnection, close: () => void): TableWriter {
@@ -80,5 +83,6 @@ export async function createDuckDbExporter(options: DuckDbExportOptions): Promis
       connection.closeSync();
       instance.closeSync();
     }),
+    options.onWarning === undefined ? {} : { onWarning: options.onWarning },
   );
 }

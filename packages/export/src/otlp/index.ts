@@ -6,13 +6,19 @@
  * loaded only here.
  */
 
-import type { CanonicalEvent } from '@cursor-stream/core/normalize';
+import { type CanonicalEvent, readRecordTime } from '@cursor-stream/core/normalize';
 import type { Resource } from '@opentelemetry/resources';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { ExportFailure, emptyTotals, type LogExporter, type LogSink } from '../log-exporter.ts';
+import {
+  ExportFailure,
+  type ExportWarningListener,
+  emptyTotals,
+  type LogExporter,
+  type LogSink,
+} from '../log-exporter.ts';
 import { importOptional } from '../optional-package.ts';
 import { createSessionCollector, type ExportSession } from '../session-collector.ts';
-import { sessionSpans } from './session-spans.ts';
+import { DEFAULT_ATTRIBUTE_VALUE_LENGTH_LIMIT, sessionSpans } from './session-spans.ts';
 import { createSessionDigest, sessionSpanIds } from './span-ids.ts';
 
 export {
@@ -22,7 +28,13 @@ export {
   GEN_AI_SEMCONV_VERSION,
   PROVIDER_NAME,
 } from './gen-ai-conventions.ts';
-export { INSTRUMENTATION_SCOPE, type SpanOptions, sessionSpans } from './session-spans.ts';
+export {
+  DEFAULT_ATTRIBUTE_VALUE_LENGTH_LIMIT,
+  INSTRUMENTATION_SCOPE,
+  limitAttributeText,
+  type SpanOptions,
+  sessionSpans,
+} from './session-spans.ts';
 export { createSessionDigest, type SessionDigest, type SessionSpanIds, sessionSpanIds } from './span-ids.ts';
 
 /** Where the traces go. */
@@ -39,10 +51,53 @@ export interface OtlpExportOptions {
   includeContent?: boolean;
   /** `service.name` of the resource; default `cursor-agent`. */
   serviceName?: string;
+  /**
+   * The longest string an attribute holds (UTF-16 units), as the SDK's `attributeValueLengthLimit` and
+   * `OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT`: longer ones are cut with a marker. Default
+   * {@link DEFAULT_ATTRIBUTE_VALUE_LENGTH_LIMIT}.
+   */
+  attributeValueLengthLimit?: number;
+  /** Hears of each value left out (a time no date can hold, a token count no sum can take), with its log and line. */
+  onWarning?: ExportWarningListener;
 }
 
-/** Spans sent to an endpoint per request. */
+/** Spans sent to an endpoint per request, at most. */
 export const SPANS_PER_REQUEST = 512;
+
+/**
+ * The size a request (a POST, or a line of the JSON lines file) is kept under, as its spans' JSON is estimated: the
+ * spans of a session go out in several requests when they pass it. Only a single span larger than this (an
+ * `attributeValueLengthLimit` set in the megabytes) makes a larger one.
+ */
+export const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
+
+/** Bytes of a span's JSON besides its strings: ids, times, kinds, keys and punctuation. */
+const SPAN_OVERHEAD_BYTES = 1024;
+
+/** Bytes of a string in JSON, as UTF-8 with JSON's escapes. */
+function jsonStringBytes(text: string): number {
+  let bytes = 2;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 0x20) bytes += 6;
+    else if (code === 0x22 || code === 0x5c) bytes += 2;
+    else if (code < 0x80) bytes += 1;
+    else if (code < 0x800 || (code >= 0xd800 && code <= 0xdfff)) bytes += 2;
+    else bytes += 3;
+  }
+  return bytes;
+}
+
+/** An estimate of a span's size in an OTLP JSON request, from above. */
+export function spanBytes(span: ReadableSpan): number {
+  let bytes = SPAN_OVERHEAD_BYTES + jsonStringBytes(span.name) + jsonStringBytes(span.status.message ?? '');
+  for (const [key, value] of Object.entries(span.attributes)) {
+    bytes += jsonStringBytes(key) + 32;
+    const values = Array.isArray(value) ? value : [value];
+    for (const item of values) bytes += typeof item === 'string' ? jsonStringBytes(item) : 32;
+  }
+  return bytes;
+}
 
 const OTEL_PACKAGES = '@opentelemetry/api @opentelemetry/resources @opentelemetry/otlp-transformer';
 const OTEL_HTTP_PACKAGE = '@opentelemetry/exporter-trace-otlp-http';
@@ -118,6 +173,7 @@ export async function createOtlpExporter(options: OtlpExportOptions): Promise<Lo
     target.kind === 'json-lines' ? await jsonLinesSender(target.writeLine) : await endpointSender(target);
   const totals = emptyTotals();
   let pending: ReadableSpan[] = [];
+  let pendingBytes = 0;
   // Sessions without record times follow one another from the log's modification time.
   let nextStartMs = 0;
 
@@ -125,7 +181,17 @@ export async function createOtlpExporter(options: OtlpExportOptions): Promise<Lo
     if (pending.length === 0) return;
     const spans = pending;
     pending = [];
+    pendingBytes = 0;
     await sender.send(spans);
+  }
+
+  /** Adds a span to the request being built, sending that request first when the span would take it past a bound. */
+  async function addSpan(span: ReadableSpan): Promise<void> {
+    const bytes = spanBytes(span);
+    const full = target.kind === 'endpoint' && pending.length >= SPANS_PER_REQUEST;
+    if (pending.length > 0 && (full || pendingBytes + bytes > MAX_REQUEST_BYTES)) await sendPending();
+    pending.push(span);
+    pendingBytes += bytes;
   }
 
   async function addSession(session: ExportSession, digest: string): Promise<void> {
@@ -133,20 +199,25 @@ export async function createOtlpExporter(options: OtlpExportOptions): Promise<Lo
       resource,
       includeContent: options.includeContent === true,
       fallbackStartMs: nextStartMs,
+      attributeValueLengthLimit: options.attributeValueLengthLimit ?? DEFAULT_ATTRIBUTE_VALUE_LENGTH_LIMIT,
+      onProblem: (line, message) => options.onWarning?.({ file: session.file, line, message }),
     });
     const agentEnd = spans[0]?.endTime;
     if (agentEnd !== undefined) nextStartMs = agentEnd[0] * 1000 + Math.ceil(agentEnd[1] / 1e6) + 1;
     totals.sessions++;
     totals.toolCalls += session.toolCalls.length;
-    // A file holds one request per session; an endpoint gets requests of about SPANS_PER_REQUEST spans.
-    pending.push(...spans);
-    if (target.kind === 'json-lines' || pending.length >= SPANS_PER_REQUEST) await sendPending();
+    // A file holds one request per session (more when its spans pass MAX_REQUEST_BYTES); an endpoint gets requests
+    // of sessions together, up to SPANS_PER_REQUEST spans and MAX_REQUEST_BYTES.
+    for (const span of spans) await addSpan(span);
+    if (target.kind === 'json-lines') await sendPending();
   }
 
   return {
     async openLog(file, modifiedMs): Promise<LogSink> {
       totals.logs++;
-      nextStartMs = modifiedMs ?? Date.now();
+      // A file's time may be one no span can start at (set to the year 3000): then now.
+      const modified = readRecordTime(modifiedMs, 'modified');
+      nextStartMs = modified?.ok === true ? modified.ms : Date.now();
       let digest = createSessionDigest();
       const collector = createSessionCollector({
         file,
@@ -156,6 +227,7 @@ export async function createOtlpExporter(options: OtlpExportOptions): Promise<Lo
           digest = createSessionDigest();
           await addSession(session, hex);
         },
+        onProblem: (line, message) => options.onWarning?.({ file, line, message }),
       });
       return {
         observeRecord: (line, record, dialect) => collector.observeRecord(line, record, dialect),

@@ -8,6 +8,7 @@
  * so spans keep the log's order; `cursor_stream.time_source` says `records` or `position`.
  */
 
+import { MAX_RECORD_TIME_MS, readRecordTime } from '@cursor-stream/core/normalize';
 import type { Attributes, HrTime, SpanContext } from '@opentelemetry/api';
 import type { Resource } from '@opentelemetry/resources';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
@@ -37,11 +38,59 @@ export interface SpanOptions {
   includeContent: boolean;
   /** Start of a session whose records carry no time (ms since the epoch). */
   fallbackStartMs: number;
+  /**
+   * The longest string an attribute holds, in UTF-16 units, as the SDK's `attributeValueLengthLimit`: a longer one
+   * (a tool's output, with `includeContent`) is cut and ends with a marker saying how much was cut. Default
+   * {@link DEFAULT_ATTRIBUTE_VALUE_LENGTH_LIMIT}.
+   */
+  attributeValueLengthLimit?: number;
+  /** Hears of a duration that would end a span past any time (`duration_ms: 1e308`), with its line. */
+  onProblem?(line: number | null, message: string): void;
 }
 
+/** The longest attribute string by default: 16 Ki UTF-16 units, a screenful of a tool's output. */
+export const DEFAULT_ATTRIBUTE_VALUE_LENGTH_LIMIT = 16_384;
+
+/**
+ * `text` cut to `limit` UTF-16 units, its end a marker saying how much was cut (never splitting a surrogate pair);
+ * as it is when it fits.
+ */
+export function limitAttributeText(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  const marker = (cut: number) => `… [${cut} more characters cut]`;
+  // The marker for the whole text is the longest any cut needs.
+  const longest = marker(text.length).length;
+  let keep = Math.max(0, limit >= longest ? limit - longest : limit);
+  const last = text.charCodeAt(keep - 1);
+  if (keep > 0 && last >= 0xd800 && last <= 0xdbff) keep -= 1;
+  return limit >= longest ? `${text.slice(0, keep)}${marker(text.length - keep)}` : text.slice(0, keep);
+}
+
+/**
+ * A span time: `ms` when it is a time a record may name (see the core's `readRecordTime`: from 1970 to
+ * {@link MAX_RECORD_TIME_MS}, which 64-bit nanoseconds hold), else `undefined`.
+ */
+function recordTimeOf(ms: number): number | undefined {
+  const time = readRecordTime(ms, 'time');
+  return time?.ok === true ? time.ms : undefined;
+}
+
+/** A time given as a start plus a duration; past any time, the start itself, said as a problem. */
+function endAfter(startMs: number, durationMs: number, line: number | null, options: SpanOptions): number {
+  const end = recordTimeOf(startMs + durationMs);
+  if (end !== undefined) return end;
+  options.onProblem?.(
+    line,
+    `duration_ms ${durationMs} ends the span past any time; the span is given no length`,
+  );
+  return startMs;
+}
+
+/** OTLP's time of `ms`, held within the times a record may name, so that its nanoseconds fit 64 bits. */
 function hrTime(ms: number): HrTime {
-  const seconds = Math.floor(ms / 1000);
-  return [seconds, Math.round((ms - seconds * 1000) * 1e6)];
+  const within = Math.min(MAX_RECORD_TIME_MS, Math.max(0, Number.isFinite(ms) ? ms : 0));
+  const seconds = Math.floor(within / 1000);
+  return [seconds, Math.min(999_999_999, Math.round((within - seconds * 1000) * 1e6))];
 }
 
 function context(traceId: string, spanId: string): SpanContext {
@@ -52,8 +101,22 @@ function put(attributes: Attributes, name: string, value: string | number | null
   if (value !== null && value !== undefined) attributes[name] = value;
 }
 
-function contentText(value: unknown): string {
-  return typeof value === 'string' ? value : jsonText(value);
+function contentText(value: unknown, options: SpanOptions): string {
+  const text = typeof value === 'string' ? value : jsonText(value);
+  return limitAttributeText(text, options.attributeValueLengthLimit ?? DEFAULT_ATTRIBUTE_VALUE_LENGTH_LIMIT);
+}
+
+/** Every string of the attributes cut to the limit: ids, names and messages come from the log too. */
+function limitAttributes(attributes: Attributes, options: SpanOptions): Attributes {
+  const limit = options.attributeValueLengthLimit ?? DEFAULT_ATTRIBUTE_VALUE_LENGTH_LIMIT;
+  for (const [key, value] of Object.entries(attributes)) {
+    if (typeof value === 'string') attributes[key] = limitAttributeText(value, limit);
+    else if (Array.isArray(value))
+      attributes[key] = value.map((item) =>
+        typeof item === 'string' ? limitAttributeText(item, limit) : item,
+      ) as string[] | number[];
+  }
+  return attributes;
 }
 
 interface SpanParts {
@@ -66,21 +129,27 @@ interface SpanParts {
   attributes: Attributes;
 }
 
-function readableSpan(parts: SpanParts, resource: Resource): ReadableSpan {
-  const endMs = Math.max(parts.endMs, parts.startMs);
+function readableSpan(parts: SpanParts, options: SpanOptions): ReadableSpan {
+  const startMs = hrMs(hrTime(parts.startMs));
+  const endMs = Math.max(hrMs(hrTime(parts.endMs)), startMs);
+  const limit = options.attributeValueLengthLimit ?? DEFAULT_ATTRIBUTE_VALUE_LENGTH_LIMIT;
+  const status =
+    parts.status.message === undefined
+      ? parts.status
+      : { ...parts.status, message: limitAttributeText(parts.status.message, limit) };
   const span: ReadableSpan = {
-    name: parts.name,
+    name: limitAttributeText(parts.name, limit),
     kind: SPAN_KIND_INTERNAL,
     spanContext: () => parts.ids,
-    startTime: hrTime(parts.startMs),
+    startTime: hrTime(startMs),
     endTime: hrTime(endMs),
-    duration: hrTime(endMs - parts.startMs),
-    status: parts.status,
-    attributes: parts.attributes,
+    duration: hrTime(endMs - startMs),
+    status,
+    attributes: limitAttributes(parts.attributes, options),
     links: [],
     events: [],
     ended: true,
-    resource,
+    resource: options.resource,
     instrumentationScope: INSTRUMENTATION_SCOPE,
     droppedAttributesCount: 0,
     droppedEventsCount: 0,
@@ -94,12 +163,22 @@ function positionOf(session: ExportSession, startMs: number, line: number | null
   return startMs + Math.max(0, (line ?? session.firstLine ?? 0) - (session.firstLine ?? 0));
 }
 
-function toolTimes(session: ExportSession, call: ExportToolCall, sessionStartMs: number) {
+/** Milliseconds of an OTLP time. */
+function hrMs(time: HrTime): number {
+  return time[0] * 1000 + time[1] / 1e6;
+}
+
+function toolTimes(
+  session: ExportSession,
+  call: ExportToolCall,
+  sessionStartMs: number,
+  options: SpanOptions,
+) {
   const startMs = call.startedAtMs ?? positionOf(session, sessionStartMs, call.startLine ?? call.endLine);
   const endMs =
     call.completedAtMs ??
     (call.durationMs !== null
-      ? startMs + call.durationMs
+      ? endAfter(startMs, call.durationMs, call.endLine ?? call.startLine, options)
       : positionOf(session, sessionStartMs, call.endLine));
   return { startMs, endMs, fromRecords: call.startedAtMs !== null || call.completedAtMs !== null };
 }
@@ -122,10 +201,10 @@ function toolSpan(
   put(attributes, ATTR.logLine, call.startLine ?? call.endLine);
   if (call.isError) attributes[ATTR.errorType] = call.status;
   if (options.includeContent && call.input !== undefined)
-    attributes[ATTR.toolArguments] = contentText(call.input);
+    attributes[ATTR.toolArguments] = contentText(call.input, options);
   if (options.includeContent && call.output !== undefined)
-    attributes[ATTR.toolResult] = contentText(call.output);
-  const times = toolTimes(session, call, sessionStartMs);
+    attributes[ATTR.toolResult] = contentText(call.output, options);
+  const times = toolTimes(session, call, sessionStartMs, options);
   attributes[ATTR.timeSource] = times.fromRecords ? 'records' : 'position';
   return readableSpan(
     {
@@ -139,7 +218,7 @@ function toolSpan(
         : { code: call.status === 'pending' ? STATUS_UNSET : STATUS_OK },
       attributes,
     },
-    options.resource,
+    options,
   );
 }
 
@@ -180,7 +259,9 @@ export function sessionSpans(
   );
   const endMs = Math.max(
     session.endedAtMs ?? positionOf(session, startMs, session.lastLine),
-    session.durationMs === null ? startMs : startMs + session.durationMs,
+    session.durationMs === null
+      ? startMs
+      : endAfter(startMs, session.durationMs, session.finishLine ?? session.lastLine, options),
     lastToolEnd,
   );
   const attributes = agentAttributes(session);
@@ -198,7 +279,7 @@ export function sessionSpans(
       status,
       attributes,
     },
-    options.resource,
+    options,
   );
   return [agent, ...tools];
 }

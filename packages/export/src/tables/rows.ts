@@ -1,12 +1,14 @@
 /** Rows of the three tables, from exported sessions and canonical events. */
 
-import type { CanonicalEvent } from '@cursor-stream/core/normalize';
+import { type CanonicalEvent, readRecordTime } from '@cursor-stream/core/normalize';
 import { jsonText } from '../json-text.ts';
 import type { ExportSession } from '../session-collector.ts';
 import type { Row } from './table-schema.ts';
 
+/** The UTC date of a session's start; its times were read through `readRecordTime`, which only gives dates. */
 function utcDay(ms: number | null): string | null {
-  return ms === null ? null : new Date(ms).toISOString().slice(0, 10);
+  const time = readRecordTime(ms, 'started_at_ms');
+  return time?.ok === true ? new Date(time.ms).toISOString().slice(0, 10) : null;
 }
 
 /** The `sessions` row of a session. */

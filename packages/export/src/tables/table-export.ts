@@ -6,8 +6,9 @@
  */
 
 import type { CanonicalEvent } from '@cursor-stream/core/normalize';
-import { emptyTotals, type LogExporter, type LogSink } from '../log-exporter.ts';
+import { type ExportWarningListener, emptyTotals, type LogExporter, type LogSink } from '../log-exporter.ts';
 import { createSessionCollector, type ExportSession } from '../session-collector.ts';
+import { fitRow, lineOfColumn, type RowLines } from './column-values.ts';
 import { eventRow, sessionRow, toolCallRows } from './rows.ts';
 import { EVENTS_TABLE, type Row, SESSIONS_TABLE, type Table, TOOL_CALLS_TABLE } from './table-schema.ts';
 
@@ -41,8 +42,21 @@ function rowBytes(row: Row): number {
   return bytes;
 }
 
-/** A {@link LogExporter} over a {@link TableWriter}. */
-export function createTableExporter(writer: TableWriter): LogExporter {
+/** Options of {@link createTableExporter}. */
+export interface TableExportOptions {
+  /**
+   * Hears of each value changed to fit its column or left out (see `column-values.ts` and the session collector's
+   * `onProblem`); the row is written either way.
+   */
+  onWarning?: ExportWarningListener;
+}
+
+/**
+ * A {@link LogExporter} over a {@link TableWriter}. Every row is fitted to its table's column types first, so that
+ * no value of a log fails an insert and every engine stores the same rows.
+ */
+export function createTableExporter(writer: TableWriter, options: TableExportOptions = {}): LogExporter {
+  const onWarning = options.onWarning;
   const totals = emptyTotals();
   const batches = [SESSIONS_TABLE, TOOL_CALLS_TABLE, EVENTS_TABLE].map(
     (table): Batch => ({ table, rows: [], bytes: 0 }),
@@ -57,30 +71,44 @@ export function createTableExporter(writer: TableWriter): LogExporter {
     await writer.insert(batch.table, rows);
   }
 
-  async function add(batch: Batch, row: Row): Promise<void> {
-    batch.rows.push(row);
-    batch.bytes += rowBytes(row);
+  async function add(batch: Batch, row: Row, file: string, lines: RowLines): Promise<void> {
+    const fitted = fitRow(batch.table, row);
+    for (const change of fitted.changes)
+      onWarning?.({ file, line: lineOfColumn(change.column, lines), message: change.message });
+    batch.rows.push(fitted.row);
+    batch.bytes += rowBytes(fitted.row);
     if (batch.rows.length >= BATCH_ROWS || batch.bytes >= BATCH_BYTES) await flush(batch);
   }
 
   async function addSession(session: ExportSession): Promise<void> {
     totals.sessions++;
     totals.toolCalls += session.toolCalls.length;
-    await add(sessions, sessionRow(session));
-    for (const row of toolCallRows(session)) await add(toolCalls, row);
+    const lines = { start: session.firstLine, end: session.finishLine ?? session.lastLine };
+    await add(sessions, sessionRow(session), session.file, lines);
+    const calls = toolCallRows(session);
+    for (const [index, row] of calls.entries()) {
+      const call = session.toolCalls[index];
+      await add(toolCalls, row, session.file, { start: call?.startLine ?? null, end: call?.endLine ?? null });
+    }
   }
 
   return {
     async openLog(file): Promise<LogSink> {
       await writer.removeLog(file);
       totals.logs++;
-      const collector = createSessionCollector({ file, onSession: addSession });
+      const collector = createSessionCollector({
+        file,
+        onSession: addSession,
+        onProblem: (line, message) => onWarning?.({ file, line, message }),
+      });
       let seq = 0;
       return {
         observeRecord: (line, record, dialect) => collector.observeRecord(line, record, dialect),
         async push(batch: readonly CanonicalEvent[]) {
           for (const event of batch) {
-            await add(events, eventRow(event, { file, seq: seq++, sessionIndex: collector.sessionIndex }));
+            const line = event.loc?.line ?? null;
+            const row = eventRow(event, { file, seq: seq++, sessionIndex: collector.sessionIndex });
+            await add(events, row, file, { start: line, end: line });
             await collector.push(event);
           }
           totals.events += batch.length;
