@@ -111,6 +111,34 @@ describe.skipIf(!hasChromium)(
       });
     });
 
+    test('its policy runs the page’s own script and no other, with no console error from the page itself', async () => {
+      const url = await writePage(['-'], join(scratch, 'policy.html'), [
+        sessionLog({ sessionId: 'policy-run', calls: sampleCalls() }),
+      ]);
+      await visit(url, async ({ page, consoleErrors, requests }) => {
+        expect(consoleErrors).toEqual([]);
+        // A script added after the escaping (as a flaw in it would add one) is refused by the policy, not run.
+        const ran = await page.evaluate(async () => {
+          const document = (
+            globalThis as unknown as {
+              document: {
+                createElement(tag: string): { textContent: string };
+                body: { append(node: unknown): void };
+              };
+            }
+          ).document;
+          const script = document.createElement('script');
+          script.textContent = 'globalThis.injected = true';
+          document.body.append(script);
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          return (globalThis as { injected?: boolean }).injected;
+        });
+        expect(ran).toBeUndefined();
+        expect(consoleErrors.some((error) => /Content Security Policy/.test(error))).toBe(true);
+        expect(requests).toEqual([]);
+      });
+    });
+
     test.skipIf(!existsSync(REAL_TOOLS_LOG))(
       `a real recording: one bar per tool call${existsSync(REAL_TOOLS_LOG) ? '' : ' (skipped: ../shared/real-corpus is missing)'}`,
       async () => {

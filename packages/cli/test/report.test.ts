@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fc, test as propTest } from '@fast-check/vitest';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { generateCorpus } from '../../../corpus/generator/index.ts';
+import { escapeControlsKeepingLines } from '../src/format/text.ts';
 import { ansiToHtml, escapeHtml } from '../src/report/html.ts';
 import { type ReportLimits, writeReport } from '../src/report/index.ts';
 import { packLanes } from '../src/report/timeline.ts';
@@ -162,6 +164,11 @@ describe('the size of the report is bounded whatever the log', () => {
 
 const ESC = String.fromCharCode(27);
 
+/** What escaped text never holds: markup, control characters but line feeds and tabs, bidi controls. */
+const UNSAFE_IN_PAGE =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: no control character may reach the page.
+  /[<>"'\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
 describe('HTML from untrusted text', () => {
   const sgr = fc.constantFrom(
     '\u001b[1m',
@@ -193,13 +200,56 @@ describe('HTML from untrusted text', () => {
         .replaceAll('&#39;', "'")
         .replaceAll('&amp;', '&');
       expect(text_).toBe(
-        text.replace(new RegExp(`${ESC}\\[(1|2|22|31|39)m`, 'g'), '').replaceAll('\u001b', '\\u001b'),
+        escapeControlsKeepingLines(text.replace(new RegExp(`${ESC}\\[(1|2|22|31|39)m`, 'g'), '')),
       );
     },
   );
 
-  propTest.prop([fc.string()])('escapeHtml leaves no markup character', (text) => {
-    expect(escapeHtml(text)).not.toMatch(/[<>"']/);
+  propTest.prop([fc.string({ unit: 'binary' })])(
+    'escapeHtml leaves no markup character, no control character but line feeds and tabs, and no bidi control',
+    (text) => {
+      expect(escapeHtml(text)).not.toMatch(UNSAFE_IN_PAGE);
+    },
+  );
+
+  test('the report shows bidi controls of a log as escapes, wherever they are', async () => {
+    const bidi = '\u202egnp.exe\u2066x\u200f';
+    const log = sessionLog({
+      sessionId: `run-${bidi}`,
+      model: `model ${bidi}`,
+      prompt: `prompt ${bidi}`,
+      calls: sampleCalls().map((call) => ({
+        ...call,
+        command: `${call.command} ${bidi}`,
+        stdout: `out ${bidi}`,
+      })),
+      isError: true,
+      resultText: `failed ${bidi}`,
+    });
+    const { html } = await reportOf(['-'], [log]);
+    expect(html).not.toMatch(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/);
+    expect(html).toContain('model \\u202egnp.exe\\u2066x\\u200f');
+  });
+
+  test('its Content Security Policy runs only the page’s own script, by its hash, and allows no base or form', async () => {
+    const { html } = await reportOf(['-'], [sessionLog({ sessionId: 'csp', calls: sampleCalls() })]);
+    const policy = html.match(/<meta http-equiv="Content-Security-Policy" content="([^"]*)">/)?.[1] ?? '';
+    const directives = new Map(
+      policy.split(';').map((directive) => {
+        const [name = '', ...values] = directive.trim().split(/\s+/);
+        return [name, values.join(' ')] as const;
+      }),
+    );
+    const script = html.match(/<script>([\s\S]*)<\/script>/)?.[1] ?? '';
+    expect(script.length).toBeGreaterThan(100);
+    expect(directives.get('script-src')).toBe(
+      `'sha256-${createHash('sha256').update(script).digest('base64')}'`,
+    );
+    expect(directives.get('default-src')).toBe("'none'");
+    expect(directives.get('base-uri')).toBe("'none'");
+    expect(directives.get('form-action')).toBe("'none'");
+    expect(policy).not.toMatch(/script-src[^;]*unsafe-inline/);
+    expect(count(html, /<script/g)).toBe(1);
   });
 });
 

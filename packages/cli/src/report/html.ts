@@ -3,6 +3,8 @@
  * a fixed set of classes, so that no log content can ever become markup.
  */
 
+import { escapeControlsKeepingLines } from '../format/text.ts';
+
 const HTML_ESCAPES: Readonly<Record<string, string>> = {
   '&': '&amp;',
   '<': '&lt;',
@@ -11,9 +13,13 @@ const HTML_ESCAPES: Readonly<Record<string, string>> = {
   "'": '&#39;',
 };
 
-/** Escapes text for an HTML element or a quoted attribute value. */
+/**
+ * Escapes text for an HTML element or a quoted attribute value. Control and bidirectional formatting characters are
+ * shown as their escapes (`\u202e`), line feeds and tabs kept, exactly as the terminal output shows them: a page, like
+ * a terminal, would otherwise show a file name or a command in another order than it is stored.
+ */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char);
+  return escapeControlsKeepingLines(text).replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char);
 }
 
 /** The SGR codes the transcript's palette writes, as the classes they become. */
@@ -45,7 +51,7 @@ export function ansiToHtml(text: string): string {
     if (piece === '') return;
     const classes = [style.weight, style.color].filter((name) => name !== null).join(' ');
     // An escape character the palette did not write (a sequence it does not know) is shown, not kept.
-    const escaped = escapeHtml(piece.replaceAll('\u001b', '\\u001b'));
+    const escaped = escapeHtml(piece);
     html += classes === '' ? escaped : `<span class="${classes}">${escaped}</span>`;
   };
   for (const match of text.matchAll(SGR)) {
