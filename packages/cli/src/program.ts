@@ -110,7 +110,10 @@ function addRender(program: Command, { io, done }: CommandContext): void {
       'Print a readable transcript: the prompt, reasoning folded to one line, assistant text, each tool call with its arguments, outcome and duration, and the final status. Colored on a terminal (NO_COLOR turns it off, FORCE_COLOR on).',
     )
     .argument('[FILE]', 'log file, or - for standard input', '-')
-    .option('-f, --follow', 'keep reading as the file grows, until interrupted (Ctrl-C)')
+    .option(
+      '-f, --follow',
+      'keep reading as the file grows, until interrupted (Ctrl-C); a truncated file is read again from its start',
+    )
     .option(
       '-v, --verbose',
       'also show the plumbing arguments of tool calls (call ids, parsed commands, ...)',

@@ -26,6 +26,8 @@ export interface ReadLogOptions extends InputOptions {
   readonly stdin: AsyncIterable<Uint8Array | string> & { readonly isTTY?: boolean | undefined };
   /** Tail the file until this signal aborts. */
   readonly follow?: AbortSignal;
+  /** While following: the file was truncated, and is read again from its start. */
+  readonly onTruncated?: () => void;
   /** Makes the progress display for an input of `size` bytes (unknown for a pipe). */
   readonly progress?: (size: number | undefined, label: string) => Progress;
   /** Receives each batch of canonical events, in input order. Awaited, so a slow consumer slows the reading. */
@@ -169,12 +171,11 @@ export async function readLog(path: string, options: ReadLogOptions): Promise<Re
       error: cliError('usage', 'no input: give a FILE, or pipe a log into standard input'),
     };
   }
-  const opened = await openLog(
-    path,
-    options.follow === undefined
-      ? { stdin: options.stdin }
-      : { stdin: options.stdin, follow: options.follow },
-  );
+  const opened = await openLog(path, {
+    stdin: options.stdin,
+    ...(options.follow === undefined ? {} : { follow: options.follow }),
+    ...(options.onTruncated === undefined ? {} : { onTruncated: options.onTruncated }),
+  });
   if (!opened.ok) return opened;
   try {
     return await readSource(opened.value, options);

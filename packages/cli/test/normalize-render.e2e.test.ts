@@ -126,4 +126,24 @@ describe('render', () => {
     expect(await cli.exited()).toBe(0);
     expect(cli.stdout.trimEnd().split('\n').at(-1)).toBe('✓ done · 5.2 s');
   });
+
+  test('--follow says when the file is truncated and reads it again from its start', async () => {
+    const path = join(scratch, 'rotated.ndjson');
+    await writeFile(path, recording);
+    const cli = startCli(['render', '--follow', path]);
+    await cli.waitFor('✓ done');
+    // Rewritten shorter, as a rotation with copytruncate or `> log` leaves it.
+    await writeFile(
+      path,
+      [
+        '{"type":"system","subtype":"init","session_id":"after-the-cut","model":"m"}',
+        '{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"written after the cut"}]},"session_id":"after-the-cut"}',
+        '',
+      ].join('\n'),
+    );
+    await cli.waitFor('written after the cut');
+    cli.child.kill('SIGINT');
+    expect(await cli.exited()).toBe(0);
+    expect(cli.stderr).toBe(`cursor-stream: ${path}: file truncated: reading it again from the start\n`);
+  });
 });

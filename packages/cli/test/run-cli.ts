@@ -58,6 +58,9 @@ export function startCli(args: readonly string[]) {
     get stdout() {
       return stdout;
     },
+    get stderr() {
+      return stderr;
+    },
     /** Resolves once stdout contains `text`; rejects if the CLI exits first. */
     waitFor(text: string): Promise<void> {
       return new Promise((resolve, reject) => {

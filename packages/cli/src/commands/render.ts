@@ -1,6 +1,6 @@
 /** `cursor-stream render`: a readable transcript of a log, live with `--follow`. */
 
-import { cliError } from '../cli-error.ts';
+import { cliError, displayPath } from '../cli-error.ts';
 import { type CliIo, progressFor, readingExitCode, reportError, writeText } from '../cli-io.ts';
 import { EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
 import { createPalette, shouldUseColor } from '../format/colors.ts';
@@ -47,7 +47,16 @@ export async function runRender(path: string, options: RenderOptions, io: CliIo)
       ...inputOptions,
       stdin: io.stdin,
       progress: progressFor(io, true),
-      ...(interrupt === undefined ? {} : { follow: interrupt.signal }),
+      ...(interrupt === undefined
+        ? {}
+        : {
+            follow: interrupt.signal,
+            // A notice, as `tail -F` gives one: the exit code stays that of what is read.
+            onTruncated: () =>
+              io.stderr.write(
+                `cursor-stream: ${displayPath(path)}: file truncated: reading it again from the start\n`,
+              ),
+          }),
       onEvents: (events) => writeText(io.stdout, events.map((event) => transcript.push(event)).join('')),
     });
     await writeText(io.stdout, transcript.end());

@@ -1,4 +1,4 @@
-/** Tailing a growing file, like `tail -f`: read to the end, then wait for more until told to stop. */
+/** Tailing a growing file, like `tail -F`: read to the end, then wait for more until told to stop. */
 
 import type { FileHandle } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -12,21 +12,41 @@ const MAX_HELD_BYTES = 1024 * 1024;
 
 /**
  * Reads a file from its start, then polls for appended bytes, until `signal` aborts. Polling rather than `fs.watch`
- * because watch events are unreliable on network and container file systems, and a poll costs one `read` call.
- * The file is read by position, so only appends are followed; a file truncated and rewritten is not re-read.
+ * because watch events are unreliable on network and container file systems, and a poll costs one `read` call and
+ * one `fstat`. The file is read by position; when it is shorter than what was read (truncated, as a log rotated with
+ * `copytruncate` or rewritten with `>` is), `onTruncated` is told and the file is read again from its start, as
+ * `tail -F` does. A line left unfinished by the cut is passed on and ended there, so that it is reported as the cut
+ * record it is rather than dropped or joined to the first line of the new content.
  *
  * Only whole lines are passed on: the unfinished last line is held until its line feed arrives, so that stopping
  * while the writer is in the middle of a record does not report that record as truncated.
  */
-export async function* followFile(handle: FileHandle, signal: AbortSignal): AsyncGenerator<Uint8Array> {
+export async function* followFile(
+  handle: FileHandle,
+  signal: AbortSignal,
+  onTruncated?: () => void,
+): AsyncGenerator<Uint8Array> {
   let position = 0;
   let held: Uint8Array[] = [];
   let heldBytes = 0;
+  // Whether the last chunk passed on ended inside a line (one longer than MAX_HELD_BYTES).
+  let inLine = false;
   while (!signal.aborted) {
     // A fresh buffer per read: the consumer may still hold the previous chunk.
     const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
     const { bytesRead } = await handle.read(buffer, 0, READ_CHUNK_BYTES, position);
     if (bytesRead === 0) {
+      if ((await handle.stat()).size < position) {
+        onTruncated?.();
+        position = 0;
+        // The line the cut left unfinished goes on, ended: it reads as the cut record it is.
+        yield* held;
+        if (heldBytes > 0 || inLine) yield Buffer.from('\n');
+        held = [];
+        heldBytes = 0;
+        inLine = false;
+        continue;
+      }
       await sleep(POLL_INTERVAL_MS, undefined, { signal }).catch(() => undefined);
       continue;
     }
@@ -43,9 +63,11 @@ export async function* followFile(handle: FileHandle, signal: AbortSignal): Asyn
     held = [];
     heldBytes = 0;
     if (lastLineFeed === -1 || lastLineFeed === chunk.length - 1) {
+      inLine = lastLineFeed === -1;
       yield chunk;
       continue;
     }
+    inLine = false;
     yield chunk.subarray(0, lastLineFeed + 1);
     held = [chunk.subarray(lastLineFeed + 1)];
     heldBytes = chunk.length - lastLineFeed - 1;

@@ -28,6 +28,8 @@ export interface OpenLogOptions {
   readonly stdin: AsyncIterable<Uint8Array | string>;
   /** Keep reading as the file grows, until this signal aborts (`render --follow`). */
   readonly follow?: AbortSignal;
+  /** While following: the file became shorter than what was read, and is read again from its start. */
+  readonly onTruncated?: () => void;
 }
 
 async function* bytesOf(source: AsyncIterable<Uint8Array | string>): AsyncGenerator<Uint8Array> {
@@ -74,10 +76,11 @@ function fileSource(
   handle: FileHandle,
   size: number,
   regular: boolean,
-  follow: AbortSignal | undefined,
+  options: OpenLogOptions,
 ): LogSource {
-  if (follow !== undefined) {
-    return { path, size, chunks: followFile(handle, follow), close: () => handle.close() };
+  if (options.follow !== undefined) {
+    const chunks = followFile(handle, options.follow, options.onTruncated);
+    return { path, size, chunks, close: () => handle.close() };
   }
   if (regular) {
     let closed = false;
@@ -133,7 +136,7 @@ export async function openLog(path: string, options: OpenLogOptions): Promise<Re
         error: cliError('usage', 'cannot follow: not a regular file (pipe it without --follow)', path),
       };
     }
-    return { ok: true, value: fileSource(path, handle, stats.size, stats.isFile(), options.follow) };
+    return { ok: true, value: fileSource(path, handle, stats.size, stats.isFile(), options) };
   } catch (error) {
     await handle.close();
     return { ok: false, error: ioError(path, error) };
