@@ -86,11 +86,18 @@ function endAfter(startMs: number, durationMs: number, line: number | null, opti
   return startMs;
 }
 
-/** OTLP's time of `ms`, held within the times a record may name, so that its nanoseconds fit 64 bits. */
+/**
+ * `ms` held within the times a record may name, so that its nanoseconds fit 64 bits: only a time placed by position
+ * from a start near the last of them, or a caller's own, can be outside.
+ */
+function withinRecordTimes(ms: number): number {
+  return Math.min(MAX_RECORD_TIME_MS, Math.max(0, Number.isFinite(ms) ? ms : 0));
+}
+
+/** OTLP's time of `ms` (a time within the times a record may name, or a duration). */
 function hrTime(ms: number): HrTime {
-  const within = Math.min(MAX_RECORD_TIME_MS, Math.max(0, Number.isFinite(ms) ? ms : 0));
-  const seconds = Math.floor(within / 1000);
-  return [seconds, Math.min(999_999_999, Math.round((within - seconds * 1000) * 1e6))];
+  const seconds = Math.floor(ms / 1000);
+  return [seconds, Math.min(999_999_999, Math.round((ms - seconds * 1000) * 1e6))];
 }
 
 function context(traceId: string, spanId: string): SpanContext {
@@ -130,8 +137,8 @@ interface SpanParts {
 }
 
 function readableSpan(parts: SpanParts, options: SpanOptions): ReadableSpan {
-  const startMs = hrMs(hrTime(parts.startMs));
-  const endMs = Math.max(hrMs(hrTime(parts.endMs)), startMs);
+  const startMs = withinRecordTimes(parts.startMs);
+  const endMs = Math.max(withinRecordTimes(parts.endMs), startMs);
   const limit = options.attributeValueLengthLimit ?? DEFAULT_ATTRIBUTE_VALUE_LENGTH_LIMIT;
   const status =
     parts.status.message === undefined
@@ -161,11 +168,6 @@ function readableSpan(parts: SpanParts, options: SpanOptions): ReadableSpan {
 /** Places a line in time: the session's start plus one millisecond per line after its first. */
 function positionOf(session: ExportSession, startMs: number, line: number | null): number {
   return startMs + Math.max(0, (line ?? session.firstLine ?? 0) - (session.firstLine ?? 0));
-}
-
-/** Milliseconds of an OTLP time. */
-function hrMs(time: HrTime): number {
-  return time[0] * 1000 + time[1] / 1e6;
 }
 
 function toolTimes(

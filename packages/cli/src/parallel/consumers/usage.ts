@@ -55,7 +55,13 @@ export function usageConsumer(setup: CommandSetup & { command: 'usage' }, skip: 
       if (atEndOfInput && cutter.close()) endSession();
     },
     take() {
-      const taken = { items, count: items.length, bytes: items.length * FACTS_BYTES };
+      // A session's problems (at most MAX_PROBLEMS_PER_SESSION short messages) come on top of its facts.
+      const bytes = items.reduce(
+        (sum, facts) =>
+          sum + FACTS_BYTES + facts.problems.reduce((size, problem) => size + 2 * problem.message.length, 0),
+        0,
+      );
+      const taken = { items, count: items.length, bytes };
       items = [];
       return taken;
     },
