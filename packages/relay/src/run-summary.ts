@@ -5,7 +5,7 @@
  */
 
 import { createSessionReducer, type SessionSummary } from '@cursor-stream/core/normalize';
-import { createNodeTextDigest } from '@cursor-stream/node';
+import { createNodeTextDigest } from '@cursor-stream/node/text-digest';
 import { createLogEventReader } from './log-events.ts';
 import type { RunRecord, RunStore } from './run-store.ts';
 

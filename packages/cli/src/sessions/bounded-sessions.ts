@@ -15,7 +15,8 @@ import {
   type SessionSummary,
   type SourceLocation,
 } from '@cursor-stream/core/normalize';
-import { createNodeTextDigest } from '@cursor-stream/node';
+// The digest alone, without the rest of the package (child processes), which a command's start-up need not load.
+import { createNodeTextDigest } from '@cursor-stream/node/text-digest';
 
 /** Tool calls listed per session; calls past it are counted by their starts, and their events stay in `counts`. */
 export const MAX_TOOL_CALLS_LISTED = 1000;
