@@ -119,10 +119,18 @@ export function createRunManager(store: RunStore, agent: AgentSettings): RunMana
       const live = createLiveRun(runId, store.createLog(runId), agent.ring, agent.maxPendingBytes);
       const entry: InFlight = { live, cancel: () => {}, done: Promise.resolve() };
       inFlight.set(runId, entry);
-      entry.done = follow(record, request, live).catch((error: unknown) => {
-        agent.onError?.(error);
-        inFlight.delete(runId);
-      });
+      entry.done = follow(record, request, live)
+        .catch(async (error: unknown) => {
+          agent.onError?.(error);
+          // Its clients are not left waiting for an end that would never come.
+          if (!live.ended) {
+            const message = `The relay could not follow the run: ${String(error)}`;
+            await live.end({ code: 'relay-error', message });
+          }
+        })
+        // What failed was told above; a failure to tell it has no one left to tell.
+        .catch(() => {})
+        .finally(() => inFlight.delete(runId));
       return record;
     },
     live: (runId) => inFlight.get(runId)?.live,
