@@ -5,7 +5,7 @@ import {
   type ToolCallEvent,
   type ToolResultEvent,
 } from '@cursor-stream/core';
-import { fc, test } from '@fast-check/vitest';
+import { test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { ARM_RESULTS, canonicalLog } from '../../core/test/canonical-sessions.ts';
 import { createSummaryJsonWriter, type SummaryJson, sessionJson } from '../src/format/summary-json.ts';
@@ -14,13 +14,6 @@ import {
   createBoundedSessions,
   finishedSession,
 } from '../src/sessions/bounded-sessions.ts';
-import { createTextKeeper } from '../src/sessions/kept-text.ts';
-
-function keep(pieces: readonly string[], head: number, tail: number) {
-  const keeper = createTextKeeper(head, tail);
-  for (const piece of pieces) keeper.append(piece);
-  return keeper.end();
-}
 
 function sessionsOf(events: readonly CanonicalEvent[], options = {}): BoundedSession[] {
   const sessions: BoundedSession[] = [];
@@ -30,42 +23,6 @@ function sessionsOf(events: readonly CanonicalEvent[], options = {}): BoundedSes
   return sessions;
 }
 
-describe('createTextKeeper', () => {
-  test.prop([fc.array(fc.string({ unit: 'binary' }), { maxLength: 20 }), fc.nat(8), fc.nat(8)])(
-    'keeps a short text whole and a long one as head and tail, and compares the whole exactly',
-    (pieces, head, tail) => {
-      const whole = pieces.join('');
-      const kept = keep(pieces, head + 1, tail + 1);
-      expect(kept.length).toBe(whole.length);
-      expect(kept.equals(whole)).toBe(true);
-      expect(kept.equals(`${whole}x`)).toBe(false);
-      if (kept.omitted === null) {
-        expect(kept.text).toBe(whole);
-        return;
-      }
-      const { at, length } = kept.omitted;
-      expect(whole.length).toBeGreaterThan(head + tail + 2);
-      expect(kept.text.length + length).toBe(whole.length);
-      expect(kept.text.slice(0, at)).toBe(whole.slice(0, at));
-      expect(kept.text.slice(at)).toBe(whole.slice(at + length));
-      expect(at).toBeLessThanOrEqual(head + 1);
-      expect(kept.text.length - at).toBeLessThanOrEqual(tail + 1);
-      // A different middle is seen although it is not kept.
-      const changed = `${whole.slice(0, at)}${'\u0000'.repeat(length)}${whole.slice(at + length)}`;
-      expect(kept.equals(changed)).toBe(changed === whole);
-    },
-  );
-
-  test('does not split a surrogate pair at either cut', () => {
-    const cutInPairs = keep(['a😀😀😀😀😀😀b'], 2, 2);
-    expect(cutInPairs.text).toBe('ab');
-    expect(cutInPairs.omitted).toEqual({ at: 1, length: 12 });
-    const cutBetweenPairs = keep(['a😀😀😀😀😀😀b'], 3, 3);
-    expect(cutBetweenPairs.text).toBe('a😀😀b');
-    expect(cutBetweenPairs.omitted).toEqual({ at: 3, length: 8 });
-  });
-});
-
 describe('createBoundedSessions', () => {
   test.prop([
     canonicalLog({ tools: [['shell', 'shellToolCall']], toolResult: ARM_RESULTS, modelCallIds: true }),
@@ -74,7 +31,7 @@ describe('createBoundedSessions', () => {
     const sessions = sessionsOf(events);
     expect(sessions.map((session) => session.summary)).toEqual(expected);
     for (const session of sessions) {
-      expect(session.textMatchesResult).toBe(
+      expect(session.summary.textMatchesResult).toBe(
         session.summary.resultText === null ? null : session.summary.resultText === session.summary.text,
       );
     }
@@ -127,9 +84,9 @@ describe('createBoundedSessions', () => {
     const [same] = sessionsOf(events(text), options);
     const [different] = sessionsOf(events(`${text.slice(0, 50)}y${text.slice(51)}`), options);
     expect(same?.summary.text).toBe('xxxxxxx');
-    expect(same?.text.omitted).toEqual({ at: 4, length: 93 });
-    expect(same?.textMatchesResult).toBe(true);
-    expect(different?.textMatchesResult).toBe(false);
+    expect(same?.summary.textOmitted).toEqual({ at: 4, length: 93 });
+    expect(same?.summary.textMatchesResult).toBe(true);
+    expect(different?.summary.textMatchesResult).toBe(false);
   });
 });
 
@@ -140,7 +97,10 @@ describe('createSummaryJsonWriter', () => {
     model: null,
     status: 'success',
     text: 'line\none',
+    textLength: 8,
+    textOmitted: null,
     resultText: 'line\none',
+    textMatchesResult: true,
     toolCalls: [],
     counts: { 'stream-start': 1 },
     failure: null,

@@ -15,7 +15,10 @@ function session(overrides: Partial<SessionSummary> = {}): SessionSummary {
     model: 'Claude 4 Sonnet',
     status: 'success',
     text: 'I read it.',
+    textLength: 10,
+    textOmitted: null,
     resultText: 'I read it.',
+    textMatchesResult: true,
     toolCalls: [
       {
         toolCallId: 'call_1\nfc_1',
@@ -139,7 +142,10 @@ describe('formatSummaryText', () => {
   });
 
   test('points out a result text that differs from the assistant text', () => {
-    const lines = formatSummaryText(summary([session({ resultText: 'Something else.' })]), plain);
+    const lines = formatSummaryText(
+      summary([session({ resultText: 'Something else.', textMatchesResult: false })]),
+      plain,
+    );
     expect(lines).toContain('  result  differs from the text: Something else.');
   });
 

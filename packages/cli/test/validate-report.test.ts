@@ -111,7 +111,10 @@ describe('sessionAnomalies', () => {
     model: null,
     status: 'success',
     text: 'done',
+    textLength: 4,
+    textOmitted: null,
     resultText: 'done',
+    textMatchesResult: true,
     toolCalls: [],
     counts: {},
     durationMs: null,
@@ -128,7 +131,7 @@ describe('sessionAnomalies', () => {
   };
 
   test('a clean session has none', () => {
-    expect(sessionAnomalies(finishedSession(base, undefined, { finishLoc }), where)).toEqual([]);
+    expect(sessionAnomalies(finishedSession(base, { finishLoc }), where)).toEqual([]);
   });
 
   test('an orphan result and a pending call are located at their lines', () => {
@@ -157,7 +160,7 @@ describe('sessionAnomalies', () => {
         },
       ],
     };
-    expect(sessionAnomalies(finishedSession(session, undefined, { finishLoc }), where)).toEqual([
+    expect(sessionAnomalies(finishedSession(session, { finishLoc }), where)).toEqual([
       {
         line: 6,
         offset: 500,
@@ -170,7 +173,7 @@ describe('sessionAnomalies', () => {
 
   test('a session without a result is reported at the end of input', () => {
     const findings = sessionAnomalies(
-      finishedSession({ ...base, status: 'incomplete', resultText: null }),
+      finishedSession({ ...base, status: 'incomplete', resultText: null, textMatchesResult: null }),
       where,
     );
     expect(findings).toEqual([
@@ -180,7 +183,7 @@ describe('sessionAnomalies', () => {
 
   test('text that differs from the result text is reported at the result', () => {
     const [finding] = sessionAnomalies(
-      finishedSession({ ...base, resultText: 'other' }, undefined, { finishLoc }),
+      finishedSession({ ...base, resultText: 'other', textMatchesResult: false }, { finishLoc }),
       where,
     );
     expect(finding).toMatchObject({ line: 9, offset: 800, code: 'text-mismatch' });

@@ -75,6 +75,7 @@ export {
   stringifyEvent,
   unwritableEvent,
 } from './safe-json.ts';
+export { TEXT_HEAD_LENGTH, TEXT_TAIL_LENGTH, type TextOmission } from './session/kept-text.ts';
 export { isSessionContent, opensNewSession, type SessionProgress } from './session/session-boundary.ts';
 export {
   createSessionReducer,
@@ -85,6 +86,7 @@ export {
   type SessionSummary,
   type ToolCallSummary,
 } from './session/session-reducer.ts';
+export type { TextDigest } from './session/text-digest.ts';
 export { type EventPiece, stringifyEventPieces } from './spliced-event.ts';
 export {
   type DialectEncoderOptions,

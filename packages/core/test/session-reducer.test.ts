@@ -5,8 +5,8 @@ import {
   type ToolCallEvent,
   type ToolResultEvent,
 } from '@cursor-stream/core';
-import { test } from '@fast-check/vitest';
-import { describe, expect } from 'vitest';
+import { fc, test } from '@fast-check/vitest';
+import { describe, expect, test as it } from 'vitest';
 import { ARM_RESULTS, canonicalLog } from './canonical-sessions.ts';
 import { ndjson, normalizeText } from './support.ts';
 
@@ -215,5 +215,106 @@ describe('lines that belong to no session', () => {
     expect(reduceSessions([noise, noise])).toEqual([]);
     const sessions = reduceSessions([noise, { type: 'stream-start', sessionId: 's' }]);
     expect(sessions.map((session) => session.sessionId)).toEqual(['s']);
+  });
+});
+
+describe('the assistant text, bounded', () => {
+  const finish = (text?: string): CanonicalEvent => ({
+    type: 'finish',
+    finishReason: 'stop',
+    isError: false,
+    pendingToolCallIds: [],
+    ...(text === undefined ? {} : { text }),
+  });
+
+  test.prop([
+    fc.array(fc.oneof(fc.string({ maxLength: 12 }), fc.constant('😀')), { maxLength: 25 }),
+    fc.option(fc.string({ maxLength: 12 }), { nil: undefined }),
+    fc.nat(10),
+    fc.nat(10),
+    fc.boolean(),
+  ])(
+    'keeps head and tail of the whole text, says what it left out, and compares the whole with the result',
+    (pieces, extra, head, tail, sameResult) => {
+      const whole = pieces.join('');
+      const resultText = sameResult ? whole : `${whole}${extra ?? ''}`;
+      const events: CanonicalEvent[] = [
+        { type: 'stream-start', sessionId: 's' },
+        ...pieces.map((text): CanonicalEvent => ({ type: 'text-delta', text })),
+        finish(resultText),
+      ];
+      const [session] = reduceSessions(events, { textHeadLength: head, textTailLength: tail });
+      const [unbounded] = reduceSessions(events, { textHeadLength: Number.POSITIVE_INFINITY });
+      expect(unbounded?.text).toBe(whole);
+      expect(unbounded?.textOmitted).toBeNull();
+      expect(session?.textLength).toBe(whole.length);
+      expect(session?.textMatchesResult).toBe(resultText === whole);
+      const omitted = session?.textOmitted ?? null;
+      if (whole.length <= head + tail) {
+        expect([session?.text, omitted]).toEqual([whole, null]);
+        return;
+      }
+      if (omitted === null) throw new Error('a long text kept whole');
+      const kept = session?.text ?? '';
+      expect(kept.length + omitted.length).toBe(whole.length);
+      expect(kept.slice(0, omitted.at)).toBe(whole.slice(0, omitted.at));
+      expect(kept.slice(omitted.at)).toBe(whole.slice(omitted.at + omitted.length));
+      expect(omitted.at).toBeLessThanOrEqual(head);
+      expect(kept.length - omitted.at).toBeLessThanOrEqual(tail);
+    },
+  );
+
+  it('a text within the default bound is whole, as it always was', () => {
+    const text = 'x'.repeat(131_072);
+    const [session] = reduceSessions([{ type: 'stream-start' }, { type: 'text-delta', text }, finish(text)]);
+    expect(session).toMatchObject({ text, textLength: 131_072, textOmitted: null, textMatchesResult: true });
+  });
+
+  it('past the default bound, the first and last 65,536 units are kept and the result still compared', () => {
+    const text = `${'a'.repeat(100_000)}${'b'.repeat(100_000)}`;
+    const events = (result: string): CanonicalEvent[] => [
+      { type: 'stream-start' },
+      { type: 'text-delta', text: text.slice(0, 150_000) },
+      { type: 'text-delta', text: text.slice(150_000) },
+      finish(result),
+    ];
+    const [same] = reduceSessions(events(text));
+    expect(same?.text).toBe(`${'a'.repeat(65_536)}${'b'.repeat(65_536)}`);
+    expect(same?.textOmitted).toEqual({ at: 65_536, length: 200_000 - 131_072 });
+    expect(same?.textMatchesResult).toBe(true);
+    const [different] = reduceSessions(events(`${text.slice(0, 99_999)}b${text.slice(100_000)}`));
+    expect(different?.textMatchesResult).toBe(false);
+  });
+
+  it('a turn past what one string can hold (512 MiB) is summarized without a RangeError', () => {
+    // One 1 MiB piece, 513 times: the joined text would be longer than V8's longest string.
+    const piece = 'y'.repeat(1 << 20);
+    const reducer = createSessionReducer({ textDigest: null });
+    reducer.push({ type: 'stream-start', sessionId: 's' });
+    for (let index = 0; index < 513; index++) reducer.push({ type: 'text-delta', text: piece });
+    reducer.push(finish('short'));
+    const [session] = reducer.sessions();
+    expect(session?.textLength).toBe(513 * (1 << 20));
+    expect(session?.text.length).toBe(131_072);
+    expect(session?.textOmitted).toEqual({ at: 65_536, length: 513 * (1 << 20) - 131_072 });
+    // Compared by length alone, with no digest: a different length is a different text.
+    expect(session?.textMatchesResult).toBe(false);
+  });
+
+  it("the open session's summary shows the text so far, and later text goes on after it", () => {
+    const reducer = createSessionReducer({ textHeadLength: 2, textTailLength: 2 });
+    reducer.push({ type: 'stream-start' });
+    reducer.push({ type: 'text-delta', text: 'abcdef' });
+    expect(reducer.sessions()[0]).toMatchObject({
+      text: 'abef',
+      textLength: 6,
+      textOmitted: { at: 2, length: 2 },
+    });
+    reducer.push({ type: 'text-delta', text: 'gh' });
+    expect(reducer.sessions()[0]).toMatchObject({
+      text: 'abgh',
+      textLength: 8,
+      textOmitted: { at: 2, length: 4 },
+    });
   });
 });

@@ -85,9 +85,11 @@ export interface RunAgentOptions extends AgentProcessOptions {
   exitGraceMs?: number;
   /**
    * Receives the agent's stdout as it arrives, byte for byte and before it is normalized, e.g. to keep the run's log
-   * (a relay serving the events resumably by byte offset).
+   * (a relay serving the events resumably by byte offset). A promise it returns holds reading back until it settles
+   * (backpressure: the agent then waits on its pipe, as it would for any slow reader); a throw or a rejection stops
+   * the run, which fails with `output-failed`.
    */
-  onStdout?: (chunk: Uint8Array) => void;
+  onStdout?: (chunk: Uint8Array) => void | PromiseLike<void>;
 }
 
 /** The executables tried when {@link AgentProcessOptions.binary} is not given. */

@@ -16,6 +16,8 @@ import type { ProcessExit } from './agent-process.ts';
  * - `agent-error`: the agent reported an error (a `result` with `is_error`).
  * - `exit-nonzero`: the process exited with a non-zero code (the reason is usually on stderr).
  * - `no-result`: the process exited with 0 but the stream ended without a `result`.
+ * - `output-failed`: reading the agent's output failed (the `onStdout` callback threw or rejected, or the output
+ *   could not be processed); the run was stopped there, and its events end with what was read before.
  */
 export type AgentRunErrorCode =
   | 'spawn-failed'
@@ -26,7 +28,8 @@ export type AgentRunErrorCode =
   | 'signal'
   | 'agent-error'
   | 'exit-nonzero'
-  | 'no-result';
+  | 'no-result'
+  | 'output-failed';
 
 /** A failed run: its code and a sentence for a person. */
 export interface AgentRunError {
@@ -47,6 +50,15 @@ export interface StreamEnd {
   agentError: string | undefined;
   /** Non-JSON stdout lines (excerpts), e.g. `Press any key to sign in...`, oldest first. */
   stdoutNoise: readonly string[];
+}
+
+/** A sentence for something thrown, which may be anything (even a value whose conversion throws). */
+export function describeThrown(thrown: unknown): string {
+  try {
+    return thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : String(thrown);
+  } catch {
+    return 'an exception that cannot be described';
+  }
 }
 
 /** What a failed `result` says when neither it, nor the output around it, nor stderr has a sentence. */
@@ -80,6 +92,13 @@ function spawnFailure(exit: ProcessExit): AgentRunError {
 export function classifyRun(exit: ProcessExit, stream: StreamEnd): AgentRunError | null {
   const reason = reasonOf(exit.stderr.text, stream.stdoutNoise);
   const name = exit.binary ?? 'the agent';
+  // Output that was not read makes every other conclusion about the run unsure: this one is said first.
+  if (exit.outputFailure !== undefined) {
+    return {
+      code: 'output-failed',
+      message: `Reading the output of ${name} failed, so the run was stopped: ${exit.outputFailure}`,
+    };
+  }
   if (exit.stopReason === 'timeout')
     return { code: 'timeout', message: withReason(`${name} timed out`, reason) };
   if (exit.stopReason === 'cancelled')

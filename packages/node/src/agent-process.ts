@@ -1,19 +1,36 @@
 /**
  * One supervised child process: started from the first executable found, stopped on a timeout or an abort (a stop
  * signal, then `SIGKILL` after a grace period), and always waited for, so it never outlives its run as a zombie.
- * Every timer and listener it adds is removed when the process is gone.
+ * Every timer and listener it adds is removed when the process is gone, and nothing thrown while reading its output
+ * escapes: it becomes the run's `output-failed` outcome.
  *
  * On POSIX systems the process leads a process group of its own, and every signal goes to the whole group: a tool
  * the agent started (a shell running `sleep 300`, a dev server) ends with the run, whether the run timed out, was
- * cancelled or ended normally, instead of living on with the run's pipes.
+ * cancelled or ended normally, instead of living on with the run's pipes. On Linux, what left the group is found
+ * too, and a watchdog ends the run's processes if the host itself is killed (see `process-tree.ts`).
  */
 
 import { type ChildProcess, spawn } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type AgentProcessOptions, DEFAULT_BINARIES, DEFAULT_KILL_GRACE_MS } from './agent-options.ts';
+import { describeThrown } from './agent-outcome.ts';
 import { type CapturedText, createBoundedCapture } from './bounded-capture.ts';
+import {
+  descendantsOf,
+  isSameProcess,
+  type KnownProcess,
+  markedProcesses,
+  newRunMarker,
+  RUN_MARKER_VARIABLE,
+  signalProcess,
+  startWatchdog,
+} from './process-tree.ts';
 
-/** Why the process was stopped by its supervisor rather than ending by itself. */
-export type StopReason = 'timeout' | 'cancelled' | 'after-result';
+/**
+ * Why the process was stopped by its supervisor rather than ending by itself. `output-failed`: reading its output
+ * threw (a callback of the caller's, or the output could not be processed).
+ */
+export type StopReason = 'timeout' | 'cancelled' | 'after-result' | 'output-failed';
 
 /** An executable that could not be started. */
 export interface SpawnFailure {
@@ -33,6 +50,8 @@ export interface ProcessExit {
   signal: NodeJS.Signals | null;
   /** Set when the supervisor stopped the process; the first reason wins. */
   stopReason: StopReason | undefined;
+  /** Why reading the output failed, when it did; what came after the failure was not read. */
+  outputFailure: string | undefined;
   stderr: CapturedText;
 }
 
@@ -56,8 +75,11 @@ export interface AgentProcess {
 export interface ProcessSpec {
   args: readonly string[];
   options: AgentProcessOptions;
-  /** Receives stdout as it arrives. */
-  onStdout: (chunk: Uint8Array) => void;
+  /**
+   * Receives stdout as it arrives. A promise it returns holds reading back until it settles (the agent then waits
+   * on its pipe); a throw or a rejection stops the run with {@link ProcessExit.outputFailure}.
+   */
+  onStdout: (chunk: Uint8Array) => void | PromiseLike<void>;
   /** Written to the process's standard input, which is then closed; without it, standard input is empty. */
   stdin?: string | undefined;
 }
@@ -88,25 +110,56 @@ function untrackGroup(pid: number): void {
   if (liveGroups.size === 0) process.off('exit', killLiveGroups);
 }
 
-/** How often a group that got `SIGTERM` is checked for members left. */
-const GROUP_POLL_MS = 25;
+/** How often what is left of a run's processes is checked while they are given time to exit. */
+const TREE_POLL_MS = 25;
+
+/** Rounds of `SIGKILL` for processes that are still found (one may have forked meanwhile). */
+const KILL_ROUNDS = 3;
+
+/** Everything a run started, as far as it can be found; see `process-tree.ts`. */
+interface RunTree {
+  /** The group the agent leads. */
+  group: number | undefined;
+  /** In the environment of each of the run's processes. */
+  marker: string | undefined;
+  /** Descendants found by ancestry while the agent was alive. */
+  known: KnownProcess[];
+}
+
+/** The run's processes outside its group that are still alive: marked ones, and known ones not yet gone. */
+async function strays(tree: RunTree): Promise<number[]> {
+  const found = new Set(tree.marker === undefined ? [] : await markedProcesses(tree.marker));
+  for (const known of tree.known) if (await isSameProcess(known)) found.add(known.pid);
+  return [...found];
+}
 
 /**
- * Ends what is left of the group of an agent that has exited: `SIGTERM`, then `SIGKILL` once `graceMs` have passed
- * with a member still there. Resolves at once when the group is empty.
+ * Ends what is left of a run whose agent has exited: its group and its strays get `SIGTERM`, then `SIGKILL` once
+ * `graceMs` have passed with one still there. Resolves at once when nothing is left.
  */
-async function endGroup(pid: number, graceMs: number): Promise<void> {
-  if (signalGroup(pid, 'SIGTERM')) {
-    const deadline = Date.now() + graceMs;
-    while (signalGroup(pid, 0)) {
-      if (Date.now() >= deadline) {
-        signalGroup(pid, 'SIGKILL');
-        break;
-      }
-      await new Promise((resolve) => setTimeout(resolve, GROUP_POLL_MS));
+async function endTree(tree: RunTree, graceMs: number): Promise<void> {
+  const deadline = Date.now() + graceMs;
+  const termed = new Set<number>();
+  let groupTermed = false;
+  let killRounds = 0;
+  for (;;) {
+    const group = tree.group !== undefined && signalGroup(tree.group, 0);
+    const left = await strays(tree);
+    if (!group && left.length === 0) break;
+    const late = Date.now() >= deadline;
+    if (tree.group !== undefined && group && (late || !groupTermed)) {
+      signalGroup(tree.group, late ? 'SIGKILL' : 'SIGTERM');
+      groupTermed = true;
     }
+    for (const pid of left) {
+      if (late) signalProcess(pid, 'SIGKILL');
+      else if (!termed.has(pid)) signalProcess(pid, 'SIGTERM');
+      termed.add(pid);
+    }
+    if (late && ++killRounds >= KILL_ROUNDS) break;
+    await sleep(TREE_POLL_MS);
   }
-  untrackGroup(pid);
+  if (tree.group !== undefined) untrackGroup(tree.group);
 }
 
 function trackGroup(pid: number): void {
@@ -119,13 +172,14 @@ function candidatesOf(binary: AgentProcessOptions['binary']): readonly string[] 
   return typeof binary === 'string' ? [binary] : binary;
 }
 
-function childEnv(options: AgentProcessOptions): NodeJS.ProcessEnv {
+function childEnv(options: AgentProcessOptions, marker: string | undefined): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const [key, value] of Object.entries(options.env ?? {})) {
     if (value === undefined) delete env[key];
     else env[key] = value;
   }
   if (options.apiKey !== undefined) env.CURSOR_API_KEY = options.apiKey;
+  if (marker !== undefined) env[RUN_MARKER_VARIABLE] = marker;
   return env;
 }
 
@@ -142,8 +196,9 @@ function spawnFirst(
   failures: SpawnFailure[],
   stopped: () => boolean,
   input: string | undefined,
+  marker: string | undefined,
 ): Promise<{ child: ChildProcess; binary: string } | undefined> {
-  const env = childEnv(options);
+  const env = childEnv(options, marker);
   const tryAt = async (index: number): Promise<{ child: ChildProcess; binary: string } | undefined> => {
     const binary = candidates[index];
     if (binary === undefined || stopped()) return undefined;
@@ -186,9 +241,16 @@ export function startAgentProcess(spec: ProcessSpec): AgentProcess {
   const stderr = createBoundedCapture(options.maxCaptureBytes);
   const failures: SpawnFailure[] = [];
   const timers = new Set<NodeJS.Timeout>();
+  const tree: RunTree = { group: undefined, marker: GROUPS ? newRunMarker() : undefined, known: [] };
+  // Started before the agent, so that no moment of the run is left without it.
+  const watchdog = tree.marker === undefined ? undefined : startWatchdog(tree.marker);
   let child: ChildProcess | undefined;
   let stopReason: StopReason | undefined;
   let stopSignal: NodeJS.Signals = 'SIGTERM';
+  let outputFailure: string | undefined;
+  // Why stdout is not read: the consumer asked (backpressure), and promises of `onStdout` not yet settled.
+  let consumerPaused = false;
+  let heldByCallback = 0;
   // Set once the process is gone: no timer may be added after the clean-up.
   let gone = false;
 
@@ -202,19 +264,38 @@ export function startAgentProcess(spec: ProcessSpec): AgentProcess {
   };
   const hasExited = (proc: ChildProcess) => proc.exitCode !== null || proc.signalCode !== null;
 
+  /** Reads stdout or not, as the holds say; a stopping process is always read, or its `close` would never come. */
+  function applyFlow(): void {
+    const stdout = child?.stdout;
+    if (stdout === null || stdout === undefined) return;
+    if (stopReason === undefined && (consumerPaused || heldByCallback > 0)) stdout.pause();
+    else stdout.resume();
+  }
+
   /** Signals the agent and, where there are groups, everything it started. */
   function kill(target: ChildProcess, signal: NodeJS.Signals): void {
     if (GROUPS && target.pid !== undefined && signalGroup(target.pid, signal)) return;
-    target.kill(signal);
+    try {
+      target.kill(signal);
+    } catch {
+      // An unknown signal name: nothing was sent; the SIGKILL after the grace period still comes.
+    }
+  }
+
+  /** Signals the agent's group and its descendants outside it, found while the agent is still their ancestor. */
+  async function signalTree(target: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+    const found = target.pid === undefined ? [] : await descendantsOf(target.pid);
+    tree.known.push(...found);
+    if (!hasExited(target)) kill(target, signal);
+    for (const known of found) signalProcess(known.pid, signal);
   }
 
   function signalChild(): void {
     if (child === undefined || hasExited(child)) return;
-    // A paused pipe would keep the process's last output, and so its `close`, from ever arriving.
-    child.stdout?.resume();
-    kill(child, stopSignal);
+    applyFlow();
+    const target = child;
+    void signalTree(target, stopSignal).catch(() => kill(target, stopSignal));
     if (stopSignal !== 'SIGKILL') {
-      const target = child;
       later(killGraceMs, () => {
         if (!hasExited(target)) kill(target, 'SIGKILL');
       });
@@ -233,6 +314,51 @@ export function startAgentProcess(spec: ProcessSpec): AgentProcess {
     }
   }
 
+  /** Reading the output failed: the rest of it is not read, and the run is stopped. */
+  function failOutput(thrown: unknown): void {
+    if (outputFailure !== undefined) return;
+    outputFailure = describeThrown(thrown);
+    stop('output-failed');
+    // Whatever holds reading back no longer matters: the output is drained so the process can end.
+    heldByCallback = 0;
+    applyFlow();
+  }
+
+  function takeStdout(chunk: Uint8Array): void {
+    if (outputFailure !== undefined) return;
+    let held: void | PromiseLike<void>;
+    try {
+      held = onStdout(chunk);
+    } catch (thrown) {
+      failOutput(thrown);
+      return;
+    }
+    if (held === undefined || held === null || typeof held.then !== 'function') return;
+    heldByCallback += 1;
+    applyFlow();
+    const release = () => {
+      if (heldByCallback > 0) heldByCallback -= 1;
+      applyFlow();
+    };
+    try {
+      held.then(release, (thrown: unknown) => {
+        release();
+        failOutput(thrown);
+      });
+    } catch (thrown) {
+      release();
+      failOutput(thrown);
+    }
+  }
+
+  function takeStderr(chunk: Uint8Array): void {
+    try {
+      stderr.write(chunk);
+    } catch {
+      // The capture is a diagnostic; losing a piece of it is no reason to end the run.
+    }
+  }
+
   const onAbort = () => stop('cancelled');
   options.signal?.addEventListener('abort', onAbort, { once: true });
   if (options.timeoutMs !== undefined) later(options.timeoutMs, () => stop('timeout'));
@@ -243,6 +369,7 @@ export function startAgentProcess(spec: ProcessSpec): AgentProcess {
     for (const timer of timers) clearTimeout(timer);
     timers.clear();
     options.signal?.removeEventListener('abort', onAbort);
+    watchdog?.done();
   }
 
   const exited = (async (): Promise<ProcessExit> => {
@@ -253,6 +380,7 @@ export function startAgentProcess(spec: ProcessSpec): AgentProcess {
       failures,
       () => stopReason !== undefined,
       spec.stdin,
+      tree.marker,
     );
     if (started === undefined) {
       cleanUp();
@@ -262,19 +390,29 @@ export function startAgentProcess(spec: ProcessSpec): AgentProcess {
         exitCode: null,
         signal: null,
         stopReason,
+        outputFailure,
         stderr: stderr.read(),
       };
     }
     child = started.child;
     const running = child;
-    if (GROUPS && running.pid !== undefined) trackGroup(running.pid);
+    // After the start, an error of the process (a signal it could not be sent) is no reason to end the host.
+    running.on('error', () => {});
+    if (GROUPS && running.pid !== undefined) {
+      tree.group = running.pid;
+      trackGroup(running.pid);
+      watchdog?.group(running.pid);
+    }
     if (running.stdin !== null) {
       // An agent that exits without reading its input closes the pipe; that is its outcome to report, not ours.
       running.stdin.on('error', () => {});
       running.stdin.end(spec.stdin);
     }
-    running.stdout?.on('data', (chunk: Uint8Array) => onStdout(chunk));
-    running.stderr?.on('data', (chunk: Uint8Array) => stderr.write(chunk));
+    running.stdout?.on('data', takeStdout);
+    running.stdout?.on('error', failOutput);
+    running.stderr?.on('data', takeStderr);
+    running.stderr?.on('error', () => {});
+    applyFlow();
     if (stopReason !== undefined) signalChild();
     const closed = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
       running.once('close', (code, signal) => resolve({ code, signal }));
@@ -288,7 +426,7 @@ export function startAgentProcess(spec: ProcessSpec): AgentProcess {
         });
       });
     });
-    if (GROUPS && running.pid !== undefined) await endGroup(running.pid, killGraceMs);
+    await endTree(tree, killGraceMs).catch(() => {});
     cleanUp();
     return {
       binary: started.binary,
@@ -296,6 +434,7 @@ export function startAgentProcess(spec: ProcessSpec): AgentProcess {
       exitCode: closed.code,
       signal: closed.signal,
       stopReason,
+      outputFailure,
       stderr: stderr.read(),
     };
   })();
@@ -309,10 +448,12 @@ export function startAgentProcess(spec: ProcessSpec): AgentProcess {
       later(ms, () => stop(reason));
     },
     pauseOutput() {
-      if (stopReason === undefined) child?.stdout?.pause();
+      consumerPaused = true;
+      applyFlow();
     },
     resumeOutput() {
-      child?.stdout?.resume();
+      consumerPaused = false;
+      applyFlow();
     },
     exited,
   };

@@ -4,6 +4,7 @@ import type {
   CanonicalEvent,
   FinishEvent,
   SessionSummary,
+  TextOmission,
   ToolCallSummary,
   Usage,
 } from '@cursor-stream/core/normalize';
@@ -15,8 +16,16 @@ import type { SessionChange } from './run-events.ts';
 export interface AgentResult {
   /** The run ended with a `result` that is not an error, and the process exited cleanly. */
   success: boolean;
-  /** The `result`'s text, else every `text-delta` joined. */
+  /**
+   * The `result`'s text, else every `text-delta` joined: whole up to 131,072 UTF-16 units, and past that its first
+   * and last 65,536 joined, as {@link AgentResult.textOmitted} says, so that a run's memory does not grow with its
+   * text (the events, when kept, hold all of it).
+   */
   text: string;
+  /** Length of the whole text {@link AgentResult.text} is taken from, in UTF-16 units. */
+  textLength: number;
+  /** `null` when `text` is whole; else the units left out, `length` of them at offset `at` of `text`. */
+  textOmitted: TextOmission | null;
   sessionId: string | null;
   requestId: string | null;
   durationMs: number | null;
@@ -61,9 +70,12 @@ export interface RunRecord {
 /** Folds a finished run into its {@link AgentResult}. */
 export function buildResult(run: RunRecord): AgentResult {
   const { session, finish } = run;
+  const resultText = session?.resultText ?? null;
   return {
     success: run.error === null,
-    text: session?.resultText ?? session?.text ?? '',
+    text: resultText ?? session?.text ?? '',
+    textLength: resultText?.length ?? session?.textLength ?? 0,
+    textOmitted: resultText === null ? (session?.textOmitted ?? null) : null,
     sessionId: run.sessionId ?? null,
     requestId: finish?.requestId ?? null,
     durationMs: finish?.durationMs ?? null,

@@ -12,6 +12,7 @@ export { type AgentSession, createSession, type SendOptions, type SessionOptions
 export { DEFAULT_CAPTURE_BYTES } from './bounded-capture.ts';
 export { type CreateChatResult, createChat } from './create-chat.ts';
 export { type AgentModel, type ListModelsResult, listModels, parseModelList } from './list-models.ts';
+export { createNodeTextDigest } from './node-text-digest.ts';
 export { createNormalizerTransform } from './normalizer-transform.ts';
 export { type AgentRun, query, runAgent } from './run-agent.ts';
 export type { SessionChange } from './run-events.ts';

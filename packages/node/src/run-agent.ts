@@ -6,7 +6,7 @@
 import type { CanonicalEvent, FinishEvent } from '@cursor-stream/core/normalize';
 import { agentArgs, type OutputFormat, promptProblem } from './agent-argv.ts';
 import { DEFAULT_EXIT_GRACE_MS, type RunAgentOptions } from './agent-options.ts';
-import { type AgentRunError, classifyRun } from './agent-outcome.ts';
+import { type AgentRunError, classifyRun, describeThrown, type StreamEnd } from './agent-outcome.ts';
 import { type AgentProcess, type ProcessExit, startAgentProcess } from './agent-process.ts';
 import { type AgentResult, buildResult } from './agent-result.ts';
 import { createEventQueue } from './event-queue.ts';
@@ -52,6 +52,7 @@ const NOTHING_STARTED: ProcessExit = {
   exitCode: null,
   signal: null,
   stopReason: undefined,
+  outputFailure: undefined,
   stderr: { text: '', totalBytes: 0, truncated: false },
 };
 
@@ -108,17 +109,39 @@ export function startAgentRun(
           options,
           stdin,
           onStdout: (chunk) => {
-            options.onStdout?.(chunk);
-            push(events.feed(chunk));
+            const held = options.onStdout?.(chunk);
+            try {
+              push(events.feed(chunk));
+            } catch (thrown) {
+              // The run stops on the throw; a promise of the caller's must still not reject unheard.
+              if (held !== undefined) Promise.resolve(held).catch(() => {});
+              throw thrown;
+            }
+            return held;
           },
         })
       : notStarted();
   const running = proc;
 
-  const settled = (async (): Promise<AgentResult> => {
-    const exit = await running.exited;
-    const { stream, events: last } = events.end();
-    push(last);
+  /** The end of the stream, and a failure to read it (the normalizer's end throwing) as the run's output failure. */
+  function endStream(exit: ProcessExit): { stream: StreamEnd; exit: ProcessExit } {
+    try {
+      const { stream, events: last } = events.end();
+      push(last);
+      return { stream, exit };
+    } catch (thrown) {
+      const stream = {
+        sawResult: false,
+        agentFailed: false,
+        agentError: undefined,
+        stdoutNoise: events.stdoutNoise,
+      };
+      return { stream, exit: { ...exit, outputFailure: exit.outputFailure ?? describeThrown(thrown) } };
+    }
+  }
+
+  async function settle(): Promise<AgentResult> {
+    const { stream, exit } = endStream(await running.exited);
     const error = refused ?? classifyRun(exit, stream);
     const final = events.close(error);
     push(final);
@@ -135,7 +158,41 @@ export function startAgentRun(
     });
     observer.onSettled?.(result);
     return result;
-  })();
+  }
+
+  /** What a run comes to when settling it threw: still an error result, and still a `finish` at the end. */
+  function settleFailed(thrown: unknown): AgentResult {
+    const error: AgentRunError = {
+      code: 'output-failed',
+      message: `The run could not be settled: ${describeThrown(thrown)}`,
+    };
+    const finish: FinishEvent = {
+      type: 'finish',
+      finishReason: 'incomplete',
+      isError: true,
+      pendingToolCallIds: [],
+    };
+    push([{ type: 'error', message: error.message, code: error.code }, finish]);
+    queue.close();
+    const result = buildResult({
+      events: [],
+      session: undefined,
+      finish,
+      error,
+      exit: NOTHING_STARTED,
+      stdoutNoise: [],
+      sessionId: undefined,
+      sessionChange: null,
+    });
+    try {
+      observer.onSettled?.(result);
+    } catch {
+      // The result stands whatever an observer does with it.
+    }
+    return result;
+  }
+
+  const settled = settle().catch(settleFailed);
 
   let iterated = false;
   let collecting = false;

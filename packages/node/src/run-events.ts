@@ -4,7 +4,8 @@
  * Each session of the output keeps its own `finish`: a run that holds two sessions (an agent that started a fresh
  * chat) yields two, and the run's is the last.
  *
- * The run's summary (text, tool calls) is folded as events pass; the events themselves are kept only while asked.
+ * The run's summary (text, tool calls) is folded as events pass, its text within the session reducer's bound; the
+ * events themselves are kept only while asked.
  */
 
 import {
@@ -73,7 +74,8 @@ function isContent(event: CanonicalEvent): boolean {
 export function createRunEvents(options: RunEventOptions = {}): RunEvents {
   const normalizer = createNormalizer(options.dialect === undefined ? {} : { dialect: options.dialect });
   let kept: CanonicalEvent[] | undefined = options.keep === false ? undefined : [];
-  const reducer = createSessionReducer();
+  // The run's result never compares its text with the result's, so no digest of a long text is kept.
+  const reducer = createSessionReducer({ textDigest: null });
   const stdoutNoise: string[] = [];
   let held: FinishEvent | undefined;
   let sawResult = false;

@@ -69,6 +69,10 @@ export interface FakeAgentCall {
   stdin: string;
   /** The `sleep 300` it started, with `FAKE_AGENT_GRANDCHILD`. */
   grandchildPid: number | null;
+  /** The `sleep 300` in a session of its own, with `FAKE_AGENT_DETACHED_GRANDCHILD`. */
+  detachedGrandchildPid: number | null;
+  /** The `sleep 300` in a session of its own and an empty environment, with `FAKE_AGENT_HIDDEN_GRANDCHILD`. */
+  hiddenGrandchildPid: number | null;
 }
 
 /** Reads what the fake agent recorded. */

@@ -1,7 +1,8 @@
 /**
  * A run in flight: its stdout is appended to the log, then read into events, which wait in a bounded ring for the
  * clients that keep up. A client that falls behind the ring reads the log instead, so no client makes the relay hold
- * more than the ring, whatever its speed.
+ * more than the ring, whatever its speed. Stdout waiting to be written is bounded too: past the bound, the agent's
+ * output is not read until the log has caught up (see {@link LiveRun.append}).
  */
 
 import { createLogEventReader, type RunEvent, type RunFailure } from './log-events.ts';
@@ -14,6 +15,9 @@ export interface RingLimits {
   /** Bytes of event JSON. @defaultValue 8 MiB */
   maxBytes?: number;
 }
+
+/** Default of the bytes of stdout waiting to be written before reading the agent's output is held back: 4 MiB. */
+export const DEFAULT_MAX_PENDING_BYTES = 4 * 1024 * 1024;
 
 /** Events kept whatever their size, so that a run's last events (its failure and finish) are always in the ring. */
 const MIN_RING_EVENTS = 8;
@@ -30,23 +34,42 @@ export interface LiveRun {
   eventsFrom(seq: number, max: number): RunEvent[] | undefined;
   /** Calls `listener` once on the next change (events or the end); returns its removal. */
   onChange(listener: () => void): () => void;
-  /** Appends stdout to the log, then reads it. Calls are queued in order. */
-  append(chunk: Uint8Array): void;
+  /**
+   * Appends stdout to the log, then reads it. Calls are queued in order. While the queue holds more than its bound
+   * of bytes, it returns a promise that settles once the queue has drained to half of it: the caller (the agent's
+   * stdout, through `runAgent`'s `onStdout`) reads no more output until then.
+   */
+  append(chunk: Uint8Array): Promise<void> | undefined;
+  /** Bytes of stdout appended and not yet written to the log (at most the bound and the chunk that crossed it). */
+  readonly pendingBytes: number;
   /** Ends the run once every append is written; resolves when the last events are in the ring. */
   end(failure: RunFailure | null): Promise<void>;
 }
 
-/** Creates a live run writing to `log`. */
-export function createLiveRun(runId: string, log: RunLogWriter, limits: RingLimits = {}): LiveRun {
+/**
+ * Creates a live run writing to `log`.
+ *
+ * @param maxPendingBytes - Bytes of stdout waiting to be written past which reading the output is held back.
+ */
+export function createLiveRun(
+  runId: string,
+  log: RunLogWriter,
+  limits: RingLimits = {},
+  maxPendingBytes: number = DEFAULT_MAX_PENDING_BYTES,
+): LiveRun {
   const maxEvents = Math.max(limits.maxEvents ?? 4096, MIN_RING_EVENTS);
   const maxBytes = limits.maxBytes ?? 8 * 1024 * 1024;
+  let pendingBytes = 0;
+  // Callers told to wait until the queue has drained.
+  const drained: (() => void)[] = [];
   const reader = createLogEventReader();
   const ring: RunEvent[] = [];
   let ringStart = 0;
   let ringBytes = 0;
   let ended = false;
   let written: Promise<void> = Promise.resolve();
-  let writeError: unknown;
+  // Why the log stopped being written or read; from then on nothing more is read into events.
+  let logFailure: RunFailure | undefined;
   const listeners = new Set<() => void>();
 
   function notify(): void {
@@ -87,32 +110,52 @@ export function createLiveRun(runId: string, log: RunLogWriter, limits: RingLimi
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    get pendingBytes() {
+      return pendingBytes;
+    },
     append(chunk) {
+      pendingBytes += chunk.length;
       // The bytes reach the file before their events reach any client: an event a client has seen is always in
       // the log, so a resume after it, even after a restart, finds it.
       written = written.then(async () => {
-        // After a failed write the log no longer holds what was read, so nothing more is read into events.
-        if (writeError !== undefined) return;
         try {
-          await log.append(chunk);
-        } catch (error) {
-          writeError = error;
-          return;
+          // After a failed write the log no longer holds what was read, so nothing more is read into events.
+          if (logFailure !== undefined) return;
+          try {
+            await log.append(chunk);
+          } catch (error) {
+            logFailure = {
+              code: 'log-write-failed',
+              message: `The run's log could not be written: ${String(error)}`,
+            };
+            return;
+          }
+          try {
+            publish(reader.feed(chunk));
+          } catch (error) {
+            logFailure = {
+              code: 'log-read-failed',
+              message: `The run's log could not be read into events: ${String(error)}`,
+            };
+          }
+        } finally {
+          pendingBytes -= chunk.length;
+          if (pendingBytes <= maxPendingBytes / 2) {
+            for (const resolve of drained.splice(0)) resolve();
+          }
         }
-        publish(reader.feed(chunk));
       });
+      if (pendingBytes <= maxPendingBytes) return undefined;
+      return new Promise<void>((resolve) => drained.push(resolve));
     },
     async end(failure) {
       await written;
       await log.close().catch(() => {});
-      const lost: RunFailure | null =
-        writeError === undefined
-          ? null
-          : {
-              code: 'log-write-failed',
-              message: `The run's log could not be written: ${String(writeError)}`,
-            };
-      publish(reader.end(lost ?? failure));
+      try {
+        publish(reader.end(logFailure ?? failure));
+      } catch {
+        // The log could not be read to its end; the run still ends, and its record says how.
+      }
       ended = true;
       notify();
     },

@@ -4,7 +4,7 @@
  * not say it) before the one `finish`. The live run and every replay use this, so both give the same events.
  */
 
-import { type CanonicalEvent, createNormalizer } from '@cursor-stream/core/normalize';
+import { type CanonicalEvent, createNormalizer, stringifyEvent } from '@cursor-stream/core/normalize';
 import { createEventIdAssigner, type EventId, formatEventId } from './event-ids.ts';
 
 /** Why a run failed, when the log does not say it itself (an interruption, a timeout, a non-zero exit). */
@@ -48,7 +48,7 @@ export function createLogEventReader(): LogEventReader {
     events.map((event) => {
       sessionId ??= event.sessionId;
       const id = assign(event);
-      return { seq: count++, id, idText: formatEventId(id), event, json: JSON.stringify(event) };
+      return { seq: count++, id, idText: formatEventId(id), event, json: stringifyEvent(event) };
     });
 
   return {

@@ -1,7 +1,8 @@
 /**
- * Starting, following and stopping runs. Each run goes through `runAgent`, with its stdout appended to the run's log;
- * its events are read back from what was logged. On start, runs a previous relay left in flight are marked
- * `interrupted`.
+ * Starting, following and stopping runs. Each run goes through `runAgent`, with its stdout appended to the run's log
+ * with backpressure (the agent's output is not read while the log is behind by more than a bound); its events are
+ * read back from what was logged, and the run keeps no text of its own beyond `runAgent`'s bounded summary. On
+ * start, runs a previous relay left in flight are marked `interrupted`.
  */
 
 import { type RunAgentOptions, runAgent } from '@cursor-stream/node';
@@ -47,6 +48,8 @@ export interface AgentSettings {
   /** Options every run gets (binary, env, trust, timeouts, ...). */
   options: RunAgentOptions;
   ring?: RingLimits;
+  /** Bytes of a run's stdout waiting to be written to its log before its output is held back. @defaultValue 4 MiB */
+  maxPendingBytes?: number;
   /** Told of an error the relay could not turn into a run's outcome (a record that could not be saved). */
   onError?: (error: unknown) => void;
 }
@@ -78,6 +81,7 @@ export function createRunManager(store: RunStore, agent: AgentSettings): RunMana
       ...(request.chatId === undefined ? {} : { resume: request.chatId }),
       ...(request.workspace === undefined ? {} : { workspace: request.workspace }),
       ...(request.mode === undefined ? {} : { mode: request.mode }),
+      // The promise append returns past its bound holds the agent's stdout back until the log catches up.
       onStdout: (chunk) => live.append(chunk),
     });
     const entry = inFlight.get(record.runId);
@@ -112,13 +116,21 @@ export function createRunManager(store: RunStore, agent: AgentSettings): RunMana
         error: null,
       };
       store.save(record);
-      const live = createLiveRun(runId, store.createLog(runId), agent.ring);
+      const live = createLiveRun(runId, store.createLog(runId), agent.ring, agent.maxPendingBytes);
       const entry: InFlight = { live, cancel: () => {}, done: Promise.resolve() };
       inFlight.set(runId, entry);
-      entry.done = follow(record, request, live).catch((error: unknown) => {
-        agent.onError?.(error);
-        inFlight.delete(runId);
-      });
+      entry.done = follow(record, request, live)
+        .catch(async (error: unknown) => {
+          agent.onError?.(error);
+          // Its clients are not left waiting for an end that would never come.
+          if (!live.ended) {
+            const message = `The relay could not follow the run: ${String(error)}`;
+            await live.end({ code: 'relay-error', message });
+          }
+        })
+        // What failed was told above; a failure to tell it has no one left to tell.
+        .catch(() => {})
+        .finally(() => inFlight.delete(runId));
       return record;
     },
     live: (runId) => inFlight.get(runId)?.live,

@@ -1,8 +1,12 @@
 /** The `summary --json` document: its shape is part of the CLI's contract (see the README). */
 
-import type { CanonicalEvent, SessionSummary, ToolCallSummary } from '@cursor-stream/core/normalize';
+import type {
+  CanonicalEvent,
+  SessionSummary,
+  TextOmission,
+  ToolCallSummary,
+} from '@cursor-stream/core/normalize';
 import type { BoundedSession } from '../sessions/bounded-sessions.ts';
-import type { TextOmission } from '../sessions/kept-text.ts';
 
 /** One tool call in `summary --json`. */
 export interface SummaryToolCallJson {
@@ -79,18 +83,18 @@ function toolCallJson(call: ToolCallSummary): SummaryToolCallJson {
  * @param fallbackDialect - The stream's dialect, for a session the reducer could not name one for.
  */
 export function sessionJson(bounded: BoundedSession, fallbackDialect: string | null): SummarySessionJson {
-  const { summary: session, text } = bounded;
+  const { summary: session } = bounded;
   return {
     sessionId: session.sessionId,
     dialect: session.dialect ?? fallbackDialect,
     model: session.model,
     status: session.status,
     error: session.failure,
-    text: text.text,
-    textLength: text.length,
-    textOmitted: text.omitted,
+    text: session.text,
+    textLength: session.textLength,
+    textOmitted: session.textOmitted,
     resultText: session.resultText,
-    textMatchesResult: bounded.textMatchesResult,
+    textMatchesResult: session.textMatchesResult,
     toolCalls: session.toolCalls.map(toolCallJson),
     toolCallsOmitted: bounded.toolCallsOmitted,
     counts: session.counts,

@@ -1,7 +1,8 @@
 /**
  * The sessions of a log, handed on one at a time as each finishes, each held in bounded memory: its assistant text
- * beyond a bound kept as head and tail, its tool calls beyond a bound only counted. What a command keeps is then the
- * open session, never the sessions before it, so memory does not grow with the number of sessions in a log.
+ * beyond a bound kept as head and tail (by the core's reducer), its tool calls beyond a bound only counted. What a
+ * command keeps is then the open session, never the sessions before it, so memory does not grow with the number of
+ * sessions in a log.
  */
 
 import {
@@ -14,19 +15,16 @@ import {
   type SessionSummary,
   type SourceLocation,
 } from '@cursor-stream/core/normalize';
-import { createTextKeeper, type KeptText, wholeText } from './kept-text.ts';
+// The digest alone, without the rest of the package (child processes), which a command's start-up need not load.
+import { createNodeTextDigest } from '@cursor-stream/node/text-digest';
 
 /** Tool calls listed per session; calls past it are counted by their starts, and their events stay in `counts`. */
 export const MAX_TOOL_CALLS_LISTED = 1000;
 
-/** A finished session: the core's summary, with its text bounded. */
+/** A finished session: the core's summary, its tool calls bounded. */
 export interface BoundedSession {
-  /** The core reducer's summary; `text` is {@link KeptText.text}, whole or head and tail. */
+  /** The core reducer's summary: its text whole or head and tail, as `textLength` and `textOmitted` say. */
   summary: SessionSummary;
-  /** The assistant text as kept, its whole length, and what was left out. */
-  text: KeptText;
-  /** Whether the whole assistant text equals the result's text; `null` without a result text. */
-  textMatchesResult: boolean | null;
   /** Tool calls past {@link MAX_TOOL_CALLS_LISTED}, counted by their `tool-call` events. */
   toolCallsOmitted: number;
   /** Where the session's `finish` is; `undefined` for a synthesized one (or none). */
@@ -34,19 +32,16 @@ export interface BoundedSession {
 }
 
 /**
- * A finished session from a summary and what was kept of its text (all of it by default).
+ * A finished session from a summary.
  *
  * @param more - Tool calls left out and the location of the finish, when known.
  */
 export function finishedSession(
   summary: SessionSummary,
-  text: KeptText = wholeText(summary.text),
   more: { toolCallsOmitted?: number; finishLoc?: SourceLocation | undefined } = {},
 ): BoundedSession {
   return {
-    summary: { ...summary, text: text.text },
-    text,
-    textMatchesResult: summary.resultText === null ? null : text.equals(summary.resultText),
+    summary,
     toolCallsOmitted: more.toolCallsOmitted ?? 0,
     finishLoc: more.finishLoc,
   };
@@ -65,7 +60,6 @@ export interface BoundedSessionsOptions {
 
 interface OpenSession {
   reducer: SessionReducer;
-  text: ReturnType<typeof createTextKeeper>;
   listedCalls: Set<string>;
   unlistedCounts: Partial<Record<CanonicalEventType, number>>;
   toolCallsOmitted: number;
@@ -83,12 +77,16 @@ export function createBoundedSessions(
   onSession: (session: BoundedSession) => void,
 ): { push(event: CanonicalEvent): void; end(): void } {
   const maxToolCalls = options.maxToolCalls ?? MAX_TOOL_CALLS_LISTED;
-  const reducerOptions = options.dialect === undefined ? {} : { dialect: options.dialect };
+  const reducerOptions = {
+    ...(options.dialect === undefined ? {} : { dialect: options.dialect }),
+    textHeadLength: options.textHeadLength,
+    textTailLength: options.textTailLength,
+    textDigest: createNodeTextDigest,
+  };
 
   function open(): OpenSession {
     return {
       reducer: createSessionReducer(reducerOptions),
-      text: createTextKeeper(options.textHeadLength, options.textTailLength),
       listedCalls: new Set(),
       unlistedCounts: {},
       toolCallsOmitted: 0,
@@ -103,12 +101,11 @@ export function createBoundedSessions(
   function close(session: OpenSession): void {
     const summary = session.reducer.sessions()[0];
     if (!session.hasContent || summary === undefined) return;
-    const text = session.text.end();
     for (const [type, count] of Object.entries(session.unlistedCounts) as [CanonicalEventType, number][]) {
       summary.counts[type] = (summary.counts[type] ?? 0) + count;
     }
     onSession(
-      finishedSession(summary, text, {
+      finishedSession(summary, {
         toolCallsOmitted: session.toolCallsOmitted,
         finishLoc: session.finishLoc,
       }),
@@ -124,11 +121,7 @@ export function createBoundedSessions(
   }
 
   function feed(session: OpenSession, event: CanonicalEvent): void {
-    if (event.type === 'text-delta') {
-      session.text.append(event.text);
-      // The reducer counts the delta; the text itself is kept here, within its bound.
-      session.reducer.push({ ...event, text: '' });
-    } else if (
+    if (
       (event.type === 'tool-call' || event.type === 'tool-result') &&
       !listsToolEvent(session, event.toolCallId)
     ) {

@@ -54,8 +54,8 @@ function endAnomalies(bounded: BoundedSession, where: SessionLocations): Finding
   if (session.status === 'incomplete') {
     return [{ ...at, code: 'missing-result', message: `${sessionName(session)} ends without a result` }];
   }
-  if (session.resultText !== null && bounded.textMatchesResult === false) {
-    const lengths = `${plural(bounded.text.length, 'character')} vs ${plural(session.resultText.length, 'character')}`;
+  if (session.resultText !== null && session.textMatchesResult === false) {
+    const lengths = `${plural(session.textLength, 'character')} vs ${plural(session.resultText.length, 'character')}`;
     return [
       {
         ...at,

@@ -1,6 +1,7 @@
 /**
  * Folds canonical events into session summaries: one per session (a log may hold several back to back), cut where
- * the normalizer cuts them (see `session-boundary.ts`).
+ * the normalizer cuts them (see `session-boundary.ts`). Each session's assistant text is kept within a bound (see
+ * `kept-text.ts`), so a session of any length is summarized in bounded memory.
  */
 
 import type {
@@ -13,7 +14,9 @@ import type {
   ToolResultStatus,
   Usage,
 } from '../events.ts';
+import { createTextKeeper, type TextKeeper, type TextOmission } from './kept-text.ts';
 import { isSessionContent, opensNewSession } from './session-boundary.ts';
+import type { TextDigest } from './text-digest.ts';
 
 /** One tool call of a session, its start and completion paired by exact id. */
 export interface ToolCallSummary {
@@ -50,10 +53,24 @@ export interface SessionSummary {
   model: string | null;
   /** From the session's `finish`: `success`, `error`, or `incomplete` (no finish, or a synthesized one). */
   status: 'success' | 'error' | 'incomplete';
-  /** The assistant text: every `text-delta` joined. */
+  /**
+   * The assistant text: every `text-delta` joined, whole up to `textHeadLength + textTailLength` UTF-16 units
+   * (131,072 by default); past that, its first `textHeadLength` and last `textTailLength` units joined, with
+   * {@link SessionSummary.textOmitted} saying what was left out between them.
+   */
   text: string;
+  /** Length of the whole assistant text, in UTF-16 units. */
+  textLength: number;
+  /** `null` when `text` is whole; else the units left out, `length` of them at offset `at` of `text`. */
+  textOmitted: TextOmission | null;
   /** The text the `result` reported. */
   resultText: string | null;
+  /**
+   * Whether the whole assistant text equals `resultText` (compared by a digest once the text is cut); `null`
+   * without a result text, or when the reducer keeps no digest (`textDigest: null`), the text was cut and the result
+   * has its length.
+   */
+  textMatchesResult: boolean | null;
   /** In order of first sight. */
   toolCalls: ToolCallSummary[];
   /** Events per canonical type. */
@@ -79,30 +96,72 @@ export interface SessionReducer {
 export interface SessionReducerOptions {
   /** The dialect to report in each summary, e.g. the normalizer's `dialect` once the stream has ended. */
   dialect?: string | undefined;
+  /**
+   * UTF-16 units of a long assistant text kept from its start, and {@link textTailLength} from its end; a text of
+   * at most their sum is kept whole. `Infinity` keeps every text whole, as far as one string can hold it (about
+   * 512 MiB in V8, past which the reducer would throw).
+   *
+   * @defaultValue 65536 (`TEXT_HEAD_LENGTH`)
+   */
+  textHeadLength?: number | undefined;
+  /** See {@link textHeadLength}. @defaultValue 65536 (`TEXT_TAIL_LENGTH`) */
+  textTailLength?: number | undefined;
+  /**
+   * Creates the digest a cut text is compared with the result's text by: a SHA-256 in plain TypeScript by default
+   * (runs everywhere); in Node, `createHash('sha256')` over the text as UTF-16LE is the same digest, several times
+   * faster. `null` keeps none, for a caller that does not read {@link SessionSummary.textMatchesResult}.
+   */
+  textDigest?: (() => TextDigest) | null | undefined;
 }
 
 interface SessionBuilder {
   summary: SessionSummary;
+  /** The open session's text; gone once the session is closed and its text settled in the summary. */
+  text: TextKeeper | undefined;
   calls: Map<string, ToolCallSummary>;
   hasContent: boolean;
   finished: boolean;
 }
 
-function newBuilder(dialect: string | null): SessionBuilder {
+function newBuilder(dialect: string | null, options: SessionReducerOptions): SessionBuilder {
   const summary: SessionSummary = {
     sessionId: null,
     dialect,
     model: null,
     status: 'incomplete',
     text: '',
+    textLength: 0,
+    textOmitted: null,
     resultText: null,
+    textMatchesResult: null,
     toolCalls: [],
     counts: {},
     durationMs: null,
     usage: null,
     failure: null,
   };
-  return { summary, calls: new Map(), hasContent: false, finished: false };
+  const text = createTextKeeper({
+    headLength: options.textHeadLength,
+    tailLength: options.textTailLength,
+    digest: options.textDigest,
+  });
+  return { summary, text, calls: new Map(), hasContent: false, finished: false };
+}
+
+/** Copies what is kept of the text into the summary. */
+function settleText(builder: SessionBuilder): void {
+  if (builder.text === undefined) return;
+  const kept = builder.text.kept();
+  builder.summary.text = kept.text;
+  builder.summary.textLength = kept.length;
+  builder.summary.textOmitted = kept.omitted;
+}
+
+/** Closes a session: its text is final, so only what is kept of it stays. */
+function close(builder: SessionBuilder): SessionSummary {
+  settleText(builder);
+  builder.text = undefined;
+  return builder.summary;
 }
 
 function callOf(builder: SessionBuilder, toolCallId: string, toolName: ToolName): ToolCallSummary {
@@ -149,6 +208,9 @@ function applyFinish(builder: SessionBuilder, event: FinishEvent): void {
   const { summary } = builder;
   summary.status = event.finishReason === 'incomplete' ? 'incomplete' : event.isError ? 'error' : 'success';
   summary.resultText = event.text ?? null;
+  // A finish ends its session's text (any text after it opens the next session), so the comparison is final.
+  summary.textMatchesResult =
+    summary.resultText === null ? null : (builder.text?.equals(summary.resultText) ?? null);
   summary.durationMs = event.durationMs ?? null;
   summary.usage = event.usage ?? null;
   const failure = event.failure;
@@ -160,6 +222,7 @@ function applyFinish(builder: SessionBuilder, event: FinishEvent): void {
 function snapshot(summary: SessionSummary): SessionSummary {
   return {
     ...summary,
+    textOmitted: summary.textOmitted === null ? null : { ...summary.textOmitted },
     toolCalls: summary.toolCalls.map((call) => ({ ...call })),
     counts: { ...summary.counts },
     usage: summary.usage === null ? null : { ...summary.usage },
@@ -176,7 +239,7 @@ function apply(builder: SessionBuilder, event: CanonicalEvent): void {
       summary.model ??= event.model ?? null;
       break;
     case 'text-delta':
-      summary.text += event.text;
+      builder.text?.append(event.text);
       break;
     case 'tool-call':
       applyToolCall(builder, event);
@@ -194,6 +257,10 @@ function apply(builder: SessionBuilder, event: CanonicalEvent): void {
  * Creates a session reducer. It pairs tool calls by exact id whatever their order (completions out of order or
  * interleaved, a completion before its start), keeps a completion without a start (`orphan: true`), counts a
  * repeated start or completion once, and leaves calls open at the end `pending`, never failed.
+ *
+ * Each session's assistant text is kept whole up to 131,072 UTF-16 units and as its first and last 65,536 past that
+ * (see {@link SessionReducerOptions.textHeadLength}), so memory per session is bounded whatever the length of its
+ * text, and {@link SessionSummary.textMatchesResult} still compares the whole text with the result's.
  */
 export function createSessionReducer(options: SessionReducerOptions = {}): SessionReducer {
   const dialect = options.dialect ?? null;
@@ -203,17 +270,18 @@ export function createSessionReducer(options: SessionReducerOptions = {}): Sessi
   return {
     push(event) {
       if (current === undefined) {
-        current = newBuilder(dialect);
+        current = newBuilder(dialect, options);
       } else if (opensNewSession(event, current)) {
         // Lines before any session content (a log of noise) are no session of their own.
-        if (current.hasContent) done.push(current.summary);
-        current = newBuilder(dialect);
+        if (current.hasContent) done.push(close(current));
+        current = newBuilder(dialect, options);
       }
       if (isSessionContent(event)) current.hasContent = true;
       if (event.type === 'finish') current.finished = true;
       apply(current, event);
     },
     sessions() {
+      if (current !== undefined) settleText(current);
       const all = current === undefined || !current.hasContent ? done : [...done, current.summary];
       return all.map(snapshot);
     },

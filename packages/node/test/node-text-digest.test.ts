@@ -1,0 +1,20 @@
+import { createNodeTextDigest } from '@cursor-stream/node';
+import { fc, test } from '@fast-check/vitest';
+import { describe, expect } from 'vitest';
+import { createTextDigest } from '../../core/src/session/text-digest.ts';
+
+describe('createNodeTextDigest', () => {
+  test.prop([fc.array(fc.string({ unit: 'binary', maxLength: 60 }), { maxLength: 10 })])(
+    "gives the core's own digest of the same pieces, and goes on after a digest",
+    (pieces) => {
+      const native = createNodeTextDigest();
+      const pure = createTextDigest();
+      for (const piece of pieces) {
+        native.update(piece);
+        pure.update(piece);
+        expect(native.digest()).toBe(pure.digest());
+      }
+      expect(native.digest()).toBe(pure.digest());
+    },
+  );
+});
