@@ -1,10 +1,13 @@
 /**
- * Delivers a run's events to one client in its format, under their ids, waiting for the client whenever its
- * connection's buffer is full (so a slow client costs a bounded buffer; see the subscription for the rest).
+ * Delivers a run's events to one client in its format, under their ids, as the bytes its transport sends. The bytes
+ * of an event in a format that depends on the event alone are encoded once and shared by every client that sends
+ * that event (a run's live events are the same objects for all its clients), so a large event is never copied per
+ * client; the client's queue (see `client-queue.ts`) bounds what it holds besides.
  */
 
 import { compareEventIds, type EventId } from './event-ids.ts';
-import { createFormatEncoder, type RelayFormat } from './formats.ts';
+import { createFormatEncoder, isStatelessFormat, type RelayFormat } from './formats.ts';
+import type { RunEvent } from './log-events.ts';
 import { type SubscriptionSource, subscribe } from './subscription.ts';
 
 /** The messages of one event, in the client's format, and the event's id. */
@@ -14,33 +17,66 @@ export interface EventMessages {
   messages: string[];
 }
 
-/** Sends one event's messages; resolves when the client can take more. */
-export type SendEvent = (event: EventMessages) => Promise<void>;
+/** A transport's bytes for one event: SSE gives one buffer, WebSocket one per message. */
+export type FrameEvent = (event: EventMessages) => Buffer[];
+
+/** Event bytes shared between clients, per event object. */
+export type FrameCache = WeakMap<RunEvent, Buffer[]>;
+
+/** One shared cache per transport and format; see {@link sharedFrames}. */
+const SHARED_FRAMES = new Map<FrameEvent, Map<RelayFormat, FrameCache>>();
+
+/** The cache of `frame`'s bytes in `format`, or `undefined` for a format whose bytes differ per client. */
+function sharedFrames(frame: FrameEvent, format: RelayFormat): FrameCache | undefined {
+  if (!isStatelessFormat(format)) return undefined;
+  let byFormat = SHARED_FRAMES.get(frame);
+  if (byFormat === undefined) {
+    byFormat = new Map();
+    SHARED_FRAMES.set(frame, byFormat);
+  }
+  let cache = byFormat.get(format);
+  if (cache === undefined) {
+    cache = new WeakMap();
+    byFormat.set(format, cache);
+  }
+  return cache;
+}
+
+/** How a client's stream ended: after the run's last event, because the client left, or because it stopped reading. */
+export type StreamOutcome = 'ended' | 'left' | 'stalled';
+
+/** Sends one event's bytes; resolves `false` when the client is gone (or was closed) and nothing more is sent. */
+export type SendFrames = (frames: readonly Buffer[]) => Promise<boolean>;
 
 /**
- * Sends every event of the run after `after` to `send`, in order, until the run has ended (resolves `true`) or
- * `signal` aborts (resolves `false`).
+ * Sends every event of the run after `after` to `send`, in order, until the run has ended (resolves `true`) or the
+ * client is gone (`signal` aborted, or `send` said so: resolves `false`).
  */
 export async function deliverEvents(
   source: SubscriptionSource,
   options: { after: EventId | undefined; format: RelayFormat; signal: AbortSignal },
-  send: SendEvent,
+  frame: FrameEvent,
+  send: SendFrames,
 ): Promise<boolean> {
   const encode = createFormatEncoder(options.format);
+  const shared = sharedFrames(frame, options.format);
   // Encoders with state (the AI SDK's blocks) must see every event, also those before `after`.
-  const everything = options.format === 'ai-sdk' ? undefined : options.after;
+  const everything = shared === undefined ? undefined : options.after;
   for await (const batch of subscribe(source, everything, options.signal)) {
     for (const [index, event] of batch.events.entries()) {
       const last = batch.final && index === batch.events.length - 1;
-      const messages = encode(event, last);
+      let frames = shared?.get(event);
+      if (frames === undefined) {
+        frames = frame({ id: event.idText, messages: encode(event, last) });
+        shared?.set(event, frames);
+      }
       if (
         options.after !== undefined &&
         everything === undefined &&
         compareEventIds(event.id, options.after) <= 0
       )
         continue;
-      await send({ id: event.idText, messages });
-      if (options.signal.aborted) return false;
+      if (!(await send(frames)) || options.signal.aborted) return false;
     }
     if (batch.final) return true;
   }

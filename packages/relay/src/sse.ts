@@ -5,7 +5,8 @@
  */
 
 import type { ServerResponse } from 'node:http';
-import { deliverEvents, type EventMessages } from './event-delivery.ts';
+import { type ClientQueueLimits, createClientQueue } from './client-queue.ts';
+import { deliverEvents, type EventMessages, type StreamOutcome } from './event-delivery.ts';
 import type { EventId } from './event-ids.ts';
 import type { RelayFormat } from './formats.ts';
 import type { SubscriptionSource } from './subscription.ts';
@@ -26,28 +27,24 @@ export function sseText({ id, messages }: EventMessages): string {
     .join('');
 }
 
-/** Resolves once `response` can take more, or has closed. */
-function writable(response: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      response.off('drain', done);
-      response.off('close', done);
-      resolve();
-    };
-    response.on('drain', done);
-    response.on('close', done);
-  });
+/** An event's SSE bytes: {@link sseText} as one buffer, none when the event has no message. */
+function sseFrames(event: EventMessages): Buffer[] {
+  return event.messages.length === 0 ? [] : [Buffer.from(sseText(event))];
 }
 
-/** Streams a run's events over SSE until its end or the client leaves. */
+/**
+ * Streams a run's events over SSE until its end or the client leaves. A client that stops reading is ended (then
+ * cut off, if it does not take even that): its `EventSource` reconnects with `Last-Event-ID` and loses nothing.
+ */
 export async function streamSse(
   response: ServerResponse,
   source: SubscriptionSource,
-  options: { after: EventId | undefined; format: RelayFormat },
-): Promise<void> {
+  options: { after: EventId | undefined; format: RelayFormat; queue?: ClientQueueLimits },
+): Promise<StreamOutcome> {
   const gone = new AbortController();
   response.once('close', () => gone.abort());
   let started = false;
+  let ending = false;
   const start = () => {
     if (started) return;
     started = true;
@@ -59,22 +56,47 @@ export async function streamSse(
     });
     response.write(`retry: ${RETRY_MS}\n\n`);
   };
+  const queue = createClientQueue(
+    {
+      write: (bytes, _last, taken) => {
+        response.write(bytes, () => taken());
+      },
+      get closed() {
+        return gone.signal.aborted || ending;
+      },
+      onClose: (listener) => response.once('close', listener),
+      stall: () => {
+        ending = true;
+        response.end();
+        setTimeout(() => response.destroy(), options.queue?.stallMs ?? 30_000).unref();
+      },
+    },
+    options.queue,
+  );
   const heartbeat = setInterval(() => {
+    if (ending || gone.signal.aborted) return;
     start();
     response.write(': keep-alive\n\n');
   }, HEARTBEAT_MS);
   try {
-    const ended = await deliverEvents(source, { ...options, signal: gone.signal }, async (event) => {
-      start();
-      if (event.messages.length > 0 && !response.write(sseText(event))) await writable(response);
-    });
-    if (!ended) return;
+    const ended = await deliverEvents(
+      source,
+      { ...options, signal: gone.signal },
+      sseFrames,
+      async (frames) => {
+        start();
+        for (const frame of frames) if ((await queue.send(frame)) !== 'sent') return false;
+        return true;
+      },
+    );
+    if (!ended) return ending ? 'stalled' : 'left';
     if (!started) {
       // Nothing after the client's last id, and the run is over: 204 stops an EventSource from reconnecting.
       response.writeHead(204).end();
-      return;
+      return 'ended';
     }
     response.end(options.format === 'ai-sdk' ? 'data: [DONE]\n\n' : 'event: end\ndata: {}\n\n');
+    return 'ended';
   } finally {
     clearInterval(heartbeat);
   }
