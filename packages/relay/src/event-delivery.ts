@@ -62,9 +62,16 @@ export async function deliverEvents(
   const shared = sharedFrames(frame, options.format);
   // Encoders with state (the AI SDK's blocks) must see every event, also those before `after`.
   const everything = shared === undefined ? undefined : options.after;
+  /** A finish that ended a batch, held until the next batch says whether it is the run's last event. */
+  let held: RunEvent | undefined;
   for await (const batch of subscribe(source, everything, options.signal)) {
-    for (const [index, event] of batch.events.entries()) {
-      const last = batch.final && index === batch.events.length - 1;
+    const events = held === undefined ? batch.events : [held, ...batch.events];
+    held = undefined;
+    // An encoder with state closes the run after its last event (the AI SDK's `finish`); a run's last events can
+    // come in a batch before the one that says they were the last, which may then be empty.
+    if (shared === undefined && !batch.final && events.at(-1)?.event.type === 'finish') held = events.pop();
+    for (const [index, event] of events.entries()) {
+      const last = batch.final && index === events.length - 1;
       let frames = shared?.get(event);
       if (frames === undefined) {
         frames = frame({ id: event.idText, messages: encode(event, last) });

@@ -14,6 +14,7 @@ import { type AccessPolicy, bareHost, createAccessPolicy, isLoopbackHost, TOKEN_
 import type { ClientQueueLimits } from './client-queue.ts';
 import type { StreamOutcome } from './event-delivery.ts';
 import { type EventId, parseEventId } from './event-ids.ts';
+import { writeJournal } from './event-journal.ts';
 import { isRelayFormat, type RelayFormat } from './formats.ts';
 import {
   BodyError,
@@ -110,6 +111,8 @@ interface Context {
   started: Set<string>;
   /** Open event streams. */
   connections: number;
+  /** The journals being written, one per run in flight. */
+  journals: Set<Promise<void>>;
 }
 
 const SECURITY_HEADERS = {
@@ -140,6 +143,19 @@ function afterOf(request: IncomingMessage, target: RequestTarget): EventId | und
 function formatOf(target: RequestTarget): RelayFormat | undefined {
   const text = target.query.get('format') ?? 'canonical';
   return isRelayFormat(text) ? text : undefined;
+}
+
+/** Writes the journal of a run just started, for resumes to seek in; a failure only costs resumes a log read. */
+function keepJournal(context: Context, runId: string): void {
+  const live = context.runs.live(runId);
+  const create = context.store.createJournal;
+  if (live === undefined || create === undefined) return;
+  const writing = create
+    .call(context.store, runId)
+    .then((writer) => writeJournal(live, writer))
+    .catch((error: unknown) => context.log(`relay: the journal of run ${runId}: ${describeError(error)}`))
+    .finally(() => context.journals.delete(writing));
+  context.journals.add(writing);
 }
 
 /** The runs in flight that this relay started. */
@@ -206,6 +222,7 @@ async function postRun(context: Context, request: IncomingMessage, response: Ser
   }
   const record = context.runs.start(parsed);
   context.started.add(record.runId);
+  keepJournal(context, record.runId);
   sendJson(response, 201, { runId: record.runId, chatId: record.chatId });
 }
 
@@ -500,6 +517,7 @@ export function createRelayServer(options: RelayServerOptions): RelayServer {
     },
     started: new Set(),
     connections: 0,
+    journals: new Set(),
   };
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   const server = createServer((request, response) => handleRequest(context, request, response));
@@ -542,6 +560,7 @@ export function createRelayServer(options: RelayServerOptions): RelayServer {
       for (const client of wss.clients) client.terminate();
       server.closeAllConnections();
       await runs.close();
+      await Promise.all(context.journals);
       await closed;
     },
   };
