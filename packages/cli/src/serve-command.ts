@@ -27,7 +27,7 @@ Security:
 
 Limits:
   A new run past --max-runs runs in flight is refused with 429, a new event stream (SSE or WebSocket) past
-  --max-connections open ones with 503. A client holds at most 1 MiB of output it has not read; one that reads
+  --max-connections open ones with 503. A client holds at most 256 KiB of output it has not read; one that reads
   nothing for 30 s is closed (WebSocket code 4408) and resumes after the last id it received.
 
 Exit codes:

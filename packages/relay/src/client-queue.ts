@@ -1,6 +1,6 @@
 /**
  * One client's queue: what the relay has handed its connection and the client has not taken yet, bounded in bytes.
- * A message goes out in slices of the buffer it is in (never copied, so an event's bytes encoded once are shared by
+ * A message goes out in slices of the buffers it is in (never copied, so an event's bytes encoded once are shared by
  * every client that sends them), and a slice is handed over only while the queue holds less than its bound. A client
  * that takes nothing for a while, with output waiting, is closed with a code that tells it to resume after the last
  * id it received: it loses nothing, and frees what it held.
@@ -14,7 +14,7 @@ export const RESUME_CLOSE_REASON = 'too slow: resume after the last id received'
 
 /** Bounds of each client's queue. */
 export interface ClientQueueLimits {
-  /** Bytes handed to a connection and not taken by the client yet. @defaultValue 1 MiB */
+  /** Bytes handed to a connection and not taken by the client yet (besides what the kernel holds). @defaultValue 256 KiB */
   maxBytes?: number;
   /** How long a client may take nothing while output waits before it is closed. @defaultValue 30 s */
   stallMs?: number;
@@ -43,15 +43,15 @@ export type SendOutcome = 'sent' | 'closed' | 'stalled';
 
 /** One client's bounded queue; see the module comment. */
 export interface ClientQueue {
-  /** Hands `message` over, waiting while the queue is full. */
-  send(message: Uint8Array): Promise<SendOutcome>;
+  /** Hands a message (its parts, in order) over, waiting while the queue is full. */
+  send(message: readonly Uint8Array[]): Promise<SendOutcome>;
   /** Bytes handed over and not taken yet. */
   readonly queuedBytes: number;
 }
 
 /** Creates the queue of one connection. */
 export function createClientQueue(connection: ClientConnection, limits: ClientQueueLimits = {}): ClientQueue {
-  const maxBytes = Math.max(limits.maxBytes ?? 1024 * 1024, 1);
+  const maxBytes = Math.max(limits.maxBytes ?? 256 * 1024, 1);
   const stallMs = limits.stallMs ?? 30_000;
   let queued = 0;
   let stalled = false;
@@ -77,22 +77,26 @@ export function createClientQueue(connection: ClientConnection, limits: ClientQu
 
   return {
     async send(message) {
-      let at = 0;
-      while (at < message.length) {
-        if (stalled) return 'stalled';
-        if (connection.closed) return 'closed';
-        if (queued >= maxBytes) {
-          if (!(await progress())) return stalled ? 'stalled' : 'closed';
-          continue;
+      let left = message.reduce((sum, part) => sum + part.length, 0);
+      for (const part of message) {
+        let at = 0;
+        while (at < part.length) {
+          if (stalled) return 'stalled';
+          if (connection.closed) return 'closed';
+          if (queued >= maxBytes) {
+            if (!(await progress())) return stalled ? 'stalled' : 'closed';
+            continue;
+          }
+          const size = Math.min(SLICE_BYTES, part.length - at);
+          const slice = part.subarray(at, at + size);
+          at += size;
+          left -= size;
+          queued += size;
+          connection.write(slice, left === 0, () => {
+            queued -= size;
+            wake?.();
+          });
         }
-        const size = Math.min(SLICE_BYTES, message.length - at);
-        const slice = message.subarray(at, at + size);
-        at += size;
-        queued += size;
-        connection.write(slice, at === message.length, () => {
-          queued -= size;
-          wake?.();
-        });
       }
       return stalled ? 'stalled' : connection.closed ? 'closed' : 'sent';
     },

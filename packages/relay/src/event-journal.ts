@@ -11,6 +11,7 @@ import { compareEventIds, type EventId, parseEventId } from './event-ids.ts';
 import type { LiveRun } from './live-run.ts';
 import type { RunEvent } from './log-events.ts';
 import type { RunJournalReader, RunJournalWriter } from './run-store.ts';
+import { holdJsonBytes } from './shared-bytes.ts';
 
 const SPACE = 0x20;
 const LINE_FEED = 0x0a;
@@ -18,6 +19,11 @@ const LINE_FEED = 0x0a;
 const READ_BYTES = 64 * 1024;
 /** Events written at once. */
 const BATCH_EVENTS = 256;
+
+const NEW_LINE = Buffer.from('\n');
+
+/** Bytes of journal lines written at once, besides a larger line on its own. */
+const WRITE_BYTES = 1024 * 1024;
 
 /** The journal line of an event. */
 export function journalLine(event: RunEvent): Buffer {
@@ -47,6 +53,38 @@ function eventOfLine(line: Buffer): RunEvent | undefined {
   };
 }
 
+/** JSON this long (UTF-16 units) or longer is written from the bytes shared with the clients sending the event. */
+const LARGE_JSON = 32 * 1024;
+
+/**
+ * Appends the lines of `events`, a megabyte at a time; a large event's JSON from the bytes it shares with the clients
+ * sending it.
+ */
+async function appendLines(writer: RunJournalWriter, events: readonly RunEvent[]): Promise<void> {
+  let text = '';
+  const flush = async () => {
+    if (text === '') return;
+    const bytes = Buffer.from(text);
+    text = '';
+    await writer.append([bytes]);
+  };
+  for (const event of events) {
+    if (event.json.length < LARGE_JSON) {
+      text += `${event.seq} ${event.idText} ${event.json}\n`;
+      if (text.length >= WRITE_BYTES) await flush();
+      continue;
+    }
+    await flush();
+    const json = holdJsonBytes(event);
+    try {
+      await writer.append([Buffer.from(`${event.seq} ${event.idText} `), json.value, NEW_LINE]);
+    } finally {
+      json.release();
+    }
+  }
+  await flush();
+}
+
 /**
  * Writes the journal of a run in flight from its ring, until the run has ended (the journal is then complete). If the
  * ring moves past what is written (the journal cannot keep up), or a write fails, the journal is abandoned: resumes
@@ -62,7 +100,7 @@ export async function writeJournal(live: LiveRun, writer: RunJournalWriter): Pro
         return;
       }
       if (events.length > 0) {
-        await writer.append(events.map(journalLine));
+        await appendLines(writer, events);
         next += events.length;
         continue;
       }

@@ -48,18 +48,7 @@ export function createLogEventReader(): LogEventReader {
     events.map((event) => {
       sessionId ??= event.sessionId;
       const id = assign(event);
-      // Written only when read: a client resuming from the log skips most events unwritten.
-      let json: string | undefined;
-      return {
-        seq: count++,
-        id,
-        idText: formatEventId(id),
-        event,
-        get json() {
-          json ??= JSON.stringify(event);
-          return json;
-        },
-      };
+      return { seq: count++, id, idText: formatEventId(id), event, json: JSON.stringify(event) };
     });
 
   return {

@@ -67,7 +67,7 @@ export interface RelayServerOptions {
   maxRuns?: number;
   /** Open event streams (SSE and WebSocket) at once; a new one is refused with 503 past it. @defaultValue 1024 */
   maxConnections?: number;
-  /** Bounds of each client's queue of output it has not taken (1 MiB; a client taking nothing for 30 s is closed). */
+  /** Bounds of each client's queue of output it has not taken (256 KiB; a client taking nothing for 30 s is closed). */
   clientQueue?: ClientQueueLimits;
   /** Receives one line per request, and errors. @defaultValue a line on stderr */
   log?: (line: string) => void;

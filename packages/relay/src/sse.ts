@@ -6,7 +6,13 @@
 
 import type { ServerResponse } from 'node:http';
 import { type ClientQueueLimits, createClientQueue } from './client-queue.ts';
-import { deliverEvents, type EventMessages, type StreamOutcome } from './event-delivery.ts';
+import {
+  deliverEvents,
+  type EventMessages,
+  type Frame,
+  type StreamOutcome,
+  type Transport,
+} from './event-delivery.ts';
 import type { EventId } from './event-ids.ts';
 import type { RelayFormat } from './formats.ts';
 import type { SubscriptionSource } from './subscription.ts';
@@ -17,20 +23,34 @@ const HEARTBEAT_MS = 15_000;
 /** How long a browser waits before it reconnects. */
 const RETRY_MS = 1000;
 
-/** The SSE text of one event: its messages, the id on the last (a resume after it skips all of them). */
-export function sseText({ id, messages }: EventMessages): string {
-  return messages
-    .map((message, index) => {
-      const data = `data: ${message}\n`;
-      return index === messages.length - 1 ? `id: ${id}\n${data}\n` : `${data}\n`;
-    })
-    .join('');
+const BLANK_LINE = Buffer.from('\n\n');
+
+/**
+ * An event's SSE frames: a `data:` line per message, each message its own event block, the id on the last block (a
+ * resume after it skips all of them).
+ */
+function sseFrames({ id, messages }: EventMessages): Frame[] {
+  if (messages.length === 0) return [];
+  return [
+    messages.flatMap((message, index) => [
+      Buffer.from(index === messages.length - 1 ? `id: ${id}\ndata: ` : 'data: '),
+      message,
+      BLANK_LINE,
+    ]),
+  ];
 }
 
-/** An event's SSE bytes: {@link sseText} as one buffer, none when the event has no message. */
-function sseFrames(event: EventMessages): Buffer[] {
-  return event.messages.length === 0 ? [] : [Buffer.from(sseText(event))];
+/** The SSE text of one event: {@link sseFrames} as text. */
+function sseText(id: string, messages: readonly string[]): string[] {
+  if (messages.length === 0) return [];
+  const last = messages.length - 1;
+  return [
+    messages.map((message, index) => `${index === last ? `id: ${id}\n` : ''}data: ${message}\n\n`).join(''),
+  ];
 }
+
+/** The SSE transport. */
+const SSE: Transport = { name: 'sse', frames: sseFrames, texts: sseText, joinable: true };
 
 /**
  * Streams a run's events over SSE until its end or the client leaves. A client that stops reading is ended (then
@@ -79,16 +99,11 @@ export async function streamSse(
     response.write(': keep-alive\n\n');
   }, HEARTBEAT_MS);
   try {
-    const ended = await deliverEvents(
-      source,
-      { ...options, signal: gone.signal },
-      sseFrames,
-      async (frames) => {
-        start();
-        for (const frame of frames) if ((await queue.send(frame)) !== 'sent') return false;
-        return true;
-      },
-    );
+    const ended = await deliverEvents(source, { ...options, signal: gone.signal }, SSE, async (frames) => {
+      start();
+      for (const frame of frames) if ((await queue.send(frame)) !== 'sent') return false;
+      return true;
+    });
     if (!ended) return ending ? 'stalled' : 'left';
     if (!started) {
       // Nothing after the client's last id, and the run is over: 204 stops an EventSource from reconnecting.

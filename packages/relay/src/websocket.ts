@@ -12,18 +12,43 @@ import {
   RESUME_CLOSE_CODE,
   RESUME_CLOSE_REASON,
 } from './client-queue.ts';
-import { deliverEvents, type EventMessages, type StreamOutcome } from './event-delivery.ts';
+import {
+  deliverEvents,
+  type EventMessages,
+  type Frame,
+  type StreamOutcome,
+  type Transport,
+} from './event-delivery.ts';
 import type { EventId } from './event-ids.ts';
 import type { RelayFormat } from './formats.ts';
 import type { SubscriptionSource } from './subscription.ts';
 
-/** An event's WebSocket messages as bytes, the id on the last. */
-function webSocketFrames({ id, messages }: EventMessages): Buffer[] {
+const CLOSE_BRACE = Buffer.from('}');
+
+/** Messages up to this size are written together with their framing; larger ones as they are, shared. */
+const SMALL_BYTES = 64 * 1024;
+
+/** An event's WebSocket messages `{ id, event }`, the id on the last. */
+function webSocketFrames({ id, messages }: EventMessages): Frame[] {
   return messages.map((message, index) => {
-    const tag = index === messages.length - 1 ? `"id":${JSON.stringify(id)},` : '';
-    return Buffer.from(`{${tag}"event":${message}}`);
+    const head = Buffer.from(
+      index === messages.length - 1 ? `{"id":${JSON.stringify(id)},"event":` : '{"event":',
+    );
+    const parts = [head, message, CLOSE_BRACE];
+    return message.length <= SMALL_BYTES ? [Buffer.concat(parts)] : parts;
   });
 }
+
+/** {@link webSocketFrames} as texts. */
+function webSocketTexts(id: string, messages: readonly string[]): string[] {
+  const last = messages.length - 1;
+  return messages.map((message, index) =>
+    index === last ? `{"id":${JSON.stringify(id)},"event":${message}}` : `{"event":${message}}`,
+  );
+}
+
+/** The WebSocket transport. */
+const WEB_SOCKET: Transport = { name: 'ws', frames: webSocketFrames, texts: webSocketTexts, joinable: false };
 
 /** Sends a run's events on `socket` until its end or the client leaves. */
 export async function streamWebSocket(
@@ -54,7 +79,7 @@ export async function streamWebSocket(
   const ended = await deliverEvents(
     source,
     { ...options, signal: gone.signal },
-    webSocketFrames,
+    WEB_SOCKET,
     async (frames) => {
       for (const frame of frames) if ((await queue.send(frame)) !== 'sent') return false;
       return true;

@@ -62,7 +62,8 @@ describe("a client's queue", () => {
       const messages = sizes.map((size, index) => new Uint8Array(size).fill(index + 1));
       let highest = 0;
       const sending = (async () => {
-        for (const message of messages) expect(await queue.send(message)).toBe('sent');
+        for (const message of messages)
+          expect(await queue.send([message.subarray(0, 7), message.subarray(7)])).toBe('sent');
       })();
       let done = false;
       void sending.then(() => {
@@ -94,16 +95,16 @@ describe("a client's queue", () => {
   test('a client that takes nothing for stallMs with output waiting is stalled, once; one that left is closed', async () => {
     const stuck = fakeConnection();
     const queue = createClientQueue(stuck.connection, { maxBytes: 1000, stallMs: 50 });
-    expect(await queue.send(new Uint8Array(999))).toBe('sent');
-    expect(await queue.send(new Uint8Array(200_000))).toBe('stalled');
+    expect(await queue.send([new Uint8Array(999)])).toBe('sent');
+    expect(await queue.send([new Uint8Array(200_000)])).toBe('stalled');
     expect(stuck.stalls).toBe(1);
-    expect(await queue.send(new Uint8Array(10))).toBe('stalled');
+    expect(await queue.send([new Uint8Array(10)])).toBe('stalled');
     expect(stuck.stalls).toBe(1);
 
     const leaving = fakeConnection();
     const other = createClientQueue(leaving.connection, { maxBytes: 1000, stallMs: 60_000 });
-    expect(await other.send(new Uint8Array(1000))).toBe('sent');
-    const next = other.send(new Uint8Array(200_000));
+    expect(await other.send([new Uint8Array(1000)])).toBe('sent');
+    const next = other.send([new Uint8Array(200_000)]);
     leaving.close();
     expect(await next).toBe('closed');
     expect(leaving.stalls).toBe(0);
@@ -115,7 +116,7 @@ describe("a client's queue", () => {
     const queue = createClientQueue(slow.connection, { maxBytes: 64 * 1024, stallMs: 300 });
     const timer = setInterval(() => slow.take(1), 15);
     try {
-      expect(await queue.send(new Uint8Array(2_000_000))).toBe('sent');
+      expect(await queue.send([new Uint8Array(2_000_000)])).toBe('sent');
     } finally {
       clearInterval(timer);
     }
