@@ -545,6 +545,8 @@ export function createRelayServer(options: RelayServerOptions): RelayServer {
         // `[::1]` names the address `::1`, as in a URL.
         server.listen(options.port ?? 8787, bareHost(host), () => {
           server.off('error', reject);
+          // Once listening, an error (a connection that could not be accepted) is the one connection's, not the relay's.
+          server.on('error', (error) => log(`relay: ${describeError(error)}`));
           const address = server.address() as AddressInfo;
           const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
           resolveListen({

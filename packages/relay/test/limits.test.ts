@@ -75,3 +75,17 @@ describe('caps on runs in flight and on open streams', () => {
     }
   });
 });
+
+describe('the listening server', () => {
+  test('an error it meets once listening (a connection it could not accept) is one log line', async () => {
+    const { relay, url, lines } = await startRelay({ dataDir: join(space.dir, 'server-error') });
+    try {
+      const accept = Object.assign(new Error('accept EMFILE'), { code: 'EMFILE' });
+      expect(() => relay.server.emit('error', accept)).not.toThrow();
+      expect(lines).toContain('relay: Error: accept EMFILE');
+      expect((await fetch(`${url}/api/runs`)).status).toBe(200);
+    } finally {
+      await relay.close();
+    }
+  });
+});
