@@ -2,7 +2,9 @@
  * `pnpm bench [FILE] [--raw-newlines-file FILE] [--runs 5] [--only a,b] [--no-correctness] [--json]`, or
  * `pnpm bench --memory [--json] [--sessions 1000000] [--text-bytes 1000000000] [--commands-only]` for the memory run
  * (`memory-run.ts`): `normalize` on the 1 GB stream, then `validate`, `summary` and `normalize` on a gzipped log of
- * many sessions and on one session with a huge text (smaller `--sessions` and `--text-bytes` for a quicker run).
+ * many sessions and on one session with a huge text (smaller `--sessions` and `--text-bytes` for a quicker run), or
+ * `pnpm bench --relay-memory [--json] [--records 10] [--record-mb 32] [--clients 20] [--text-mb 600]` for the
+ * relay's (`relay-memory.ts`).
  *
  * Times every row on FILE (default: the generated 200 MB mixed corpus), each run in a fresh process, and checks
  * every row's output on the clean corpus, the raw-newline variant and a small corpus in 1-7 byte chunks.
@@ -38,6 +40,7 @@ import {
   runCommandMemory,
   runMemory,
 } from './memory-run.ts';
+import { FULL_RELAY_MEMORY_SCALE, formatRelayMemoryRows, runRelayMemory } from './relay-memory.ts';
 import { type BenchReport, formatReport, formatReportJson } from './report.ts';
 import { REPOSITORY_ROOT, spawnRun } from './spawn-run.ts';
 import { type Log, measureThroughput } from './throughput.ts';
@@ -68,8 +71,26 @@ async function main(argv: readonly string[]): Promise<void> {
       commands: { type: 'boolean', default: false },
       scaling: { type: 'boolean', default: false },
       sizes: { type: 'string', default: '10,100,1000' },
+      'relay-memory': { type: 'boolean', default: false },
+      records: { type: 'string', default: String(FULL_RELAY_MEMORY_SCALE.records) },
+      'record-mb': { type: 'string', default: String(FULL_RELAY_MEMORY_SCALE.recordMb) },
+      clients: { type: 'string', default: String(FULL_RELAY_MEMORY_SCALE.clients) },
+      'text-mb': { type: 'string', default: String(FULL_RELAY_MEMORY_SCALE.textMb) },
     },
   });
+  if (values['relay-memory']) {
+    const rows = await runRelayMemory(
+      {
+        records: positiveInteger(values.records, '--records'),
+        recordMb: positiveInteger(values['record-mb'], '--record-mb'),
+        clients: positiveInteger(values.clients, '--clients'),
+        textMb: positiveInteger(values['text-mb'], '--text-mb'),
+      },
+      log,
+    );
+    process.stdout.write(values.json ? `${JSON.stringify(rows, null, 2)}\n` : formatRelayMemoryRows(rows));
+    return;
+  }
   if (values.commands || values.scaling) {
     await benchCommands(values, positionals[0]);
     return;

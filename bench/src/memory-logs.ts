@@ -1,7 +1,7 @@
 /**
- * The logs the commands' memory rows read, written streaming and cached under `corpus/generated/`: many ordinary
- * sessions back to back, gzipped (what a day of captured runs looks like), and one session whose assistant text
- * alone is huge. Neither is ever held in memory, here or (the point of the rows) by the commands.
+ * The logs the memory rows read, written streaming and cached under `corpus/generated/`: many ordinary sessions
+ * back to back, gzipped (what a day of captured runs looks like), one session whose assistant text alone is huge,
+ * and one whose text comes in a few huge records. Neither is ever held in memory, here or (the point of the rows) by the commands.
  */
 
 import { once } from 'node:events';
@@ -51,6 +51,22 @@ export function* hugeTextSession(textBytes: number): Generator<string> {
   yield `{"type":"result","subtype":"success","duration_ms":600000,"duration_api_ms":590000,"is_error":false,"result":"Done.","session_id":"${id}","request_id":"r-huge"}\n`;
 }
 
+/** One session whose assistant text comes in `count` records of `textBytes` of text each. */
+export function* largeRecordsSession(count: number, textBytes: number): Generator<string> {
+  const id = '00000000-0000-4000-8000-7e7700000002';
+  yield `{"type":"system","subtype":"init","apiKeySource":"login","cwd":"/home/user/project","session_id":"${id}","model":"Claude 4 Sonnet","permissionMode":"default"}\n`;
+  yield `{"type":"user","message":{"role":"user","content":[{"type":"text","text":"Print it all at once"}]},"session_id":"${id}"}\n`;
+  const piece = 'One record, larger than any socket buffer. '
+    .repeat(Math.ceil(textBytes / 43))
+    .slice(0, textBytes);
+  for (let index = 0; index < count; index++) {
+    yield `{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"${index} `;
+    yield piece;
+    yield `"}]},"session_id":"${id}"}\n`;
+  }
+  yield `{"type":"result","subtype":"success","duration_ms":60000,"duration_api_ms":59000,"is_error":false,"result":"Done.","session_id":"${id}","request_id":"r-large"}\n`;
+}
+
 function* ordinarySessions(count: number): Generator<string> {
   const perBatch = 256;
   for (let first = 0; first < count; first += perBatch) {
@@ -81,6 +97,18 @@ export async function ensureManySessionsLog(file: string, count: number, log: Lo
     `generating ${file} (${count} sessions of ~${(ordinarySession(0).length / 1000).toFixed(1)} KB, gzipped) ...`,
   );
   await writeChunks(file, ordinarySessions(count), true);
+}
+
+/** The log of one session with `count` assistant records of `textBytes` of text each, made on first use. */
+export async function ensureLargeRecordsLog(
+  file: string,
+  count: number,
+  textBytes: number,
+  log: Log,
+): Promise<void> {
+  if (existsSync(file)) return;
+  log(`generating ${file} (one session, ${count} records of ${textBytes / 1e6} MB of assistant text) ...`);
+  await writeChunks(file, largeRecordsSession(count, textBytes), false);
 }
 
 /** The log of one session with `textBytes` of assistant text, made on first use. */

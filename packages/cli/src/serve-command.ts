@@ -25,15 +25,28 @@ Security:
   ${TOKEN_ENV}), sent as "Authorization: Bearer TOKEN" (the page: open it once as /?token=TOKEN).
   Prefer ${TOKEN_ENV}: a command line is visible to every user of the machine.
 
+Limits:
+  A new run past --max-runs runs in flight is refused with 429, a new event stream (SSE or WebSocket) past
+  --max-connections open ones with 503. A client holds at most 256 KiB of output it has not read; one that reads
+  nothing for 30 s is closed (WebSocket code 4408) and resumes after the last id it received.
+
 Exit codes:
   0  stopped by SIGINT or SIGTERM
-  2  usage error (a non-loopback host without a token, a bad port) or the address is in use`;
+  2  usage error (a non-loopback host without a token, a bad port or limit, a data directory that cannot hold
+     runs) or the address is in use`;
 
 function parsePort(text: string): number {
   const port = Number(text);
   if (!/^\d+$/.test(text) || port > 65_535)
     throw new InvalidArgumentError('must be a port number (0 picks one)');
   return port;
+}
+
+function parseLimit(text: string): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < 1)
+    throw new InvalidArgumentError('must be a positive integer');
+  return value;
 }
 
 /** The flags commander collects for `serve`. */
@@ -43,6 +56,8 @@ export interface ServeFlags {
   dataDir: string;
   agent?: string;
   token?: string;
+  maxRuns: number;
+  maxConnections: number;
 }
 
 /** Adds `serve` to the program. */
@@ -58,6 +73,14 @@ export function addServe(program: Command, { io, done }: CommandContext): void {
     .option('--data-dir <dir>', 'where run logs and records are kept', '.cursor-stream')
     .option('--agent <path>', 'the agent executable (default: cursor-agent, else agent, on the PATH)')
     .option('--token <token>', `the bearer token (also read from ${TOKEN_ENV})`)
+    .addOption(
+      new Option('--max-runs <n>', 'runs in flight at once (429 past it)').argParser(parseLimit).default(16),
+    )
+    .addOption(
+      new Option('--max-connections <n>', 'open SSE and WebSocket streams at once (503 past it)')
+        .argParser(parseLimit)
+        .default(1024),
+    )
     .addHelpText('after', SERVE_HELP)
     .action(async (flags: ServeFlags) => {
       const { runServe } = await import('./commands/serve.ts');

@@ -8,13 +8,19 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
+import { cookieValue } from './request-parts.ts';
 
 /** The cookie that carries the token for the page's own requests. */
 export const TOKEN_COOKIE = 'cursor_stream_token';
 
+/** A host without the brackets of an IPv6 address in a URL (`[::1]` is `::1`). */
+export function bareHost(host: string): string {
+  return host.replace(/^\[(.*)\]$/, '$1');
+}
+
 /** Whether a listen address reaches only this machine. */
 export function isLoopbackHost(host: string): boolean {
-  const bare = host.replace(/^\[(.*)\]$/, '$1');
+  const bare = bareHost(host);
   if (bare === 'localhost') return true;
   if (isIP(bare) === 4) return bare.startsWith('127.');
   return bare === '::1';
@@ -34,14 +40,6 @@ function digest(text: string): Buffer {
 /** Compares in constant time, so a token cannot be guessed a character at a time. */
 function sameSecret(given: string, expected: string): boolean {
   return timingSafeEqual(digest(given), digest(expected));
-}
-
-function cookieToken(header: string | undefined): string | undefined {
-  for (const part of (header ?? '').split(';')) {
-    const [name, ...value] = part.trim().split('=');
-    if (name === TOKEN_COOKIE) return decodeURIComponent(value.join('='));
-  }
-  return undefined;
 }
 
 /** The access rules of one relay. */
@@ -70,8 +68,10 @@ export function createAccessPolicy(options: AccessOptions): AccessPolicy {
       if (options.token === undefined) return true;
       const header = request.headers.authorization ?? '';
       const bearer = /^Bearer\s+(.+)$/i.exec(header)?.[1];
-      const given = bearer ?? cookieToken(request.headers.cookie);
-      return given !== undefined && sameSecret(given, options.token);
+      if (bearer !== undefined) return sameSecret(bearer, options.token);
+      // A malformed cookie is no credential: refused, as a wrong one is.
+      const cookie = cookieValue(request.headers.cookie, TOKEN_COOKIE);
+      return cookie.ok && cookie.value !== undefined && sameSecret(cookie.value, options.token);
     },
     hostAllowed(request) {
       const host = request.headers.host;

@@ -39,6 +39,14 @@ function aiSdkEncoder(): FormatEncoder {
   };
 }
 
+/**
+ * Whether a format's messages for an event depend on the event alone (not on the events before it), so that they can
+ * be encoded once and shared by every client.
+ */
+export function isStatelessFormat(format: RelayFormat): boolean {
+  return format !== 'ai-sdk';
+}
+
 /** A fresh encoder for one client (the AI SDK's is stateful: its blocks span events). */
 export function createFormatEncoder(format: RelayFormat): FormatEncoder {
   if (format === 'payload-envelope') return payloadEnvelopeEncoder();

@@ -1,6 +1,7 @@
 /** Small HTTP helpers: bounded JSON bodies, JSON answers, and the one log line per request. */
 
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 
 /** A request body that could not be read as asked. */
 export class BodyError extends Error {
@@ -42,13 +43,37 @@ export function sendJson(response: ServerResponse, status: number, body: unknown
   response.end(text);
 }
 
-/** Answers with an error `{ error: { code, message } }`. */
+/** Answers with an error `{ error: { code, message } }`; cuts the response off when it has begun already. */
 export function sendError(response: ServerResponse, status: number, code: string, message: string): void {
-  if (response.headersSent) {
+  if (response.headersSent || response.destroyed) {
     response.destroy();
     return;
   }
   sendJson(response, status, { error: { code, message } });
+}
+
+/**
+ * Refuses a WebSocket upgrade with an HTTP answer written on the socket itself (`{ error: { code, message } }`),
+ * then destroys the socket.
+ */
+export function refuseUpgrade(socket: Duplex, status: number, code: string, message: string): void {
+  if (socket.destroyed) return;
+  const body = JSON.stringify({ error: { code, message } });
+  const head = [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}`,
+    'connection: close',
+    'content-type: application/json; charset=utf-8',
+    `content-length: ${Buffer.byteLength(body)}`,
+    ...(status === 503 ? ['retry-after: 5'] : []),
+  ];
+  socket.once('finish', () => socket.destroy());
+  socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
+}
+
+/** An error as one line for the log. */
+export function describeError(error: unknown): string {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return text.split('\n', 1)[0] ?? '';
 }
 
 /**

@@ -3,6 +3,7 @@
  * of its record in the run's log, so a client resumes exactly, even after the relay restarts.
  */
 
+export { type ClientQueueLimits, RESUME_CLOSE_CODE, RESUME_CLOSE_REASON } from './client-queue.ts';
 export { compareEventIds, type EventId, formatEventId, parseEventId } from './event-ids.ts';
 export { isRelayFormat, RELAY_FORMATS, type RelayFormat } from './formats.ts';
 export type { RingLimits } from './live-run.ts';
@@ -10,6 +11,7 @@ export { createLogEventReader, type LogEventReader, type RunEvent, type RunFailu
 export {
   createRelayServer,
   RelayConfigError,
+  type RelayConfigErrorCode,
   type RelayServer,
   type RelayServerOptions,
 } from './relay-server.ts';

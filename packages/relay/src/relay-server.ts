@@ -3,18 +3,31 @@
  * resumable by event id (the byte offset of the record in the run's log), with a live page at `/`.
  */
 
+import { realpathSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import type { Duplex } from 'node:stream';
 import type { RunAgentOptions } from '@cursor-stream/node';
-import { WebSocketServer } from 'ws';
-import { type AccessPolicy, createAccessPolicy, isLoopbackHost, TOKEN_COOKIE } from './access.ts';
+import { type WebSocket, WebSocketServer } from 'ws';
+import { type AccessPolicy, bareHost, createAccessPolicy, isLoopbackHost, TOKEN_COOKIE } from './access.ts';
+import type { ClientQueueLimits } from './client-queue.ts';
+import type { StreamOutcome } from './event-delivery.ts';
 import { type EventId, parseEventId } from './event-ids.ts';
+import { writeJournal } from './event-journal.ts';
 import { isRelayFormat, type RelayFormat } from './formats.ts';
-import { BodyError, logWhenDone, readJsonBody, sendError, sendJson } from './http-io.ts';
+import {
+  BodyError,
+  describeError,
+  logWhenDone,
+  readJsonBody,
+  refuseUpgrade,
+  sendError,
+  sendJson,
+} from './http-io.ts';
 import type { RingLimits } from './live-run.ts';
 import { PAGE_HTML, PAGE_SCRIPT } from './page.ts';
+import { decodePercent, parseRequestTarget, type RequestTarget } from './request-parts.ts';
 import { createRunManager, type RunManager } from './run-manager.ts';
 import { parseRunRequest } from './run-request.ts';
 import { createFileRunStore, isRunId, type RunStore } from './run-store.ts';
@@ -50,14 +63,23 @@ export interface RelayServerOptions {
   listLimit?: number;
   /** Bounds of each run's ring of recent events. */
   ring?: RingLimits;
+  /** Runs in flight at once; `POST /api/runs` answers 429 past it. @defaultValue 16 */
+  maxRuns?: number;
+  /** Open event streams (SSE and WebSocket) at once; a new one is refused with 503 past it. @defaultValue 1024 */
+  maxConnections?: number;
+  /** Bounds of each client's queue of output it has not taken (256 KiB; a client taking nothing for 30 s is closed). */
+  clientQueue?: ClientQueueLimits;
   /** Receives one line per request, and errors. @defaultValue a line on stderr */
   log?: (line: string) => void;
 }
 
+/** Why a relay cannot run with its configuration. */
+export type RelayConfigErrorCode = 'token-required' | 'data-dir-unusable' | 'invalid-limit';
+
 /** A relay's configuration it cannot run with. */
 export class RelayConfigError extends Error {
-  readonly code: 'token-required';
-  constructor(code: 'token-required', message: string) {
+  readonly code: RelayConfigErrorCode;
+  constructor(code: RelayConfigErrorCode, message: string) {
     super(message);
     this.name = 'RelayConfigError';
     this.code = code;
@@ -78,9 +100,19 @@ interface Context {
   store: RunStore;
   runs: RunManager;
   access: AccessPolicy;
+  log: (line: string) => void;
   options: Required<
-    Pick<RelayServerOptions, 'maxPromptBytes' | 'maxBodyBytes' | 'listLimit' | 'workspaceRoot'>
-  >;
+    Pick<
+      RelayServerOptions,
+      'maxPromptBytes' | 'maxBodyBytes' | 'listLimit' | 'workspaceRoot' | 'maxRuns' | 'maxConnections'
+    >
+  > & { clientQueue: ClientQueueLimits };
+  /** Runs this relay started that may still be in flight (pruned as they end). */
+  started: Set<string>;
+  /** Open event streams. */
+  connections: number;
+  /** The journals being written, one per run in flight. */
+  journals: Set<Promise<void>>;
 }
 
 const SECURITY_HEADERS = {
@@ -102,19 +134,56 @@ function sourceOf(context: Context, runId: string): SubscriptionSource | undefin
 }
 
 /** `after` from `?after=` or `Last-Event-ID`; `null` when one is given but is no event id. */
-function afterOf(request: IncomingMessage, url: URL): EventId | undefined | null {
-  const text = url.searchParams.get('after') ?? request.headers['last-event-id'];
+function afterOf(request: IncomingMessage, target: RequestTarget): EventId | undefined | null {
+  const text = target.query.get('after') ?? request.headers['last-event-id'];
   if (text === undefined || text === null || text === '') return undefined;
   return parseEventId(String(text)) ?? null;
 }
 
-function formatOf(url: URL): RelayFormat | undefined {
-  const text = url.searchParams.get('format') ?? 'canonical';
+function formatOf(target: RequestTarget): RelayFormat | undefined {
+  const text = target.query.get('format') ?? 'canonical';
   return isRelayFormat(text) ? text : undefined;
 }
 
-function sendPage(request: IncomingMessage, response: ServerResponse, url: URL): void {
-  const token = url.searchParams.get('token');
+/** Writes the journal of a run just started, for resumes to seek in; a failure only costs resumes a log read. */
+function keepJournal(context: Context, runId: string): void {
+  const live = context.runs.live(runId);
+  const create = context.store.createJournal;
+  if (live === undefined || create === undefined) return;
+  const writing = create
+    .call(context.store, runId)
+    .then((writer) => writeJournal(live, writer))
+    .catch((error: unknown) => context.log(`relay: the journal of run ${runId}: ${describeError(error)}`))
+    .finally(() => context.journals.delete(writing));
+  context.journals.add(writing);
+}
+
+/** The runs in flight that this relay started. */
+function runsInFlight(context: Context): number {
+  for (const runId of context.started)
+    if (context.runs.live(runId) === undefined) context.started.delete(runId);
+  return context.started.size;
+}
+
+/** Counts an event stream while it is open; `undefined` (and nothing counted) when the relay has too many. */
+function openConnection(context: Context): (() => void) | undefined {
+  if (context.connections >= context.options.maxConnections) return undefined;
+  context.connections += 1;
+  let open = true;
+  return () => {
+    if (open) context.connections -= 1;
+    open = false;
+  };
+}
+
+const TOO_MANY_CONNECTIONS = 'too many open event streams; try again later';
+
+function logOutcome(context: Context, runId: string, outcome: StreamOutcome): void {
+  if (outcome === 'stalled') context.log(`relay: a client of run ${runId} took nothing for too long; closed`);
+}
+
+function sendPage(request: IncomingMessage, response: ServerResponse, target: RequestTarget): void {
+  const token = target.query.get('token');
   if (token !== null) {
     // Opened once with ?token=: keep it in a cookie the page's requests carry, and drop it from the address bar.
     response.writeHead(303, {
@@ -124,7 +193,7 @@ function sendPage(request: IncomingMessage, response: ServerResponse, url: URL):
     response.end();
     return;
   }
-  const isScript = url.pathname === '/app.js';
+  const isScript = target.path === '/app.js';
   response.writeHead(200, {
     ...SECURITY_HEADERS,
     'content-type': isScript ? 'text/javascript; charset=utf-8' : 'text/html; charset=utf-8',
@@ -141,7 +210,19 @@ async function postRun(context: Context, request: IncomingMessage, response: Ser
     sendError(response, 400, 'invalid-request', parsed.problem);
     return;
   }
+  if (runsInFlight(context) >= context.options.maxRuns) {
+    response.setHeader('retry-after', '5');
+    sendError(
+      response,
+      429,
+      'too-many-runs',
+      `${context.options.maxRuns} runs are in flight; try again when one has ended`,
+    );
+    return;
+  }
   const record = context.runs.start(parsed);
+  context.started.add(record.runId);
+  keepJournal(context, record.runId);
   sendJson(response, 201, { runId: record.runId, chatId: record.chatId });
 }
 
@@ -149,7 +230,7 @@ async function routeRun(
   context: Context,
   request: IncomingMessage,
   response: ServerResponse,
-  url: URL,
+  target: RequestTarget,
   runId: string,
   action: string | undefined,
 ): Promise<void> {
@@ -175,8 +256,8 @@ async function routeRun(
     return;
   }
   if (action === 'events' && request.method === 'GET') {
-    const after = afterOf(request, url);
-    const format = formatOf(url);
+    const after = afterOf(request, target);
+    const format = formatOf(target);
     const source = sourceOf(context, runId);
     if (after === null || format === undefined || source === undefined) {
       sendError(
@@ -187,7 +268,18 @@ async function routeRun(
       );
       return;
     }
-    await streamSse(response, source, { after, format });
+    const close = openConnection(context);
+    if (close === undefined) {
+      response.setHeader('retry-after', '5');
+      sendError(response, 503, 'too-many-connections', TOO_MANY_CONNECTIONS);
+      return;
+    }
+    try {
+      const options = { after, format, queue: context.options.clientQueue };
+      logOutcome(context, runId, await streamSse(response, source, options));
+    } finally {
+      close();
+    }
     return;
   }
   sendError(response, 405, 'method-not-allowed', `${request.method} is not allowed here`);
@@ -197,11 +289,11 @@ async function route(
   context: Context,
   request: IncomingMessage,
   response: ServerResponse,
-  url: URL,
+  target: RequestTarget,
 ): Promise<void> {
-  const path = url.pathname;
+  const path = target.path;
   if ((path === '/' || path === '/app.js') && (request.method === 'GET' || request.method === 'HEAD')) {
-    sendPage(request, response, url);
+    sendPage(request, response, target);
     return;
   }
   if (!context.access.authorized(request)) {
@@ -220,15 +312,80 @@ async function route(
   }
   const match = /^\/api\/runs\/([^/]+)(?:\/(cancel|events))?$/.exec(path);
   if (match !== null) {
-    const runId = decodeURIComponent(match[1] ?? '');
-    if (!isRunId(runId)) {
+    const runId = decodePercent(match[1] ?? '');
+    if (!runId.ok || !isRunId(runId.value)) {
       sendError(response, 400, 'invalid-run-id', 'not a run id');
       return;
     }
-    await routeRun(context, request, response, url, runId, match[2]);
+    await routeRun(context, request, response, target, runId.value, match[2]);
     return;
   }
-  sendError(response, 404, 'not-found', `nothing at ${path}`);
+  sendError(response, 404, 'not-found', 'nothing here');
+}
+
+/** Answers a request; every failure ends as one log line and a 500, never as an exception. */
+function handleRequest(context: Context, request: IncomingMessage, response: ServerResponse): void {
+  const failed = (error: unknown) => {
+    context.log(`relay: ${describeError(error)}`);
+    sendError(response, 500, 'internal', 'the relay failed to answer');
+  };
+  try {
+    logWhenDone(request, response, context.log);
+    // Writes on a response the client has left are dropped; they must not end the process.
+    response.on('error', () => {});
+    // The target is read before anything else, so that no check meets a malformed one.
+    const target = parseRequestTarget(request.url);
+    if (!target.ok) {
+      sendError(response, 400, target.error.code, target.error.message);
+      return;
+    }
+    if (!context.access.hostAllowed(request)) {
+      sendError(response, 403, 'forbidden-host', 'the Host header does not name this relay');
+      return;
+    }
+    if (request.method === 'POST' && !context.access.originAllowed(request, false)) {
+      sendError(response, 403, 'forbidden-origin', 'requests from other origins are refused');
+      return;
+    }
+    route(context, request, response, target.value).catch((error: unknown) => {
+      if (error instanceof BodyError) sendError(response, error.status, 'invalid-body', error.message);
+      else failed(error);
+    });
+  } catch (error) {
+    failed(error);
+  }
+}
+
+/** Why an upgrade is refused: the HTTP status, and the code and message of the JSON body. */
+type Refusal = { status: number; code: string; message: string };
+
+/** What an upgrade asks to follow, or why it is refused. */
+function upgradeRequest(
+  context: Context,
+  request: IncomingMessage,
+): Refusal | { source: SubscriptionSource; after: EventId | undefined; format: RelayFormat } {
+  const target = parseRequestTarget(request.url);
+  if (!target.ok) return { status: 400, ...target.error };
+  if (!context.access.hostAllowed(request))
+    return { status: 403, code: 'forbidden-host', message: 'the Host header does not name this relay' };
+  if (!context.access.originAllowed(request, false))
+    return { status: 403, code: 'forbidden-origin', message: 'upgrades from other origins are refused' };
+  if (!context.access.authorized(request))
+    return { status: 401, code: 'unauthorized', message: 'a valid token is required' };
+  const match = /^\/api\/runs\/([^/]+)\/ws$/.exec(target.value.path);
+  if (match === null) return { status: 404, code: 'not-found', message: 'nothing here' };
+  const runId = decodePercent(match[1] ?? '');
+  if (!runId.ok || !isRunId(runId.value))
+    return { status: 400, code: 'invalid-run-id', message: 'not a run id' };
+  const source = sourceOf(context, runId.value);
+  if (source === undefined) return { status: 404, code: 'not-found', message: `no run ${runId.value}` };
+  const after = afterOf(request, target.value);
+  const format = formatOf(target.value);
+  if (after === null || format === undefined) {
+    const message = 'after must be an event id and format one of canonical, payload-envelope, ai-sdk';
+    return { status: 400, code: 'invalid-request', message };
+  }
+  return { source, after, format };
 }
 
 function handleUpgrade(
@@ -237,25 +394,75 @@ function handleUpgrade(
   request: IncomingMessage,
   socket: Duplex,
   head: Buffer,
-) {
-  const refuse = (status: number, text: string) => {
-    socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-  };
-  const url = new URL(request.url ?? '/', 'http://relay');
-  const match = /^\/api\/runs\/([^/]+)\/ws$/.exec(url.pathname);
-  const runId = decodeURIComponent(match?.[1] ?? '');
-  if (!context.access.hostAllowed(request)) return refuse(403, 'Forbidden');
-  if (!context.access.originAllowed(request, false)) return refuse(403, 'Forbidden');
-  if (!context.access.authorized(request)) return refuse(401, 'Unauthorized');
-  if (match === null || !isRunId(runId)) return refuse(404, 'Not Found');
-  const after = afterOf(request, url);
-  const format = formatOf(url);
-  const source = sourceOf(context, runId);
-  if (source === undefined) return refuse(404, 'Not Found');
-  if (after === null || format === undefined) return refuse(400, 'Bad Request');
+): void {
+  const asked = upgradeRequest(context, request);
+  if ('status' in asked) {
+    refuseUpgrade(socket, asked.status, asked.code, asked.message);
+    return;
+  }
+  const close = openConnection(context);
+  if (close === undefined) {
+    refuseUpgrade(socket, 503, 'too-many-connections', TOO_MANY_CONNECTIONS);
+    return;
+  }
+  socket.once('close', close);
+  const { source, after, format } = asked;
   wss.handleUpgrade(request, socket, head, (ws) => {
-    void streamWebSocket(ws, source, { after, format });
+    followOnWebSocket(context, ws, source, { after, format });
   });
+}
+
+/** Streams to an open WebSocket; a failure is one log line and close code 1011, never an exception. */
+function followOnWebSocket(
+  context: Context,
+  ws: WebSocket,
+  source: SubscriptionSource,
+  options: { after: EventId | undefined; format: RelayFormat },
+): void {
+  // A client's protocol error (a frame too large, text that is not UTF-8) closes its socket, and only it.
+  ws.on('error', (error) => context.log(`relay: WebSocket of run ${source.runId}: ${describeError(error)}`));
+  streamWebSocket(ws, source, { ...options, queue: context.options.clientQueue }).then(
+    (outcome) => logOutcome(context, source.runId, outcome),
+    (error: unknown) => {
+      context.log(`relay: ${describeError(error)}`);
+      if (ws.readyState === ws.OPEN) ws.close(1011, 'the relay failed to read the run');
+    },
+  );
+}
+
+function limitOf(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new RelayConfigError('invalid-limit', `${name} must be a positive integer, got ${value}`);
+  return value;
+}
+
+const DATA_DIR_PROBLEMS: Readonly<Record<string, string>> = {
+  ENOTDIR: 'it (or a folder in it) is a file, not a folder',
+  EEXIST: 'its runs folder is a file',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'the file system is read-only',
+};
+
+function openStore(dataDir: string): RunStore {
+  try {
+    return createFileRunStore(dataDir);
+  } catch (error) {
+    const errno = (error as { code?: unknown } | null)?.code;
+    const problem =
+      (typeof errno === 'string' ? DATA_DIR_PROBLEMS[errno] : undefined) ?? describeError(error);
+    throw new RelayConfigError('data-dir-unusable', `cannot keep runs in ${dataDir}: ${problem}`);
+  }
+}
+
+/** The workspace root as the file system names it, so that a symbolic link cannot lead a workspace out of it. */
+function realRoot(root: string): string {
+  try {
+    return realpathSync(root);
+  } catch {
+    return resolve(root);
+  }
 }
 
 /**
@@ -265,16 +472,26 @@ function handleUpgrade(
  * (both with `?after=ID` or `Last-Event-ID`, and `?format=canonical|payload-envelope|ai-sdk`), and `/` is the live
  * page. Runs a previous relay left in flight in `dataDir` are marked `interrupted`.
  *
- * @throws RelayConfigError with code `token-required` for a non-loopback `host` without a `token`.
+ * @throws RelayConfigError with code `token-required` for a non-loopback `host` without a `token`,
+ *   `data-dir-unusable` when `dataDir` cannot hold runs, `invalid-limit` for a limit that is not a positive integer.
  */
 export function createRelayServer(options: RelayServerOptions): RelayServer {
   const host = options.host ?? '127.0.0.1';
   if (!isLoopbackHost(host) && (options.token === undefined || options.token === '')) {
     throw new RelayConfigError('token-required', `listening on ${host} (not loopback) requires a token`);
   }
-  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const given = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const log = (line: string) => {
+    try {
+      given(line);
+    } catch {
+      // A failing log must not take the relay down with it.
+    }
+  };
   const maxPromptBytes = options.maxPromptBytes ?? 2 * 1024 * 1024;
-  const store = createFileRunStore(options.dataDir);
+  const maxRuns = limitOf(options.maxRuns, 16, 'maxRuns');
+  const maxConnections = limitOf(options.maxConnections, 1024, 'maxConnections');
+  const store = openStore(options.dataDir);
   const runs = createRunManager(store, {
     options: options.agent ?? {},
     ...(options.ring === undefined ? {} : { ring: options.ring }),
@@ -283,6 +500,7 @@ export function createRelayServer(options: RelayServerOptions): RelayServer {
   const context: Context = {
     store,
     runs,
+    log,
     access: createAccessPolicy({
       host,
       token: options.token || undefined,
@@ -292,36 +510,31 @@ export function createRelayServer(options: RelayServerOptions): RelayServer {
       maxPromptBytes,
       maxBodyBytes: options.maxBodyBytes ?? maxPromptBytes + 64 * 1024,
       listLimit: options.listLimit ?? 100,
-      workspaceRoot: resolve(options.workspaceRoot ?? process.cwd()),
+      workspaceRoot: realRoot(options.workspaceRoot ?? process.cwd()),
+      maxRuns,
+      maxConnections,
+      clientQueue: options.clientQueue ?? {},
     },
+    started: new Set(),
+    connections: 0,
+    journals: new Set(),
   };
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
-  const server = createServer((request, response) => {
-    logWhenDone(request, response, log);
-    const url = new URL(request.url ?? '/', 'http://relay');
-    if (!context.access.hostAllowed(request)) {
-      sendError(response, 403, 'forbidden-host', 'the Host header does not name this relay');
-      return;
-    }
-    if (request.method === 'POST' && !context.access.originAllowed(request, false)) {
-      sendError(response, 403, 'forbidden-origin', 'requests from other origins are refused');
-      return;
-    }
-    route(context, request, response, url).catch((error: unknown) => {
-      if (error instanceof BodyError) sendError(response, error.status, 'invalid-body', error.message);
-      else {
-        log(`relay: ${String(error)}`);
-        sendError(response, 500, 'internal', 'the relay failed to answer');
-      }
-    });
-  });
+  const server = createServer((request, response) => handleRequest(context, request, response));
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const started = performance.now();
-    socket.once('close', () => {
-      const path = (request.url ?? '/').split('?')[0];
-      log(`${new Date().toISOString()} WS ${path} closed ${Math.round(performance.now() - started)}ms`);
-    });
-    handleUpgrade(context, wss, request, socket, head);
+    // Node leaves an upgraded socket without an error listener: a reset must not end the process.
+    socket.on('error', () => {});
+    try {
+      const started = performance.now();
+      socket.once('close', () => {
+        const path = (request.url ?? '/').split('?')[0];
+        log(`${new Date().toISOString()} WS ${path} closed ${Math.round(performance.now() - started)}ms`);
+      });
+      handleUpgrade(context, wss, request, socket, head);
+    } catch (error) {
+      log(`relay: ${describeError(error)}`);
+      refuseUpgrade(socket, 500, 'internal', 'the relay failed to answer');
+    }
   });
 
   return {
@@ -329,8 +542,11 @@ export function createRelayServer(options: RelayServerOptions): RelayServer {
     listen() {
       return new Promise((resolveListen, reject) => {
         server.once('error', reject);
-        server.listen(options.port ?? 8787, host, () => {
+        // `[::1]` names the address `::1`, as in a URL.
+        server.listen(options.port ?? 8787, bareHost(host), () => {
           server.off('error', reject);
+          // Once listening, an error (a connection that could not be accepted) is the one connection's, not the relay's.
+          server.on('error', (error) => log(`relay: ${describeError(error)}`));
           const address = server.address() as AddressInfo;
           const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
           resolveListen({
@@ -346,6 +562,7 @@ export function createRelayServer(options: RelayServerOptions): RelayServer {
       for (const client of wss.clients) client.terminate();
       server.closeAllConnections();
       await runs.close();
+      await Promise.all(context.journals);
       await closed;
     },
   };

@@ -1,7 +1,10 @@
-/** Checks the body of `POST /api/runs`: every field typed and bounded, the workspace inside the allowed root. */
+/**
+ * Checks the body of `POST /api/runs`: every field typed and bounded, the workspace inside the allowed root (the root
+ * given as a real path).
+ */
 
-import { statSync } from 'node:fs';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { realpathSync, statSync } from 'node:fs';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { RunRequest } from './run-manager.ts';
 
 /** A body that is not a run request, with what is wrong. */
@@ -23,20 +26,34 @@ function optionalString(
   return value;
 }
 
+function isInside(root: string, path: string): boolean {
+  const inside = relative(root, path);
+  return inside !== '..' && !inside.startsWith(`..${sep}`) && !isAbsolute(inside);
+}
+
+/**
+ * The workspace a request names, as the file system names it: `root` is already real, and the path is resolved
+ * through its symbolic links before it is checked, so that a link inside the root cannot lead outside it.
+ */
 function workspaceOf(value: unknown, root: string): string | undefined | RunRequestProblem {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'string' || value === '' || value.includes('\0'))
     return { problem: 'workspace must be a path' };
   const path = resolve(root, value);
-  const inside = relative(root, path);
-  if (inside.startsWith('..') || isAbsolute(inside))
-    return { problem: "workspace must be inside the relay's workspace root" };
+  if (!isInside(root, path)) return { problem: "workspace must be inside the relay's workspace root" };
+  let real: string;
   try {
-    if (!statSync(path).isDirectory()) return { problem: 'workspace must be a directory' };
+    real = realpathSync(path);
   } catch {
     return { problem: 'workspace does not exist' };
   }
-  return path;
+  if (!isInside(root, real)) return { problem: "workspace must be inside the relay's workspace root" };
+  try {
+    if (!statSync(real).isDirectory()) return { problem: 'workspace must be a directory' };
+  } catch {
+    return { problem: 'workspace does not exist' };
+  }
+  return real;
 }
 
 const isProblem = (value: unknown): value is RunRequestProblem =>

@@ -12,10 +12,11 @@ import {
   readdirSync,
   readFileSync,
   renameSync,
+  rmSync,
   write,
   writeFileSync,
 } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunFailure } from './log-events.ts';
 
@@ -52,6 +53,24 @@ export interface RunLogReader {
   close(): Promise<void>;
 }
 
+/** Writes one run's journal: the lines of its events as the relay served them (see `event-journal.ts`). */
+export interface RunJournalWriter {
+  /** Appends whole lines. */
+  append(lines: readonly Uint8Array[]): Promise<void>;
+  /** The journal holds every event of the run: readers may rely on it from now on. */
+  complete(): Promise<void>;
+  /** The journal could not keep up (or be written): it is removed, and resumes read the log instead. */
+  abandon(): Promise<void>;
+}
+
+/** Reads one run's journal. */
+export interface RunJournalReader extends RunLogReader {
+  /** Whether the journal holds every event of the run (else it is still being written). */
+  readonly complete: boolean;
+  /** Its size now. */
+  size(): Promise<number>;
+}
+
 /**
  * The storage of runs. The file store is the default; a shared log (Redis Streams, NATS JetStream) would implement
  * the same calls so that several relays serve the same runs (see the README's design note).
@@ -65,6 +84,13 @@ export interface RunStore {
   /** Creates the run's empty log (synchronously, so that a client can open it at once). */
   createLog(runId: string): RunLogWriter;
   openLog(runId: string): Promise<RunLogReader>;
+  /**
+   * Starts the run's journal, when the store keeps journals (a store without them is served by reading logs).
+   * Optional.
+   */
+  createJournal?(runId: string): Promise<RunJournalWriter>;
+  /** The run's journal, complete or being written; `undefined` when it has none. Optional. */
+  openJournal?(runId: string): Promise<RunJournalReader | undefined>;
 }
 
 /** Run ids: a time part (sortable) and a random part. Nothing else names a run file. */
@@ -80,10 +106,25 @@ function isRunRecord(value: unknown): value is RunRecord {
   return typeof record?.runId === 'string' && isRunId(record.runId) && typeof record.status === 'string';
 }
 
-/** The file store: `runs/<runId>.ndjson` (the log) and `runs/<runId>.json` (the record) under `dataDir`. */
+async function openReader(path: string): Promise<FileHandle | undefined> {
+  try {
+    return await open(path, 'r');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The file store: `runs/<runId>.ndjson` (the log), `runs/<runId>.json` (the record) and `runs/<runId>.events` (the
+ * journal; `.events.partial` while it is written) under `dataDir`. Journals a stopped relay left unfinished are
+ * removed: a resume reads those runs' logs.
+ */
 export function createFileRunStore(dataDir: string): RunStore {
   const runsDir = join(dataDir, 'runs');
   mkdirSync(runsDir, { recursive: true });
+  for (const name of readdirSync(runsDir)) {
+    if (name.endsWith(PARTIAL_JOURNAL)) rmSync(join(runsDir, name), { force: true });
+  }
   const path = (runId: string, ext: string) => {
     if (!isRunId(runId)) throw new RangeError(`not a run id: ${JSON.stringify(runId)}`);
     return join(runsDir, `${runId}${ext}`);
@@ -141,5 +182,70 @@ export function createFileRunStore(dataDir: string): RunStore {
         close: () => handle.close(),
       };
     },
+    async createJournal(runId) {
+      const partial = path(runId, PARTIAL_JOURNAL);
+      const handle = await open(partial, 'w');
+      let closed = false;
+      const close = async () => {
+        if (closed) return;
+        closed = true;
+        await handle.close();
+      };
+      return {
+        async append(lines) {
+          let pending = [...lines];
+          while (pending.length > 0) {
+            const { bytesWritten } = await handle.writev(pending);
+            pending = unwritten(pending, bytesWritten);
+          }
+        },
+        async complete() {
+          await close();
+          renameSync(partial, path(runId, JOURNAL));
+        },
+        async abandon() {
+          await close().catch(() => {});
+          rmSync(partial, { force: true });
+        },
+      };
+    },
+    async openJournal(runId) {
+      // Tried again after the partial one: it may have been completed (renamed) in between.
+      for (const [ext, complete] of [
+        [JOURNAL, true],
+        [PARTIAL_JOURNAL, false],
+        [JOURNAL, true],
+      ] as const) {
+        const handle = await openReader(path(runId, ext));
+        if (handle === undefined) continue;
+        return {
+          complete,
+          read: async (buffer, position) => (await handle.read(buffer, 0, buffer.length, position)).bytesRead,
+          size: async () => (await handle.stat()).size,
+          close: () => handle.close(),
+        };
+      }
+      return undefined;
+    },
   };
+}
+
+/** The journal of a run whose events are all in it. */
+const JOURNAL = '.events';
+/** The journal of a run in flight. */
+const PARTIAL_JOURNAL = '.events.partial';
+
+/** What is left of `buffers` after the first `written` bytes. */
+function unwritten(buffers: readonly Uint8Array[], written: number): Uint8Array[] {
+  let skip = written;
+  const left: Uint8Array[] = [];
+  for (const buffer of buffers) {
+    if (skip >= buffer.length) {
+      skip -= buffer.length;
+      continue;
+    }
+    left.push(skip === 0 ? buffer : buffer.subarray(skip));
+    skip = 0;
+  }
+  return left;
 }

@@ -5,7 +5,14 @@
  */
 
 import type { ServerResponse } from 'node:http';
-import { deliverEvents, type EventMessages } from './event-delivery.ts';
+import { type ClientQueueLimits, createClientQueue } from './client-queue.ts';
+import {
+  deliverEvents,
+  type EventMessages,
+  type Frame,
+  type StreamOutcome,
+  type Transport,
+} from './event-delivery.ts';
 import type { EventId } from './event-ids.ts';
 import type { RelayFormat } from './formats.ts';
 import type { SubscriptionSource } from './subscription.ts';
@@ -16,38 +23,48 @@ const HEARTBEAT_MS = 15_000;
 /** How long a browser waits before it reconnects. */
 const RETRY_MS = 1000;
 
-/** The SSE text of one event: its messages, the id on the last (a resume after it skips all of them). */
-export function sseText({ id, messages }: EventMessages): string {
-  return messages
-    .map((message, index) => {
-      const data = `data: ${message}\n`;
-      return index === messages.length - 1 ? `id: ${id}\n${data}\n` : `${data}\n`;
-    })
-    .join('');
+const BLANK_LINE = Buffer.from('\n\n');
+
+/**
+ * An event's SSE frames: a `data:` line per message, each message its own event block, the id on the last block (a
+ * resume after it skips all of them).
+ */
+function sseFrames({ id, messages }: EventMessages): Frame[] {
+  if (messages.length === 0) return [];
+  return [
+    messages.flatMap((message, index) => [
+      Buffer.from(index === messages.length - 1 ? `id: ${id}\ndata: ` : 'data: '),
+      message,
+      BLANK_LINE,
+    ]),
+  ];
 }
 
-/** Resolves once `response` can take more, or has closed. */
-function writable(response: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      response.off('drain', done);
-      response.off('close', done);
-      resolve();
-    };
-    response.on('drain', done);
-    response.on('close', done);
-  });
+/** The SSE text of one event: {@link sseFrames} as text. */
+function sseText(id: string, messages: readonly string[]): string[] {
+  if (messages.length === 0) return [];
+  const last = messages.length - 1;
+  return [
+    messages.map((message, index) => `${index === last ? `id: ${id}\n` : ''}data: ${message}\n\n`).join(''),
+  ];
 }
 
-/** Streams a run's events over SSE until its end or the client leaves. */
+/** The SSE transport. */
+const SSE: Transport = { name: 'sse', frames: sseFrames, texts: sseText, joinable: true };
+
+/**
+ * Streams a run's events over SSE until its end or the client leaves. A client that stops reading is ended (then
+ * cut off, if it does not take even that): its `EventSource` reconnects with `Last-Event-ID` and loses nothing.
+ */
 export async function streamSse(
   response: ServerResponse,
   source: SubscriptionSource,
-  options: { after: EventId | undefined; format: RelayFormat },
-): Promise<void> {
+  options: { after: EventId | undefined; format: RelayFormat; queue?: ClientQueueLimits },
+): Promise<StreamOutcome> {
   const gone = new AbortController();
   response.once('close', () => gone.abort());
   let started = false;
+  let ending = false;
   const start = () => {
     if (started) return;
     started = true;
@@ -59,22 +76,42 @@ export async function streamSse(
     });
     response.write(`retry: ${RETRY_MS}\n\n`);
   };
+  const queue = createClientQueue(
+    {
+      write: (bytes, _last, taken) => {
+        response.write(bytes, () => taken());
+      },
+      get closed() {
+        return gone.signal.aborted || ending;
+      },
+      onClose: (listener) => response.once('close', listener),
+      stall: () => {
+        ending = true;
+        response.end();
+        setTimeout(() => response.destroy(), options.queue?.stallMs ?? 30_000).unref();
+      },
+    },
+    options.queue,
+  );
   const heartbeat = setInterval(() => {
+    if (ending || gone.signal.aborted) return;
     start();
     response.write(': keep-alive\n\n');
   }, HEARTBEAT_MS);
   try {
-    const ended = await deliverEvents(source, { ...options, signal: gone.signal }, async (event) => {
+    const ended = await deliverEvents(source, { ...options, signal: gone.signal }, SSE, async (frames) => {
       start();
-      if (event.messages.length > 0 && !response.write(sseText(event))) await writable(response);
+      for (const frame of frames) if ((await queue.send(frame)) !== 'sent') return false;
+      return true;
     });
-    if (!ended) return;
+    if (!ended) return ending ? 'stalled' : 'left';
     if (!started) {
       // Nothing after the client's last id, and the run is over: 204 stops an EventSource from reconnecting.
       response.writeHead(204).end();
-      return;
+      return 'ended';
     }
     response.end(options.format === 'ai-sdk' ? 'data: [DONE]\n\n' : 'event: end\ndata: {}\n\n');
+    return 'ended';
   } finally {
     clearInterval(heartbeat);
   }

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { join } from 'node:path';
 import type { CanonicalEvent } from '@cursor-stream/core';
@@ -109,10 +109,12 @@ describe('a run over SSE', () => {
     const response = await fetch(`${url}/api/runs/${runId}/events?format=ai-sdk`);
     expect(response.headers.get('x-vercel-ai-ui-message-stream')).toBe('v1');
     if (response.body === null) throw new Error('no body');
+    const seen: UIMessageChunk[] = [];
     const chunks = parseJsonEventStream({ stream: response.body, schema: uiMessageChunkSchema }).pipeThrough(
       new TransformStream<{ success: boolean; value?: UIMessageChunk }, UIMessageChunk>({
         transform(parsed, controller) {
           if (!parsed.success || parsed.value === undefined) throw new Error('a chunk the AI SDK rejects');
+          seen.push(parsed.value);
           controller.enqueue(parsed.value);
         },
       }),
@@ -125,6 +127,47 @@ describe('a run over SSE', () => {
     expect(
       message?.parts.filter((part) => part.type === 'tool-read' || part.type === 'tool-write'),
     ).toHaveLength(2);
+    // The run's last event closes the message, also when it came before the run was known to be over.
+    expect(seen.at(-1)).toEqual({ type: 'finish', finishReason: 'stop' });
+  });
+});
+
+describe('a resume of an ended run', () => {
+  test('seeks in its journal: the same bytes as a read of the log, for honest and forged ids, without the log', async () => {
+    const runId = await postRun(url, { prompt: 'journal' });
+    await finished(runId);
+    const events = eventsOf((await readSse(`${url}/api/runs/${runId}/events`)).messages);
+    const honest = [events[0]?.id, events[3]?.id, events.at(-2)?.id, events.at(-1)?.id];
+    const offset = parseEventId(events[5]?.id ?? '')?.offset ?? 0;
+    const forged = ['1', `${offset + 1}`, `${offset}:7`, '99999999999'];
+    const sse = async (after: string) => {
+      const texts: string[] = [];
+      for (const format of ['canonical', 'payload-envelope', 'ai-sdk']) {
+        const response = await fetch(`${url}/api/runs/${runId}/events?after=${after}&format=${format}`);
+        texts.push(`${response.status} ${await response.text()}`);
+      }
+      return texts.join('\n---\n');
+    };
+    const ws = (after: string) =>
+      readWebSocket(`${url.replace('http:', 'ws:')}/api/runs/${runId}/ws?after=${after}`);
+    const journal = join(space.dir, 'data/runs', `${runId}.events`);
+    expect(existsSync(journal)).toBe(true);
+
+    // Without the journal, the log is read from the start.
+    renameSync(journal, `${journal}.away`);
+    const fromLog = new Map<string, [string, unknown]>();
+    for (const after of [...honest, ...forged])
+      fromLog.set(after ?? '', [await sse(after ?? ''), await ws(after ?? '')]);
+    // With it and without the log, the journal alone answers, the same.
+    renameSync(`${journal}.away`, journal);
+    renameSync(logOf(runId), `${logOf(runId)}.away`);
+    for (const [after, [text, messages]] of fromLog) {
+      expect(await sse(after)).toBe(text);
+      expect(await ws(after)).toEqual(messages);
+    }
+    expect(fromLog.get(events[3]?.id ?? '')?.[0]).toContain(`id: ${events[4]?.id}\n`);
+    expect(fromLog.get(events.at(-1)?.id ?? '')?.[0]).toMatch(/^204 \n/);
+    renameSync(`${logOf(runId)}.away`, logOf(runId));
   });
 });
 

@@ -1,5 +1,6 @@
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createRelayServer, RelayConfigError, type RelayServer } from '@cursor-stream/relay';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -66,6 +67,48 @@ describe('binding', () => {
     ]);
   });
 });
+
+describe('serve, misused', () => {
+  test('`--data-dir` naming a file exits 2 with one line', async () => {
+    const file = join(space.dir, 'a-file');
+    writeFileSync(file, 'not a folder');
+    const { code, stderr } = await serveExit(['--data-dir', file, '--port', '0']);
+    expect(code).toBe(2);
+    expect(stderr.trim().split('\n')).toEqual([
+      `cursor-stream: cannot keep runs in ${file}: it (or a folder in it) is a file, not a folder`,
+    ]);
+  });
+
+  test.each(['--max-runs', '--max-connections'])('%s takes a positive integer only', async (flag) => {
+    for (const value of ['0', '-1', '1.5', 'many']) {
+      const { code, stderr } = await serveExit([flag, value, '--data-dir', join(space.dir, 'limits')]);
+      expect(code).toBe(2);
+      expect(stderr.trim().split('\n')).toHaveLength(1);
+    }
+  });
+});
+
+/** Whether this machine can listen on the IPv6 loopback address. */
+const hasIpv6Loopback = await new Promise<boolean>((resolve) => {
+  const probe = createServer();
+  probe.once('error', () => resolve(false));
+  probe.listen(0, '::1', () => probe.close(() => resolve(true)));
+});
+
+describe.skipIf(!hasIpv6Loopback)(
+  `--host [::1]${hasIpv6Loopback ? '' : ' (skipped: this machine has no IPv6 loopback)'}`,
+  () => {
+    test('listens on ::1 and answers there', async () => {
+      const server = await startServe(['--host', '[::1]', '--data-dir', join(space.dir, 'ipv6')]);
+      try {
+        expect(server.url).toMatch(/^http:\/\/\[::1\]:\d+$/);
+        expect((await fetch(`${server.url}/api/runs`)).status).toBe(200);
+      } finally {
+        server.child.kill('SIGTERM');
+      }
+    });
+  },
+);
 
 describe('with a token', () => {
   let relay: RelayServer;
@@ -157,6 +200,29 @@ describe('on loopback', () => {
     expect((await post(JSON.stringify({ prompt: 'x', chatId: '../x' }))).status).toBe(400);
     expect((await post(JSON.stringify({ prompt: 'x', workspace: '/etc' }))).status).toBe(400);
     expect((await post(JSON.stringify({ prompt: 'x', workspace: '.' }))).status).toBe(201);
+  });
+
+  test('a workspace is checked as the file system names it: a link out of the root is refused', async () => {
+    mkdirSync(join(space.dir, 'ws-inside'), { recursive: true });
+    symlinkSync('/', join(space.dir, 'ws-link-out'));
+    symlinkSync(join(space.dir, 'ws-inside'), join(space.dir, 'ws-link-in'));
+    const post = async (workspace: string) => {
+      const answer = await raw(url, {
+        method: 'POST',
+        path: '/api/runs',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ prompt: 'x', workspace }),
+      });
+      return { status: answer.status, body: JSON.parse(answer.body) as { error?: { message: string } } };
+    };
+    const out = await post('ws-link-out');
+    expect(out.status).toBe(400);
+    expect(out.body.error?.message).toBe("workspace must be inside the relay's workspace root");
+    const missing = await post('ws-missing');
+    expect(missing.status).toBe(400);
+    expect(missing.body.error?.message).toBe('workspace does not exist');
+    expect((await post('ws-link-in')).status).toBe(201);
+    expect((await post('ws-inside')).status).toBe(201);
   });
 
   test('a bad after or format is refused', async () => {

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CanonicalEvent } from '@cursor-stream/core';
@@ -188,9 +189,55 @@ export function serveExit(
 }
 
 /** Waits until a run is no longer `running`. */
-export function runEnded(url: string, runId: string): Promise<void> {
+export function runEnded(url: string, runId: string, headers: Record<string, string> = {}): Promise<void> {
   return until(async () => {
-    const response = await fetch(`${url}/api/runs/${runId}`);
+    const response = await fetch(`${url}/api/runs/${runId}`, { headers });
     return ((await response.json()) as { status: string }).status !== 'running';
   }, `run ${runId} to end`);
 }
+
+/**
+ * Sends `text` as it is over a fresh TCP connection to the server at `url` and gives everything it answers until it
+ * closes the connection (or `waitMs` passes without it doing so).
+ */
+export function rawExchange(url: string, text: string | Buffer, waitMs = 5000): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname.replace(/^\[(.*)\]$/, '$1'), () => socket.write(text));
+    const chunks: Buffer[] = [];
+    const done = () => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(Buffer.concat(chunks).toString('latin1'));
+    };
+    const timer = setTimeout(done, waitMs);
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('close', done);
+    socket.on('error', done);
+  });
+}
+
+/** The status of a raw HTTP answer (`HTTP/1.1 400 Bad Request` gives 400); 0 when there is none. */
+export function statusOf(answer: string): number {
+  return Number(/^HTTP\/1\.1 (\d{3}) /.exec(answer)?.[1] ?? 0);
+}
+
+/** A raw request: a request line with `target` as it is, a Host header naming `url`'s host, and `headers`. */
+export function rawRequest(
+  url: string,
+  method: string,
+  target: string,
+  headers: readonly string[] = [],
+): string {
+  const { host } = new URL(url);
+  const connection = headers.some((header) => /^connection:/i.test(header)) ? [] : ['Connection: close'];
+  return [`${method} ${target} HTTP/1.1`, `Host: ${host}`, ...connection, ...headers, '', ''].join('\r\n');
+}
+
+/** The headers of a WebSocket upgrade. */
+export const UPGRADE_HEADERS = [
+  'Upgrade: websocket',
+  'Connection: Upgrade',
+  'Sec-WebSocket-Version: 13',
+  'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+];

@@ -3,6 +3,7 @@
 import { createRelayServer, RelayConfigError, type RelayServer } from '@cursor-stream/relay';
 import type { CliIo } from '../cli-io.ts';
 import { EXIT_OK, EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
+import { escapeControls } from '../format/text.ts';
 import { TOKEN_ENV } from '../serve-command.ts';
 
 /** What `serve` runs with. */
@@ -12,6 +13,8 @@ export interface ServeOptions {
   dataDir: string;
   agent?: string | undefined;
   token?: string | undefined;
+  maxRuns?: number | undefined;
+  maxConnections?: number | undefined;
 }
 
 function stopped(): Promise<NodeJS.Signals> {
@@ -35,6 +38,8 @@ export async function runServe(options: ServeOptions, io: CliIo): Promise<ExitCo
       port: options.port,
       dataDir: options.dataDir,
       ...(options.token === undefined || options.token === '' ? {} : { token: options.token }),
+      ...(options.maxRuns === undefined ? {} : { maxRuns: options.maxRuns }),
+      ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
       // The agent runs with the server's environment, less the relay's own secret.
       agent: {
         ...(options.agent === undefined ? {} : { binary: options.agent }),
@@ -44,7 +49,8 @@ export async function runServe(options: ServeOptions, io: CliIo): Promise<ExitCo
     });
   } catch (error) {
     if (!(error instanceof RelayConfigError)) throw error;
-    io.stderr.write(`cursor-stream: ${error.message} (--token or ${TOKEN_ENV})\n`);
+    const hint = error.code === 'token-required' ? ` (--token or ${TOKEN_ENV})` : '';
+    io.stderr.write(`cursor-stream: ${escapeControls(error.message)}${hint}\n`);
     return EXIT_USAGE_OR_IO;
   }
   const signal = stopped();

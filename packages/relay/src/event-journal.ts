@@ -1,0 +1,217 @@
+/**
+ * A run's journal: every event the relay served for it, one line each (`SEQ ID JSON`), in order, written while the run
+ * is in flight. A resume after an id seeks in it (a binary search on the ids, which increase along the lines) instead
+ * of reading the log from the start: a record's events depend on everything before it (the text already said, the
+ * calls still open, the line count), so the log cannot be read from the middle, but its events, once made, can be
+ * kept. The first line after any id is the first event a read from the start gives after it, whether or not the id
+ * names an event; the lines are the events themselves, so a resume from the journal sends the same bytes.
+ */
+
+import { compareEventIds, type EventId, parseEventId } from './event-ids.ts';
+import type { LiveRun } from './live-run.ts';
+import type { RunEvent } from './log-events.ts';
+import type { RunJournalReader, RunJournalWriter } from './run-store.ts';
+import { holdJsonBytes } from './shared-bytes.ts';
+
+const SPACE = 0x20;
+const LINE_FEED = 0x0a;
+/** Bytes read at once. */
+const READ_BYTES = 64 * 1024;
+/** Events written at once. */
+const BATCH_EVENTS = 256;
+
+const NEW_LINE = Buffer.from('\n');
+
+/** Bytes of journal lines written at once, besides a larger line on its own. */
+const WRITE_BYTES = 1024 * 1024;
+
+/** The journal line of an event. */
+export function journalLine(event: RunEvent): Buffer {
+  return Buffer.from(`${event.seq} ${event.idText} ${event.json}\n`);
+}
+
+/** An event read back from its journal line; its `event` is parsed from the JSON when it is first read. */
+function eventOfLine(line: Buffer): RunEvent | undefined {
+  const first = line.indexOf(SPACE);
+  const second = first === -1 ? -1 : line.indexOf(SPACE, first + 1);
+  if (second === -1) return undefined;
+  const seq = Number(line.toString('latin1', 0, first));
+  const idText = line.toString('latin1', first + 1, second);
+  const id = parseEventId(idText);
+  if (!Number.isSafeInteger(seq) || id === undefined) return undefined;
+  const json = line.toString('utf8', second + 1, line.length);
+  let event: RunEvent['event'] | undefined;
+  return {
+    seq,
+    id,
+    idText,
+    json,
+    get event() {
+      event ??= JSON.parse(json) as RunEvent['event'];
+      return event;
+    },
+  };
+}
+
+/** JSON this long (UTF-16 units) or longer is written from the bytes shared with the clients sending the event. */
+const LARGE_JSON = 32 * 1024;
+
+/**
+ * Appends the lines of `events`, a megabyte at a time; a large event's JSON from the bytes it shares with the clients
+ * sending it.
+ */
+async function appendLines(writer: RunJournalWriter, events: readonly RunEvent[]): Promise<void> {
+  let text = '';
+  const flush = async () => {
+    if (text === '') return;
+    const bytes = Buffer.from(text);
+    text = '';
+    await writer.append([bytes]);
+  };
+  for (const event of events) {
+    if (event.json.length < LARGE_JSON) {
+      text += `${event.seq} ${event.idText} ${event.json}\n`;
+      if (text.length >= WRITE_BYTES) await flush();
+      continue;
+    }
+    await flush();
+    const json = holdJsonBytes(event);
+    try {
+      await writer.append([Buffer.from(`${event.seq} ${event.idText} `), json.value, NEW_LINE]);
+    } finally {
+      json.release();
+    }
+  }
+  await flush();
+}
+
+/**
+ * Writes the journal of a run in flight from its ring, until the run has ended (the journal is then complete). If the
+ * ring moves past what is written (the journal cannot keep up), or a write fails, the journal is abandoned: resumes
+ * read the log, as they would without one.
+ */
+export async function writeJournal(live: LiveRun, writer: RunJournalWriter): Promise<void> {
+  let next = 0;
+  try {
+    for (;;) {
+      const events = live.eventsFrom(next, BATCH_EVENTS);
+      if (events === undefined) {
+        await writer.abandon();
+        return;
+      }
+      if (events.length > 0) {
+        await appendLines(writer, events);
+        next += events.length;
+        continue;
+      }
+      if (live.ended) {
+        await writer.complete();
+        return;
+      }
+      await new Promise<void>((resolve) => live.onChange(resolve));
+    }
+  } catch (error) {
+    await writer.abandon().catch(() => {});
+    throw error;
+  }
+}
+
+/** Reads a journal from a byte position, a line at a time. */
+export interface JournalCursor {
+  /** The next events, up to the journal's current end (none there); a line cut off by the end waits for more. */
+  next(): Promise<RunEvent[]>;
+  /** Whether the journal holds every event of the run, and all of it has been read. */
+  readonly finished: boolean;
+}
+
+/** The byte position of the first line at or after `from` (`size` when none starts before it). */
+async function lineStartFrom(journal: RunJournalReader, from: number, size: number): Promise<number> {
+  if (from === 0) return 0;
+  const buffer = new Uint8Array(READ_BYTES);
+  for (let position = from - 1; position < size; ) {
+    const read = await journal.read(buffer, position);
+    if (read === 0) break;
+    const at = buffer.subarray(0, read).indexOf(LINE_FEED);
+    if (at !== -1) return Math.min(position + at + 1, size);
+    position += read;
+  }
+  return size;
+}
+
+/** The id of the line starting at `start`; `undefined` at the end or for a line that is no journal line. */
+async function idAt(journal: RunJournalReader, start: number, size: number): Promise<EventId | undefined> {
+  if (start >= size) return undefined;
+  // `SEQ ID ` is at most 17 + 1 + 26 + 1 bytes.
+  const head = Buffer.alloc(64);
+  const read = await journal.read(head, start);
+  const first = head.subarray(0, read).indexOf(SPACE);
+  const second = first === -1 ? -1 : head.subarray(0, read).indexOf(SPACE, first + 1);
+  return second === -1 ? undefined : parseEventId(head.toString('latin1', first + 1, second));
+}
+
+/**
+ * The byte position of the first line whose id is after `after` (the journal's size when there is none yet): a
+ * binary search on positions, each step reading to the next line start and that line's id.
+ */
+async function positionAfter(journal: RunJournalReader, after: EventId, size: number): Promise<number> {
+  // The smallest `x` such that the first line at or after `x` is after `after` (or there is none).
+  let low = 0;
+  let high = size;
+  while (low < high) {
+    const middle = Math.floor((low + high) / 2);
+    const start = await lineStartFrom(journal, middle, size);
+    const id = await idAt(journal, start, size);
+    if (id === undefined || compareEventIds(id, after) > 0) high = middle;
+    else low = middle + 1;
+  }
+  return lineStartFrom(journal, low, size);
+}
+
+/**
+ * Opens a cursor on `journal` at the first event after `after` (at its start without it). `undefined` when the
+ * journal does not reach past `after` yet (a run in flight whose journal is behind the client).
+ */
+export async function openJournalCursor(
+  journal: RunJournalReader,
+  after: EventId | undefined,
+): Promise<JournalCursor | undefined> {
+  const size = await journal.size();
+  let position = after === undefined ? 0 : await positionAfter(journal, after, size);
+  if (position >= size && !journal.complete) return undefined;
+  const buffer = new Uint8Array(READ_BYTES);
+  /** The start of a line cut off by the end of what was read, kept until its end is read. */
+  let held: Buffer[] = [];
+  let finished = false;
+  /** A complete journal does not grow: its end is known. */
+  const atEnd = () => journal.complete && position >= size && held.length === 0;
+  return {
+    async next() {
+      const events: RunEvent[] = [];
+      while (events.length < BATCH_EVENTS && !atEnd()) {
+        const read = await journal.read(buffer, position);
+        if (read === 0) {
+          // A complete journal ends with a whole line; a partial one may be cut, and grows.
+          finished = journal.complete;
+          break;
+        }
+        position += read;
+        let start = 0;
+        const chunk = buffer.subarray(0, read);
+        for (let end = chunk.indexOf(LINE_FEED); end !== -1; end = chunk.indexOf(LINE_FEED, start)) {
+          const line = Buffer.concat([...held, chunk.subarray(start, end)]);
+          held = [];
+          start = end + 1;
+          const event = eventOfLine(line);
+          if (event !== undefined && (after === undefined || compareEventIds(event.id, after) > 0))
+            events.push(event);
+        }
+        if (start < read) held.push(Buffer.from(chunk.subarray(start)));
+      }
+      if (atEnd()) finished = true;
+      return events;
+    },
+    get finished() {
+      return finished;
+    },
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * The parts of a request the relay reads (its target, path segments, cookies), parsed by functions that return a
+ * result and never throw: every byte of a request is hostile, and one malformed request must cost a 400 (or a 401
+ * for a credential), never the process.
+ */
+
+/** A part of a request that could not be read. */
+export interface RequestPartProblem {
+  code: 'bad-request-target' | 'bad-escape' | 'bad-cookie';
+  message: string;
+}
+
+/** A parsed part, or why it could not be parsed. */
+export type RequestPartResult<T> = { ok: true; value: T } | { ok: false; error: RequestPartProblem };
+
+/** A request's target: its path as sent (still percent-encoded) and its query. */
+export interface RequestTarget {
+  path: string;
+  query: URLSearchParams;
+}
+
+const ABSOLUTE_FORM = /^https?:\/\//i;
+
+/**
+ * Parses a request target (`/path?query`, or the absolute form `http://host/path?query` that a server must accept).
+ * The path is taken as sent, without resolving `.` or `//` (no route has them, so they are simply not found), so
+ * that a path starting with `//` is never read as a host.
+ */
+export function parseRequestTarget(target: string | undefined): RequestPartResult<RequestTarget> {
+  const text = target ?? '';
+  if (text.startsWith('/')) {
+    const at = text.indexOf('?');
+    return {
+      ok: true,
+      value: {
+        path: at === -1 ? text : text.slice(0, at),
+        query: new URLSearchParams(at === -1 ? '' : text.slice(at + 1)),
+      },
+    };
+  }
+  if (ABSOLUTE_FORM.test(text) && URL.canParse(text)) {
+    const url = new URL(text);
+    return { ok: true, value: { path: url.pathname, query: url.searchParams } };
+  }
+  return { ok: false, error: { code: 'bad-request-target', message: 'the request target is not a path' } };
+}
+
+/** Decodes a percent-encoded path segment or cookie value; a malformed escape (`%ZZ`, `%E0%A4%A`) is a problem. */
+export function decodePercent(text: string): RequestPartResult<string> {
+  if (!text.includes('%')) return { ok: true, value: text };
+  try {
+    return { ok: true, value: decodeURIComponent(text) };
+  } catch {
+    return { ok: false, error: { code: 'bad-escape', message: 'a percent escape is malformed' } };
+  }
+}
+
+/**
+ * The value of cookie `name` in a `Cookie` header (the first one of that name), decoded; `undefined` without one.
+ * A malformed escape in it is a problem, so that a caller can refuse the credential rather than guess.
+ */
+export function cookieValue(header: string | undefined, name: string): RequestPartResult<string | undefined> {
+  for (const part of (header ?? '').split(';')) {
+    const at = part.indexOf('=');
+    if (at === -1 || part.slice(0, at).trim() !== name) continue;
+    const decoded = decodePercent(part.slice(at + 1).trim());
+    if (!decoded.ok)
+      return { ok: false, error: { code: 'bad-cookie', message: `the ${name} cookie is malformed` } };
+    return decoded;
+  }
+  return { ok: true, value: undefined };
+}

@@ -1,0 +1,200 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RunRecord } from '@cursor-stream/relay';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import WebSocket from 'ws';
+import {
+  eventsOf,
+  normalizeWithCli,
+  postRun,
+  RECORDING,
+  rawExchange,
+  rawRequest,
+  readSse,
+  runEnded,
+  scratch,
+  startServe,
+  statusOf,
+  UPGRADE_HEADERS,
+} from './support.ts';
+
+const space = scratch();
+const TOKEN = 'a-long-secret-token-0123456789';
+const AUTH = { authorization: `Bearer ${TOKEN}` };
+const AUTH_HEADER = `Authorization: Bearer ${TOKEN}`;
+/** A run whose record is there and whose log is not (deleted under the relay). */
+const LOGLESS_RUN = '0000000aa-0123456789ab';
+
+/** Closes of a WebSocket: the code, or -1 when it could not open. */
+function closeOf(url: string, send?: (socket: WebSocket) => void): Promise<number> {
+  return new Promise((resolve) => {
+    const socket = new WebSocket(url, { headers: AUTH });
+    socket.on('open', () => send?.(socket));
+    socket.on('close', (code) => resolve(code));
+    socket.on('error', () => {});
+    socket.on('unexpected-response', () => resolve(-1));
+  });
+}
+
+/**
+ * `cursor-stream serve` on every address with a token, a run in flight and a client following it, while requests
+ * and upgrades that used to end the process arrive; after each, the server still answers, and at the end the run has
+ * succeeded and its client got every event.
+ */
+describe('a token-protected server on every address', () => {
+  let server: Awaited<ReturnType<typeof startServe>>;
+  let url = '';
+  let runId = '';
+  let follower: ReturnType<typeof readSse>;
+
+  beforeAll(async () => {
+    const dataDir = join(space.dir, 'data');
+    mkdirSync(join(dataDir, 'runs'), { recursive: true });
+    const record: RunRecord = {
+      runId: LOGLESS_RUN,
+      chatId: null,
+      status: 'succeeded',
+      createdAt: new Date().toISOString(),
+      endedAt: new Date().toISOString(),
+      model: null,
+      mode: null,
+      title: 'its log was deleted',
+      error: null,
+    };
+    writeFileSync(join(dataDir, 'runs', `${LOGLESS_RUN}.json`), JSON.stringify(record));
+    server = await startServe(['--host', '0.0.0.0', '--data-dir', dataDir, '--agent', space.agent], {
+      CURSOR_STREAM_TOKEN: TOKEN,
+      FAKE_AGENT_REPLAY: RECORDING,
+      FAKE_AGENT_CHUNK_BYTES: '80',
+      FAKE_AGENT_DELAY_MS: '250',
+    });
+    url = server.url.replace('0.0.0.0', '127.0.0.1');
+    runId = await postRun(url, { prompt: 'Summarize README.md' }, AUTH);
+    follower = readSse(`${url}/api/runs/${runId}/events`, { headers: AUTH });
+  });
+  afterAll(() => {
+    server.child.kill('SIGTERM');
+    space.remove();
+  });
+
+  async function stillAnswers(): Promise<void> {
+    expect(server.child.exitCode).toBeNull();
+    expect((await fetch(`${url}/api/runs`, { headers: AUTH })).status).toBe(200);
+  }
+
+  test.each([
+    { name: 'GET //[', method: 'GET', target: '//[', headers: [], status: 401 },
+    { name: 'GET //[ with the token', method: 'GET', target: '//[', headers: [AUTH_HEADER], status: 404 },
+    { name: 'GET //[x', method: 'GET', target: '//[x', headers: [], status: 401 },
+    {
+      name: 'an absolute target that is no URL',
+      method: 'GET',
+      target: 'http://[/',
+      headers: [],
+      status: 400,
+    },
+    {
+      name: 'an absolute target with the token',
+      method: 'GET',
+      target: 'http://[/api/runs',
+      headers: [AUTH_HEADER],
+      status: 400,
+    },
+    { name: 'an asterisk target', method: 'OPTIONS', target: '*', headers: [], status: 400 },
+    {
+      name: 'a run id %ZZ',
+      method: 'GET',
+      target: '/api/runs/%ZZ/events',
+      headers: [AUTH_HEADER],
+      status: 400,
+    },
+    {
+      name: 'a run id cut in a character',
+      method: 'GET',
+      target: '/api/runs/%E0%A4%A/events',
+      headers: [AUTH_HEADER],
+      status: 400,
+    },
+    { name: 'a run id %', method: 'GET', target: '/api/runs/%', headers: [AUTH_HEADER], status: 400 },
+    {
+      name: 'a cancel of run id %',
+      method: 'POST',
+      target: '/api/runs/%/cancel',
+      headers: [AUTH_HEADER, 'Content-Length: 0'],
+      status: 400,
+    },
+    {
+      name: 'a cookie cut in a character',
+      method: 'GET',
+      target: '/api/runs',
+      headers: ['Cookie: cursor_stream_token=%E0%A4%A'],
+      status: 401,
+    },
+    {
+      name: 'a cookie %',
+      method: 'GET',
+      target: '/api/runs',
+      headers: ['Cookie: a=b; cursor_stream_token=%'],
+      status: 401,
+    },
+  ])('$name: $status, and the server goes on', async ({ method, target, headers, status }) => {
+    const answer = await rawExchange(url, rawRequest(url, method, target, headers));
+    expect(statusOf(answer)).toBe(status);
+    expect(answer).toContain('"code"');
+    await stillAnswers();
+  });
+
+  test.each([
+    { name: '//[', target: '//[', headers: [], status: 401 },
+    { name: '//[ with the token', target: '//[', headers: [AUTH_HEADER], status: 404 },
+    { name: 'http://[/', target: 'http://[/', headers: [], status: 400 },
+    { name: '%ZZ', target: '/api/runs/%ZZ/ws', headers: [], status: 401 },
+    { name: '%ZZ with the token', target: '/api/runs/%ZZ/ws', headers: [AUTH_HEADER], status: 400 },
+    { name: '%E0%A4%A with the token', target: '/api/runs/%E0%A4%A/ws', headers: [AUTH_HEADER], status: 400 },
+    { name: '% with the token', target: '/api/runs/%/ws', headers: [AUTH_HEADER], status: 400 },
+    {
+      name: 'a run with a malformed cookie',
+      target: `/api/runs/${LOGLESS_RUN}/ws`,
+      headers: ['Cookie: cursor_stream_token=%E0%A4%A'],
+      status: 401,
+    },
+  ])(
+    'an upgrade to $name is answered $status on the socket, which is closed',
+    async ({ target, headers, status }) => {
+      const answer = await rawExchange(url, rawRequest(url, 'GET', target, [...UPGRADE_HEADERS, ...headers]));
+      expect(statusOf(answer)).toBe(status);
+      expect(answer).toContain('"code"');
+      await stillAnswers();
+    },
+  );
+
+  test('a run whose log is gone: SSE answers 500, WebSocket closes with 1011', async () => {
+    const sse = await fetch(`${url}/api/runs/${LOGLESS_RUN}/events`, { headers: AUTH });
+    expect(sse.status).toBe(500);
+    expect(((await sse.json()) as { error: { code: string } }).error.code).toBe('internal');
+    expect(await closeOf(`${url.replace('http', 'ws')}/api/runs/${LOGLESS_RUN}/ws`)).toBe(1011);
+    await stillAnswers();
+  });
+
+  test('a WebSocket client breaking the protocol loses its socket, and only it', async () => {
+    const ws = `${url.replace('http', 'ws')}/api/runs/${runId}/ws`;
+    expect(await closeOf(ws, (socket) => socket.send('x'.repeat(100_000)))).toBe(1009);
+    expect(await closeOf(ws, (socket) => socket.send(Buffer.from([0xff, 0xfe]), { binary: false }))).toBe(
+      1007,
+    );
+    await stillAnswers();
+  });
+
+  test('the run in flight went on: it succeeded, and its client got every event', async () => {
+    const { status, messages } = await follower;
+    expect(status).toBe(200);
+    expect(messages.at(-1)?.event).toBe('end');
+    await runEnded(url, runId, AUTH);
+    const summary = (await (await fetch(`${url}/api/runs/${runId}`, { headers: AUTH })).json()) as RunRecord;
+    expect(summary.status).toBe('succeeded');
+    const logged = await normalizeWithCli(join(space.dir, 'data/runs', `${runId}.ndjson`));
+    expect(eventsOf(messages).map(({ event }) => event)).toEqual(logged);
+    expect(server.stderr()).toMatch(/relay: .*ENOENT/);
+    expect(server.child.exitCode).toBeNull();
+  });
+});

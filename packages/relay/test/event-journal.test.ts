@@ -1,0 +1,120 @@
+import { readFileSync } from 'node:fs';
+import { compareEventIds, createLogEventReader, type EventId, type RunEvent } from '@cursor-stream/relay';
+import { fc, test as propertyTest } from '@fast-check/vitest';
+import { describe, expect, test } from 'vitest';
+import { journalLine, openJournalCursor } from '../src/event-journal.ts';
+import type { RunJournalReader } from '../src/run-store.ts';
+import { RECORDING } from './support.ts';
+
+/** Every event of a log, as the relay makes them (the failure at the end as a run that was stopped). */
+function eventsOf(log: Uint8Array): RunEvent[] {
+  const reader = createLogEventReader();
+  return [...reader.feed(log), ...reader.end({ code: 'interrupted', message: 'stopped' })];
+}
+
+/** A journal held in memory; `complete` as a run that has ended. */
+function journalOf(bytes: Buffer, complete = true): RunJournalReader & { reads: number } {
+  const journal = {
+    complete,
+    reads: 0,
+    async read(buffer: Uint8Array, position: number) {
+      journal.reads += 1;
+      const part = bytes.subarray(position, position + buffer.length);
+      buffer.set(part);
+      return part.length;
+    },
+    size: async () => bytes.length,
+    close: async () => {},
+  };
+  return journal;
+}
+
+async function readAll(
+  journal: RunJournalReader,
+  after: EventId | undefined,
+): Promise<RunEvent[] | undefined> {
+  const cursor = await openJournalCursor(journal, after);
+  if (cursor === undefined) return undefined;
+  const events: RunEvent[] = [];
+  while (!cursor.finished) {
+    const batch = await cursor.next();
+    if (batch.length === 0 && !cursor.finished) break;
+    events.push(...batch);
+  }
+  return events;
+}
+
+/** What a client compares: each event's seq, id, JSON and parsed event. */
+const shown = (events: readonly RunEvent[]) =>
+  events.map(({ seq, idText, json, event }) => ({ seq, idText, json, event }));
+
+/** A log of many records of varied length, so that a journal spans many reads and lines cross them. */
+function longLog(): Buffer {
+  const session = { session_id: 's-journal' };
+  const lines: object[] = [{ type: 'system', subtype: 'init', model: 'Auto', ...session }];
+  for (let i = 0; i < 1500; i++) {
+    const text = `${i} ${'x'.repeat((i * 7919) % 3000)}`;
+    lines.push(
+      i % 5 === 0
+        ? { type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text }] }, ...session }
+        : { type: 'thinking', subtype: 'delta', text, ...session },
+    );
+  }
+  return Buffer.from(lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+}
+
+describe("a run's journal", () => {
+  const logs = [readFileSync(RECORDING), longLog()];
+  const runs = logs.map((log) => {
+    const events = eventsOf(log);
+    return { events, journal: Buffer.concat(events.map(journalLine)) };
+  });
+
+  test('gives back every event as it was made: seq, id, JSON and event', async () => {
+    for (const { events, journal } of runs) {
+      expect(shown((await readAll(journalOf(journal), undefined)) ?? [])).toEqual(shown(events));
+    }
+  });
+
+  propertyTest.prop(
+    [
+      fc.nat({ max: 1 }),
+      fc.oneof(
+        fc.nat().map((index) => ({ honest: index })),
+        fc.record({ offset: fc.nat({ max: 3_000_000 }), index: fc.nat({ max: 4 }) }),
+      ),
+    ],
+    { numRuns: 100 },
+  )(
+    'after any id, honest or forged, gives exactly the events a read from the start gives after it',
+    async (which, choice) => {
+      const { events, journal } = runs[which] ?? { events: [], journal: Buffer.alloc(0) };
+      const after: EventId =
+        'honest' in choice ? (events[choice.honest % events.length]?.id ?? { offset: 0, index: 0 }) : choice;
+      const expected = events.filter((event) => compareEventIds(event.id, after) > 0);
+      expect(shown((await readAll(journalOf(journal), after)) ?? [])).toEqual(shown(expected));
+    },
+  );
+
+  test('seeks: a resume near the end of a long journal reads a small part of it', async () => {
+    const { events, journal } = runs[1] ?? { events: [], journal: Buffer.alloc(0) };
+    const nearEnd = events.at(-10)?.id;
+    const reader = journalOf(journal);
+    expect(await readAll(reader, nearEnd)).toHaveLength(9);
+    // A binary search: a few reads per halving, against the whole journal's hundreds.
+    expect(journal.length / (64 * 1024)).toBeGreaterThan(30);
+    expect(reader.reads).toBeLessThan(3 * Math.ceil(Math.log2(journal.length)));
+  });
+
+  test('a journal still being written gives what it has, waits at a cut line, and is no help past its end', async () => {
+    const { events, journal } = runs[0] ?? { events: [], journal: Buffer.alloc(0) };
+    const cut = journal.length - 10;
+    const partial = journalOf(journal.subarray(0, cut), false);
+    const cursor = await openJournalCursor(partial, undefined);
+    const given = (await cursor?.next()) ?? [];
+    expect(shown(given)).toEqual(shown(events.slice(0, -1)));
+    expect(await cursor?.next()).toEqual([]);
+    expect(cursor?.finished).toBe(false);
+    expect(await openJournalCursor(partial, events.at(-1)?.id)).toBeUndefined();
+  });
+});

@@ -1,0 +1,91 @@
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import {
+  postRun,
+  RECORDING,
+  rawExchange,
+  rawRequest,
+  runEnded,
+  scratch,
+  startRelay,
+  statusOf,
+  UPGRADE_HEADERS,
+  until,
+} from './support.ts';
+
+const space = scratch();
+afterAll(() => space.remove());
+
+async function errorOf(response: Response): Promise<string> {
+  return ((await response.json()) as { error: { code: string } }).error.code;
+}
+
+describe('caps on runs in flight and on open streams', () => {
+  test('a run past maxRuns gets 429, a stream past maxConnections 503, each with a code; both free up', async () => {
+    const { relay, url } = await startRelay({
+      dataDir: join(space.dir, 'caps'),
+      // The agent writes its recording, then hangs until it is cancelled: a run that stays in flight.
+      agent: {
+        binary: space.agent,
+        env: { FAKE_AGENT_REPLAY: RECORDING, FAKE_AGENT_HANG: 'after' },
+        killGraceMs: 200,
+      },
+      maxRuns: 1,
+      maxConnections: 1,
+    });
+    try {
+      const runId = await postRun(url, { prompt: 'stays' });
+      const post = () =>
+        fetch(`${url}/api/runs`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ prompt: 'one more' }),
+        });
+      const refusedRun = await post();
+      expect(refusedRun.status).toBe(429);
+      expect(refusedRun.headers.get('retry-after')).toBe('5');
+      expect(await errorOf(refusedRun)).toBe('too-many-runs');
+
+      const leave = new AbortController();
+      const open = await fetch(`${url}/api/runs/${runId}/events`, { signal: leave.signal });
+      expect(open.status).toBe(200);
+      const refusedStream = await fetch(`${url}/api/runs/${runId}/events`);
+      expect(refusedStream.status).toBe(503);
+      expect(await errorOf(refusedStream)).toBe('too-many-connections');
+      const upgrade = await rawExchange(
+        url,
+        rawRequest(url, 'GET', `/api/runs/${runId}/ws`, UPGRADE_HEADERS),
+      );
+      expect(statusOf(upgrade)).toBe(503);
+      expect(upgrade).toContain('"too-many-connections"');
+
+      // A stream that closes frees its place; a run that ends frees its own.
+      leave.abort();
+      await until(async () => {
+        const again = new AbortController();
+        const status = (await fetch(`${url}/api/runs/${runId}/events`, { signal: again.signal })).status;
+        again.abort();
+        return status === 200;
+      }, 'a free connection');
+      expect((await fetch(`${url}/api/runs/${runId}/cancel`, { method: 'POST' })).status).toBe(202);
+      await runEnded(url, runId);
+      expect((await post()).status).toBe(201);
+    } finally {
+      await relay.close();
+    }
+  });
+});
+
+describe('the listening server', () => {
+  test('an error it meets once listening (a connection it could not accept) is one log line', async () => {
+    const { relay, url, lines } = await startRelay({ dataDir: join(space.dir, 'server-error') });
+    try {
+      const accept = Object.assign(new Error('accept EMFILE'), { code: 'EMFILE' });
+      expect(() => relay.server.emit('error', accept)).not.toThrow();
+      expect(lines).toContain('relay: Error: accept EMFILE');
+      expect((await fetch(`${url}/api/runs`)).status).toBe(200);
+    } finally {
+      await relay.close();
+    }
+  });
+});
