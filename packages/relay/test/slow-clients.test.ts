@@ -5,7 +5,16 @@ import type { CanonicalEvent } from '@cursor-stream/core';
 import { RESUME_CLOSE_CODE } from '@cursor-stream/relay';
 import { afterAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
-import { eventsOf, postRun, readSse, readWebSocket, scratch, startRelay, until } from './support.ts';
+import {
+  eventsOf,
+  postRun,
+  readSse,
+  readSseToEnd,
+  readWebSocket,
+  scratch,
+  startRelay,
+  until,
+} from './support.ts';
 
 const space = scratch();
 afterAll(() => space.remove());
@@ -104,7 +113,7 @@ describe('clients that stop reading', () => {
       await until(() => stalled() === 20, 'every client to be closed as stalled', 60_000);
       for (const client of [...sockets, ...streams]) client.resume();
 
-      const all = eventsOf((await readSse(`${url}/api/runs/${runId}/events`)).messages);
+      const all = eventsOf(await readSseToEnd(`${url}/api/runs/${runId}/events`));
       const expected: Received[] = all.map(({ id, event }) => ({ id, event }));
       expect(expected.filter(({ event }) => (event as CanonicalEvent).type === 'text-delta')).toHaveLength(6);
 

@@ -89,6 +89,21 @@ export async function readSse(
   return { status: response.status, messages };
 }
 
+/**
+ * Every message of a run's SSE stream up to its `end` message, resuming with `Last-Event-ID` as `EventSource` would
+ * when the relay closes the stream first (a reader slowed down by a busy machine can be closed as stalled).
+ */
+export async function readSseToEnd(url: string, attempts = 20): Promise<SseMessage[]> {
+  const messages: SseMessage[] = [];
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    const last = messages.findLast((message) => message.id !== undefined)?.id;
+    const read = await readSse(url, last === undefined ? {} : { headers: { 'last-event-id': last } });
+    messages.push(...read.messages);
+    if (read.messages.some((message) => message.event === 'end')) return messages;
+  }
+  throw new Error(`${url}: no end message after ${attempts} reads`);
+}
+
 /** The canonical events of SSE messages (the `end` message left out), with their ids. */
 export function eventsOf(messages: readonly SseMessage[]): { id: string; event: CanonicalEvent }[] {
   return messages
