@@ -57,7 +57,12 @@ async function swapIn(next, dir, keepMs) {
 }
 
 async function buildInto(outdir) {
-  await build({
+  await build(bundleOptions(outdir));
+}
+
+/** esbuild's options for the bundle written to `outdir`. */
+export function bundleOptions(outdir) {
+  return {
     absWorkingDir: root,
     entryPoints: {
       cli: 'src/cli.ts',
@@ -81,7 +86,7 @@ async function buildInto(outdir) {
       js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
     },
     logLevel: 'warning',
-  });
+  };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url))

@@ -1,10 +1,11 @@
 /** The process streams and environment a command uses, passed in so that commands never reach for globals. */
 
 import { availableParallelism } from 'node:os';
+import type { Progress } from '@cursor-stream/node/logs';
 import { type CliError, formatCliError } from './cli-error.ts';
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from './exit-codes.ts';
 import { capJobs } from './options.ts';
-import { createProgress, NO_PROGRESS, type Progress, type ProgressTarget } from './progress-bar.ts';
+import { createProgress, NO_PROGRESS, type ProgressTarget } from './progress-bar.ts';
 
 /** A writable stream as the commands use it. */
 export interface OutputStream extends ProgressTarget {

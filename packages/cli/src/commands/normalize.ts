@@ -3,13 +3,13 @@
  * ranges on worker threads, with the same output.
  */
 
+import { type LogStats, readLog } from '@cursor-stream/node/logs';
 import type { Result } from '../cli-error.ts';
 import { type CliIo, jobsFor, progressFor, readingExitCode, reportError, writeText } from '../cli-io.ts';
 import { EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
 import { eventLines } from '../format/event-lines.ts';
 import type { InputOptions } from '../options.ts';
 import { readSplit } from '../parallel/split-read.ts';
-import { type LogStats, readLog } from '../read-log.ts';
 
 /** Options of `normalize`. */
 export interface NormalizeOptions extends InputOptions {

@@ -4,6 +4,7 @@
  * in ranges on worker threads, with the same output.
  */
 
+import { type LogStats, readLog } from '@cursor-stream/node/logs';
 import type { Result } from '../cli-error.ts';
 import { type CliIo, jobsFor, progressFor, readingExitCode, reportError, writeText } from '../cli-io.ts';
 import { EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
@@ -19,7 +20,6 @@ import {
 import { type SummaryFooter, sessionTextBlock, summaryFooterLine } from '../format/summary-text.ts';
 import type { InputOptions } from '../options.ts';
 import { readSplit } from '../parallel/split-read.ts';
-import { type LogStats, readLog } from '../read-log.ts';
 import { type BoundedSession, createBoundedSessions } from '../sessions/bounded-sessions.ts';
 
 /** Options of `summary`. */

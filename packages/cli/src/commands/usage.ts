@@ -1,13 +1,13 @@
 /** `cursor-stream usage`: token totals of logs per day, session or model, from each session's `result.usage`. */
 
-import { displayPath, type Result } from '../cli-error.ts';
+import type { LogResult, RangeSessionsOutcome } from '@cursor-stream/node/logs';
+import { displayPath } from '../cli-error.ts';
 import { type CliIo, jobsFor, logsExitCode, progressFor, writeText } from '../cli-io.ts';
 import type { ExitCode } from '../exit-codes.ts';
 import type { InputOptions } from '../options.ts';
 import type { UsageRangeResult } from '../parallel/consumers/usage.ts';
 import { readSplit } from '../parallel/split-read.ts';
 import { type UsageGrouping, writeUsage } from '../report/index.ts';
-import type { RangeSessionsOutcome } from '../report/log-sessions.ts';
 import type { SessionFacts } from '../report/session-facts.ts';
 
 /** Options of `usage`. */
@@ -23,7 +23,7 @@ function rangeReader(options: UsageCommandOptions, io: CliIo, jobs: number) {
   return async (
     path: string,
     whole: (facts: SessionFacts) => Promise<void>,
-  ): Promise<Result<RangeSessionsOutcome> | null> => {
+  ): Promise<LogResult<RangeSessionsOutcome> | null> => {
     let eventsOutsideSessions = 0;
     const read = await readSplit(path, {
       ...options,

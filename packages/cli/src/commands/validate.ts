@@ -1,5 +1,7 @@
 /** `cursor-stream validate`: schema, tokenizer and stream checks over many logs, in parallel, reported in order. */
 
+import type { Progress } from '@cursor-stream/node/logs';
+import { expandLogPaths, type LogEntry } from '@cursor-stream/node/logs';
 import { type CliError, cliError, type Result } from '../cli-error.ts';
 import { type CliIo, jobsFor, progressFor, reportError, writeText } from '../cli-io.ts';
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
@@ -12,7 +14,6 @@ import {
   type ValidateFileJson,
   type ValidateJson,
 } from '../format/validate-report.ts';
-import { expandLogPaths, type LogEntry } from '../input/walk-logs.ts';
 import {
   joinFindings,
   keptFindings,
@@ -20,7 +21,6 @@ import {
   type ValidateRangeResult,
 } from '../parallel/consumers/validate.ts';
 import { readSplit } from '../parallel/split-read.ts';
-import type { Progress } from '../progress-bar.ts';
 import { type FileReport, problemCount } from '../validate/findings.ts';
 import { type ValidateLogOptions, validateLog, validationReport } from '../validate/validate-log.ts';
 import type { ValidateTask } from '../validate/worker-protocol.ts';

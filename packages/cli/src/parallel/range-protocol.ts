@@ -1,7 +1,7 @@
 /** The messages between the main thread and the worker threads that read a file in ranges. */
 
 import type { ForeignLog, SourceLocation } from '@cursor-stream/core/normalize';
-import type { CliError } from '../cli-error.ts';
+import type { LogError } from '@cursor-stream/node/logs';
 import type { CommandSetup } from './range-consumer.ts';
 
 /** Given to each worker when it starts. */
@@ -94,4 +94,4 @@ export type FromRangeWorker =
       readonly batch: RunBatch;
       readonly summary: RunSummary;
     }
-  | { readonly type: 'failed'; readonly run: number | null; readonly error: CliError };
+  | { readonly type: 'failed'; readonly run: number | null; readonly error: LogError };

@@ -32,7 +32,7 @@ import {
   type SourceLocation,
 } from '@cursor-stream/core/normalize';
 import type { NdjsonRecord } from '@cursor-stream/ndjson';
-import { READ_CHUNK_BYTES } from '../input/chunk-size.ts';
+import { READ_CHUNK_BYTES } from '@cursor-stream/node/logs';
 import { type Shift, shiftEvent, shiftForeign, shiftLocation, shiftRecord } from './locations.ts';
 import { type RangeConsumer, readingStep } from './range-consumer.ts';
 import type { RunBatch, RunSummary } from './range-protocol.ts';

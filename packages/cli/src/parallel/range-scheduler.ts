@@ -22,9 +22,15 @@
 
 import { Worker } from 'node:worker_threads';
 import type { ForeignLog, SourceLocation } from '@cursor-stream/core/normalize';
-import { type CliError, cliError, ioError, type Result } from '../cli-error.ts';
-import type { Progress } from '../progress-bar.ts';
-import { foreignProblem, type LogStats } from '../read-log.ts';
+import {
+  foreignProblem,
+  ioError,
+  type LogError,
+  type LogResult,
+  type LogStats,
+  logError,
+  type Progress,
+} from '@cursor-stream/node/logs';
 import type { CommandSetup } from './range-consumer.ts';
 import type {
   FromRangeWorker,
@@ -189,7 +195,7 @@ interface ScheduleBase {
   lastId: number;
   readonly totals: Totals;
   readonly counts: RangeCounts;
-  finished: ((result: Result<void>) => void) | undefined;
+  finished: ((result: LogResult<void>) => void) | undefined;
   pumping: boolean;
 }
 
@@ -390,7 +396,7 @@ async function pump(schedule: Schedule): Promise<void> {
   }
 }
 
-function finish(schedule: ScheduleBase, result: Result<void>): void {
+function finish(schedule: ScheduleBase, result: LogResult<void>): void {
   schedule.finished?.(result);
   schedule.finished = undefined;
 }
@@ -461,7 +467,7 @@ function startWorkers(
 }
 
 /** Runs the schedule once the line counts are known; resolves when every range is written, or on the first failure. */
-function runSchedule(schedule: Schedule): Promise<Result<void>> {
+function runSchedule(schedule: Schedule): Promise<LogResult<void>> {
   return new Promise((resolve) => {
     schedule.finished = resolve;
     fillAhead(schedule);
@@ -500,9 +506,9 @@ function createSchedule(
   return Object.assign(base, { head: startRun(base, 0, handles[0] as WorkerHandle) });
 }
 
-function workerFailure(plan: SplitPlan, error: unknown): CliError {
+function workerFailure(plan: SplitPlan, error: unknown): LogError {
   const detail = error instanceof Error ? error.message : String(error);
-  return cliError('read-failed', `reading in parallel failed: ${detail}`, plan.path);
+  return logError('read-failed', `reading in parallel failed: ${detail}`, plan.path);
 }
 
 /**
@@ -511,9 +517,12 @@ function workerFailure(plan: SplitPlan, error: unknown): CliError {
  *
  * @returns One thread's stats for the file, or the error that stopped it.
  */
-export async function readInRanges(plan: SplitPlan, options: RangeReadOptions): Promise<Result<RangeRead>> {
-  let failed: ((error: CliError) => void) | undefined;
-  const failure = new Promise<Result<never>>((resolve) => {
+export async function readInRanges(
+  plan: SplitPlan,
+  options: RangeReadOptions,
+): Promise<LogResult<RangeRead>> {
+  let failed: ((error: LogError) => void) | undefined;
+  const failure = new Promise<LogResult<never>>((resolve) => {
     failed = (error) => resolve({ ok: false, error });
   });
   // Until the runs start, the only message besides counts is a failure.

@@ -6,7 +6,7 @@
 
 import { openSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { cliError, ioError } from '../cli-error.ts';
+import { ioError, logError } from '@cursor-stream/node/logs';
 import { countLineFeeds } from './line-feeds.ts';
 import type { ConsumerFactory } from './range-consumer.ts';
 import { consumerFactoryFor } from './range-consumers.ts';
@@ -112,7 +112,7 @@ function resume(
     post({
       type: 'failed',
       run: message.run,
-      error: cliError('read-failed', 'no such parked run', setup.path),
+      error: logError('read-failed', 'no such parked run', setup.path),
     });
     return;
   }

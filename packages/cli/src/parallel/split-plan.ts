@@ -7,8 +7,12 @@
 
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { createNormalizer } from '@cursor-stream/core/normalize';
-import { hasGzipExtension } from '../input/decompress.ts';
-import { createTextSniffer, SNIFF_PREFIX_BYTES, startsLikeGzip } from '../input/text-sniff.ts';
+import {
+  createTextSniffer,
+  hasGzipExtension,
+  SNIFF_PREFIX_BYTES,
+  startsLikeGzip,
+} from '@cursor-stream/node/logs';
 import { type DialectChoice, isOptionValueError, parseByteSize } from '../options.ts';
 
 /**

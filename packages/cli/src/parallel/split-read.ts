@@ -1,8 +1,7 @@
 /** The commands' way in: read one file in ranges on worker threads when that pays, else say so. */
 
-import type { Result } from '../cli-error.ts';
+import type { LogResult, Progress } from '@cursor-stream/node/logs';
 import type { InputOptions } from '../options.ts';
-import type { Progress } from '../progress-bar.ts';
 import type { CommandSetup } from './range-consumer.ts';
 import type { RangeRead } from './range-scheduler.ts';
 import { planSplit, splitBytesFrom } from './split-plan.ts';
@@ -28,7 +27,10 @@ export interface SplitReadOptions extends InputOptions {
  *
  * @returns What one thread's reading would have found.
  */
-export async function readSplit(path: string, options: SplitReadOptions): Promise<Result<RangeRead> | null> {
+export async function readSplit(
+  path: string,
+  options: SplitReadOptions,
+): Promise<LogResult<RangeRead> | null> {
   const plan = planSplit(path, {
     jobs: options.jobs,
     dialect: options.dialect,

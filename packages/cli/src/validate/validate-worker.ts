@@ -1,7 +1,7 @@
 /** A worker thread of `validate`: validates the files the main thread sends, one at a time. */
 
 import { parentPort, workerData } from 'node:worker_threads';
-import type { Progress } from '../progress-bar.ts';
+import type { Progress } from '@cursor-stream/node/logs';
 import { validateLog } from './validate-log.ts';
 import type { ValidateTask, WorkerMessage, WorkerSetup } from './worker-protocol.ts';
 

@@ -5,8 +5,8 @@
  */
 
 import { Worker } from 'node:worker_threads';
+import type { Progress } from '@cursor-stream/node/logs';
 import { cliError, type Result } from '../cli-error.ts';
-import type { Progress } from '../progress-bar.ts';
 import type { FileReport } from './findings.ts';
 import type { ValidateLogOptions } from './validate-log.ts';
 import type { ValidateTask, WorkerMessage, WorkerSetup } from './worker-protocol.ts';

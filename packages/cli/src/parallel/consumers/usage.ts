@@ -1,7 +1,7 @@
 /** `usage` on a worker: each session's facts, from its events and its records' times, as it ends. */
 
 import { type CanonicalEvent, createRecordTimeIndex } from '@cursor-stream/core/normalize';
-import { createSessionCutter } from '../../report/log-sessions.ts';
+import { createSessionCutter } from '@cursor-stream/node/logs';
 import { type FactsTracker, type SessionFacts, trackSessionFacts } from '../../report/session-facts.ts';
 import type { CommandSetup, RangeConsumer } from '../range-consumer.ts';
 import { createSkip } from './skip.ts';

@@ -1,6 +1,6 @@
 /**
- * The one read loop every command shares: open a log, decompress it if needed, refuse binary input, count its lines
- * and bytes, and run its chunks through the core normalizer, handing each batch of canonical events to the command.
+ * The one read loop every reader of a log file shares: open a log, decompress it if needed, refuse binary input, count its lines
+ * and bytes, and run its chunks through the core normalizer, handing each batch of canonical events on.
  * Memory stays bounded by the largest record: chunks are fed as they are read and never kept.
  */
 
@@ -12,18 +12,28 @@ import {
   type NormalizerOptions,
 } from '@cursor-stream/core/normalize';
 import type { NdjsonRecord } from '@cursor-stream/ndjson';
-import { type CliError, cliError, ioError, type Result } from './cli-error.ts';
-import { decompressedChunks } from './input/decompress.ts';
-import { createLineCounter } from './input/line-counter.ts';
-import { type LogSource, openLog } from './input/open-log.ts';
-import { createTextSniffer } from './input/text-sniff.ts';
-import type { InputOptions } from './options.ts';
-import { NO_PROGRESS, type Progress } from './progress-bar.ts';
+import { decompressedChunks } from './decompress.ts';
+import { createLineCounter } from './line-counter.ts';
+import { ioError, type LogError, type LogResult, logError } from './log-error.ts';
+import { type LogSource, openLog } from './open-log.ts';
+import type { Progress } from './progress.ts';
+import { createTextSniffer } from './text-sniff.ts';
+
+/** How a log's bytes become canonical events. */
+export interface ReadingOptions {
+  /** `auto` (detect per stream; the default) or the name of the dialect to read it with. */
+  readonly dialect?: string | undefined;
+  /** The largest record held in memory; larger ones are reported as `oversize` and skipped. */
+  readonly maxRecordBytes?: number | undefined;
+}
+
+/** Standard input as a log reader takes it: bytes or text, and whether it is a terminal (then nothing is piped). */
+export type StandardInput = AsyncIterable<Uint8Array | string> & { readonly isTTY?: boolean | undefined };
 
 /** How to read a log, and who receives what it holds. */
-export interface ReadLogOptions extends InputOptions {
-  /** Standard input, read for the path `-`. */
-  readonly stdin: AsyncIterable<Uint8Array | string> & { readonly isTTY?: boolean | undefined };
+export interface ReadLogOptions extends ReadingOptions {
+  /** Standard input, read for the path `-`: `process.stdin` by default. */
+  readonly stdin?: StandardInput;
   /** Tail the file until this signal aborts. */
   readonly follow?: AbortSignal;
   /** While following: the file was truncated, and is read again from its start. */
@@ -57,18 +67,22 @@ export interface LogStats {
   foreign: ForeignLog | null;
   /**
    * Problems of the input after its readable part (gzip trailing garbage, a cut gzip member), each located: the
-   * events before them were delivered. A command reports them and exits as for invalid lines.
+   * events before them were delivered. They are the log's problems as its invalid lines are.
    */
-  inputProblems: CliError[];
+  inputProblems: LogError[];
 }
 
-/** Another agent's log is refused like a broken input: the command says whose it is, and where, and exits 1. */
-export function foreignProblem(foreign: ForeignLog, path: string): CliError {
-  return cliError('foreign-format', `line ${foreign.loc.line}: ${foreign.message}`, path);
+/** What reads a log without showing how far it got. */
+const NO_PROGRESS: Progress = { advance() {}, done() {} };
+
+/** Another agent's log is refused like a broken input: the problem says whose it is, and where. */
+export function foreignProblem(foreign: ForeignLog, path: string): LogError {
+  return logError('foreign-format', `line ${foreign.loc.line}: ${foreign.message}`, path);
 }
 
 function normalizerOptions(options: ReadLogOptions): NormalizerOptions {
-  const result: NormalizerOptions = { dialect: options.dialect };
+  const result: NormalizerOptions = {};
+  if (options.dialect !== undefined) result.dialect = options.dialect;
   if (options.maxRecordBytes !== undefined) result.maxRecordBytes = options.maxRecordBytes;
   if (options.onRecord !== undefined) result.onRecord = options.onRecord;
   return result;
@@ -85,7 +99,7 @@ async function* measured(chunks: AsyncIterable<Uint8Array>, progress: Progress):
 async function nextChunk(
   chunks: AsyncGenerator<Uint8Array>,
   path: string,
-): Promise<Result<Uint8Array | null>> {
+): Promise<LogResult<Uint8Array | null>> {
   try {
     const next = await chunks.next();
     return { ok: true, value: next.done ? null : next.value };
@@ -94,8 +108,8 @@ async function nextChunk(
   }
 }
 
-function notText(path: string, why: string): CliError {
-  return cliError('not-text', `not a text log (${why})`, path);
+function notText(path: string, why: string): LogError {
+  return logError('not-text', `not a text log (${why})`, path);
 }
 
 /** Hands batches of events on, counting them and the invalid lines among them. */
@@ -110,14 +124,14 @@ function createDelivery(onEvents: ReadLogOptions['onEvents']) {
   return { counts, deliver };
 }
 
-async function readSource(source: LogSource, options: ReadLogOptions): Promise<Result<LogStats>> {
+async function readSource(source: LogSource, options: ReadLogOptions): Promise<LogResult<LogStats>> {
   const normalizer = createNormalizer(normalizerOptions(options));
   const counter = createLineCounter();
   const progress = options.progress?.(source.size, source.path) ?? NO_PROGRESS;
   const { counts, deliver } = createDelivery(options.onEvents);
-  const inputProblems: CliError[] = [];
+  const inputProblems: LogError[] = [];
   const chunks = decompressedChunks(source.path, measured(source.chunks, progress), ({ offset, message }) =>
-    inputProblems.push(cliError('bad-gzip', `at compressed byte ${offset}: ${message}`, source.path)),
+    inputProblems.push(logError('bad-gzip', `at compressed byte ${offset}: ${message}`, source.path)),
   );
   let dialect: string | undefined;
   const sniffer = createTextSniffer();
@@ -160,19 +174,20 @@ async function readSource(source: LogSource, options: ReadLogOptions): Promise<R
 
 /**
  * Reads one log through the normalizer. I/O failures (missing, unreadable, a directory, not text, bad gzip) come
- * back as a {@link CliError}; bad lines inside the log are `invalid-line` events, counted in the stats.
+ * back as a {@link LogError}; bad lines inside the log are `invalid-line` events, counted in the stats.
  *
  * @param path - A file path, or `-` for standard input.
  */
-export async function readLog(path: string, options: ReadLogOptions): Promise<Result<LogStats>> {
-  if (path === '-' && options.stdin.isTTY === true) {
+export async function readLog(path: string, options: ReadLogOptions): Promise<LogResult<LogStats>> {
+  const stdin = options.stdin ?? process.stdin;
+  if (path === '-' && stdin.isTTY === true) {
     return {
       ok: false,
-      error: cliError('usage', 'no input: give a FILE, or pipe a log into standard input'),
+      error: logError('usage', 'no input: give a FILE, or pipe a log into standard input'),
     };
   }
   const opened = await openLog(path, {
-    stdin: options.stdin,
+    stdin,
     ...(options.follow === undefined ? {} : { follow: options.follow }),
     ...(options.onTruncated === undefined ? {} : { onTruncated: options.onTruncated }),
   });

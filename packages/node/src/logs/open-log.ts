@@ -3,9 +3,9 @@
 import { fstatSync, readSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { cliError, ioError, type Result } from '../cli-error.ts';
 import { READ_CHUNK_BYTES } from './chunk-size.ts';
 import { followFile } from './follow-file.ts';
+import { ioError, type LogResult, logError } from './log-error.ts';
 
 /** An opened log, not yet read. */
 export interface LogSource {
@@ -24,8 +24,8 @@ export interface LogSource {
 
 /** How to open a log. */
 export interface OpenLogOptions {
-  /** Standard input, read when the path is `-`. */
-  readonly stdin: AsyncIterable<Uint8Array | string>;
+  /** Standard input, read when the path is `-`: `process.stdin` by default. */
+  readonly stdin?: AsyncIterable<Uint8Array | string>;
   /** Keep reading as the file grows, until this signal aborts (`render --follow`). */
   readonly follow?: AbortSignal;
   /** While following: the file became shorter than what was read, and is read again from its start. */
@@ -108,12 +108,17 @@ function fileSource(
  *
  * @param path - A file path, or `-` for standard input.
  */
-export async function openLog(path: string, options: OpenLogOptions): Promise<Result<LogSource>> {
+export async function openLog(path: string, options: OpenLogOptions = {}): Promise<LogResult<LogSource>> {
   if (path === '-') {
     const { size, directory } = stdinKind();
     if (directory)
-      return { ok: false, error: cliError('is-a-directory', 'is a directory, not a log file', path) };
-    const source: LogSource = { path, size, chunks: bytesOf(options.stdin), close: async () => {} };
+      return { ok: false, error: logError('is-a-directory', 'is a directory, not a log file', path) };
+    const source: LogSource = {
+      path,
+      size,
+      chunks: bytesOf(options.stdin ?? process.stdin),
+      close: async () => {},
+    };
     return { ok: true, value: source };
   }
   let handle: FileHandle;
@@ -126,14 +131,14 @@ export async function openLog(path: string, options: OpenLogOptions): Promise<Re
     const stats = await handle.stat();
     if (stats.isDirectory()) {
       await handle.close();
-      return { ok: false, error: cliError('is-a-directory', 'is a directory, not a log file', path) };
+      return { ok: false, error: logError('is-a-directory', 'is a directory, not a log file', path) };
     }
     if (options.follow !== undefined && !stats.isFile()) {
       // Following reads at offsets as the file grows, which a pipe or a device cannot do.
       await handle.close();
       return {
         ok: false,
-        error: cliError('usage', 'cannot follow: not a regular file (pipe it without --follow)', path),
+        error: logError('usage', 'cannot follow: not a regular file (pipe it without --follow)', path),
       };
     }
     return { ok: true, value: fileSource(path, handle, stats.size, stats.isFile(), options) };

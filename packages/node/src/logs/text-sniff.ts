@@ -25,6 +25,12 @@ export const SNIFF_PREFIX_BYTES = 64 * 1024;
 
 const GENUINE_REPLACEMENT = [0xef, 0xbf, 0xbd] as const;
 
+/** Looks at an input's first bytes, chunk by chunk; see {@link createTextSniffer}. */
+export interface TextSniffer {
+  /** Looks at the next chunk; returns why the input is not a text log, or `null` while it may be one. */
+  check(chunk: Uint8Array): string | null;
+}
+
 /**
  * Judges whether an input is a text log from its first {@link SNIFF_PREFIX_BYTES}, chunk by chunk: the verdict (and
  * the offset it names) depends on those bytes only, never on how they were cut. Binary files and UTF-16 text almost
@@ -32,7 +38,7 @@ const GENUINE_REPLACEMENT = [0xef, 0xbf, 0xbd] as const;
  * corrupt byte stays a log (its line is reported as invalid), and a real U+FFFD (EF BF BD), which tool output often
  * carries, or a sequence cut by the end of the prefix, is not counted.
  */
-export function createTextSniffer(prefixBytes = SNIFF_PREFIX_BYTES) {
+export function createTextSniffer(prefixBytes = SNIFF_PREFIX_BYTES): TextSniffer {
   const decoder = new TextDecoder('utf-8');
   let seen = 0;
   let replacements = 0;
@@ -53,7 +59,6 @@ export function createTextSniffer(prefixBytes = SNIFF_PREFIX_BYTES) {
   }
 
   return {
-    /** Looks at the next chunk; returns why the input is not a text log, or `null` while it may be one. */
     check(chunk: Uint8Array): string | null {
       if (seen >= prefixBytes) return null;
       const part = chunk.subarray(0, prefixBytes - seen);

@@ -1,13 +1,17 @@
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import {
+  createLineCounter,
+  createTextSniffer,
+  expandLogPaths,
+  firstNulByte,
+  isLogFileName,
+  looksLikeBinary,
+  startsLikeGzip,
+} from '@cursor-stream/node/logs';
 import { fc, test } from '@fast-check/vitest';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { main } from '../src/cli.ts';
-import { createLineCounter } from '../src/input/line-counter.ts';
-import { createTextSniffer, firstNulByte, looksLikeBinary, startsLikeGzip } from '../src/input/text-sniff.ts';
-import { expandLogPaths, isLogFileName } from '../src/input/walk-logs.ts';
-import { fakeIo } from './support.ts';
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 
@@ -148,14 +152,4 @@ describe('createTextSniffer', () => {
       expect(verdict(chunks, 200)).toBe(verdict([bytes], 200));
     },
   );
-
-  test('a NUL on line 2 is refused from a slow pipe as from a file', async () => {
-    const first = '{"type":"system","subtype":"init","session_id":"s"}\n';
-    const { io, stderr } = fakeIo([first, '{"a":1}\u0000\n']);
-    const code = await main(['summary', '-'], io);
-    expect(code).toBe(2);
-    expect(stderr.text).toBe(
-      `cursor-stream: <stdin>: not a text log (NUL byte at offset ${first.length + 7})\n`,
-    );
-  });
 });

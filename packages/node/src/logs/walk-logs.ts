@@ -1,15 +1,15 @@
-/** Turning `validate`'s arguments into files: directories are walked for logs, files are taken as given. */
+/** Turning paths into log files: directories are walked for logs, files are taken as given. */
 
 import type { Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type CliError, cliError, ioError } from '../cli-error.ts';
+import { ioError, type LogError, logError } from './log-error.ts';
 
 /** Names a directory walk picks up: NDJSON logs, plain or gzipped. */
 const LOG_NAME = /\.(?:ndjson|jsonl|log)(?:\.gz)?$/i;
 
-/** One file to validate, or why an argument gave none. */
-export type LogEntry = { path: string; size: number | undefined } | { path: string; error: CliError };
+/** One log file to read, or why a path gave none. */
+export type LogEntry = { path: string; size: number | undefined } | { path: string; error: LogError };
 
 /** Whether a directory walk picks up this file name. */
 export function isLogFileName(name: string): boolean {
@@ -47,7 +47,7 @@ async function walk(directory: string): Promise<LogEntry[]> {
 }
 
 /**
- * Expands `validate`'s arguments in order: a directory becomes the logs under it, anything else (including `-`
+ * Expands paths in order: a directory becomes the logs under it, anything else (including `-`
  * and paths that do not exist, which fail when read) stays as it is.
  */
 export async function expandLogPaths(paths: readonly string[]): Promise<LogEntry[]> {
@@ -64,6 +64,6 @@ export async function expandLogPaths(paths: readonly string[]): Promise<LogEntry
   return entries;
 }
 
-function noLogs(path: string): CliError {
-  return cliError('no-logs-found', 'no .ndjson, .jsonl or .log files (or their .gz) in this directory', path);
+function noLogs(path: string): LogError {
+  return logError('no-logs-found', 'no .ndjson, .jsonl or .log files (or their .gz) in this directory', path);
 }

@@ -2,10 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type LogSource, openLog, READ_CHUNK_BYTES } from '@cursor-stream/node/logs';
 import { fc, test } from '@fast-check/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { READ_CHUNK_BYTES } from '../src/input/chunk-size.ts';
-import { type LogSource, openLog } from '../src/input/open-log.ts';
 
 const NO_STDIN: AsyncIterable<Uint8Array> = { [Symbol.asyncIterator]: async function* () {} };
 

@@ -1,13 +1,8 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { decompressedChunks, type GzipTrailingProblem } from '@cursor-stream/node/logs';
 import { fc, test } from '@fast-check/vitest';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { main } from '../src/cli.ts';
-import { decompressedChunks } from '../src/input/decompress.ts';
-import { type GzipTrailingProblem, gunzipMembers } from '../src/input/gunzip-members.ts';
-import { fakeIo } from './support.ts';
+import { describe, expect } from 'vitest';
+import { gunzipMembers } from '../src/logs/gunzip-members.ts';
 
 async function* chunked(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Array> {
   for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size);
@@ -70,32 +65,6 @@ describe('gunzipMembers', () => {
 
   test('an input that is not gzip at all is an error before any output', async () => {
     await expect(gunzip(Buffer.from('{"type":"user"}\n'))).rejects.toMatchObject({ code: 'Z_DATA_ERROR' });
-  });
-});
-
-describe('a gzip log with trailing garbage', () => {
-  let scratch = '';
-  beforeAll(async () => {
-    scratch = await mkdtemp(join(tmpdir(), 'cursor-stream-gzip-'));
-  });
-  afterAll(() => rm(scratch, { recursive: true, force: true }));
-
-  test('keeps every event, then reports the trailing bytes at their offset and exits 1', async () => {
-    const path = join(scratch, 'run.ndjson.gz');
-    const member = gzipSync(LOG);
-    await writeFile(path, Buffer.concat([member, Buffer.from('garbage!!')]));
-    const { io, stdout, stderr } = fakeIo();
-    const code = await main(['normalize', path], io);
-    expect(code).toBe(1);
-    expect(
-      stdout.text
-        .split('\n')
-        .filter((line) => line !== '')
-        .map((line) => JSON.parse(line).type),
-    ).toEqual(['stream-start', 'finish']);
-    expect(stderr.text).toBe(
-      `cursor-stream: ${path}: at compressed byte ${member.length}: 9 bytes after the gzip data are not gzip (ignored, as gzip -dc does)\n`,
-    );
   });
 });
 

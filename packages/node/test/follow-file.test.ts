@@ -1,8 +1,8 @@
 import { appendFile, mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { followFile } from '@cursor-stream/node/logs';
 import { expect, test } from 'vitest';
-import { followFile } from '../src/input/follow-file.ts';
 
 test('following a growing file passes on whole lines only, and drops an unfinished one when stopped', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'follow-'));
