@@ -4,13 +4,14 @@
  * entry that gathers many (a package's subpath) lands in the chunk of everything it gathers, so a value imported
  * from such an entry on the start-up path would load all of it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 // @ts-expect-error: a plain ES module script without declarations.
 import { bundleOptions } from '../scripts/bundle.mjs';
+import { commandModuleUrl, type WorkerModule } from '../src/command-modules.ts';
 
 let metafile: Metafile;
 const scratch = mkdtempSync(join(tmpdir(), 'cursor-stream-lazy-'));
@@ -68,6 +69,33 @@ describe('the bundled CLI', () => {
       const loaded = loadedBy('src/cli.ts', `src/commands/${command}.ts`);
       expect(loaded).toContain('../node/src/logs/read-log.ts');
       expect(heavyIn(loaded)).toEqual([]);
+    }
+  });
+});
+
+describe("the bundle's workers", () => {
+  test('are files of their own, as is each module a worker loads for a command, where the CLI finds it', () => {
+    const entries = new Map(
+      Object.entries(metafile.outputs).map(([output, { entryPoint }]) => [
+        output.split('/').at(-1),
+        entryPoint,
+      ]),
+    );
+    expect(entries.get('range-worker.js')).toMatch(/node\/src\/ranges\/range-worker\.ts$/);
+    expect(entries.get('pool-worker.js')).toMatch(/node\/src\/ranges\/pool-worker\.ts$/);
+    const commands = join(import.meta.dirname, '../src/commands');
+    const modules = readdirSync(commands, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .flatMap(({ name }) =>
+        (['range-consumer', 'worker-task'] as WorkerModule[])
+          .filter((module) => existsSync(join(commands, name, `${module}.ts`)))
+          .map((module) => [name, module] as const),
+      );
+    expect(modules).toContainEqual(['summary', 'range-consumer']);
+    expect(modules).toContainEqual(['validate', 'worker-task']);
+    for (const [name, module] of modules) {
+      expect(entries.get(`${name}-${module}.js`)).toBe(`src/commands/${name}/${module}.ts`);
+      expect(existsSync(commandModuleUrl(name, module))).toBe(true);
     }
   });
 });

@@ -2,12 +2,17 @@
 
 import { type CanonicalEvent, createRecordTimeIndex } from '@cursor-stream/core/normalize';
 import { createSessionCutter } from '@cursor-stream/node/logs';
+import { type CreateConsumerFactory, createSkip, type RangeConsumer } from '@cursor-stream/node/ranges';
 import { type FactsTracker, type SessionFacts, trackSessionFacts } from '../../report/session-facts.ts';
-import type { CommandSetup, RangeConsumer } from '../range-consumer.ts';
-import { createSkip } from './skip.ts';
 
 /** Bytes a session's facts are counted as in memory: a summary with a few tool calls. */
 const FACTS_BYTES = 2048;
+
+/** What `usage`'s output on a worker depends on. */
+export interface UsageRangeSetup {
+  /** The log as its sessions' facts name it. */
+  readonly file: string;
+}
 
 /** A range's result besides its sessions. */
 export interface UsageRangeResult {
@@ -18,7 +23,7 @@ export interface UsageRangeResult {
  * Each session's facts are an item, summed or written by the main thread in order. A session is cut at its finish,
  * which the normalizer puts before every session start: at an accepted cut, none is open.
  */
-export function usageConsumer(setup: CommandSetup & { command: 'usage' }, skip: number): RangeConsumer {
+export function usageConsumer(setup: UsageRangeSetup, skip: number): RangeConsumer {
   const times = createRecordTimeIndex();
   const outcome = { eventsOutsideSessions: 0 };
   const skipped = createSkip(skip);
@@ -68,3 +73,7 @@ export function usageConsumer(setup: CommandSetup & { command: 'usage' }, skip: 
     result: (): UsageRangeResult => ({ eventsOutsideSessions: outcome.eventsOutsideSessions }),
   };
 }
+
+/** `usage`'s consumers, for a range worker. */
+export const createConsumerFactory: CreateConsumerFactory<UsageRangeSetup> = (setup) => (skip) =>
+  usageConsumer(setup, skip);

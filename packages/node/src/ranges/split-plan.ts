@@ -7,22 +7,13 @@
 
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { createNormalizer } from '@cursor-stream/core/normalize';
-import {
-  createTextSniffer,
-  hasGzipExtension,
-  SNIFF_PREFIX_BYTES,
-  startsLikeGzip,
-} from '@cursor-stream/node/logs';
-import { type DialectChoice, isOptionValueError, parseByteSize } from '../options.ts';
+import { createTextSniffer, hasGzipExtension, SNIFF_PREFIX_BYTES, startsLikeGzip } from '../logs/index.ts';
 
 /**
  * Files smaller than this are read on one thread: starting a worker costs about a tenth of a second, which a smaller
  * file does not win back.
  */
 export const MIN_SPLIT_BYTES = 32 * 1024 * 1024;
-
-/** The environment variable that sets the size from which files are split (a byte size such as `64m`). */
-export const SPLIT_BYTES_ENV = 'CURSOR_STREAM_SPLIT_BYTES';
 
 /**
  * The size ranges aim at. Small enough that a worker reading ahead of the one being written finishes its range
@@ -62,18 +53,11 @@ export interface SplitPlan {
 /** How to plan a split. */
 export interface SplitOptions {
   readonly jobs: number;
-  readonly dialect: DialectChoice;
+  /** `auto` or the dialect forced. */
+  readonly dialect: string;
   readonly maxRecordBytes?: number | undefined;
-  /** Files from this size on are split; see {@link splitBytesFrom}. */
+  /** Files from this size on are split: {@link MIN_SPLIT_BYTES} unless a caller knows better. */
   readonly splitBytes: number;
-}
-
-/** The size from which files are split: {@link SPLIT_BYTES_ENV} when it holds a byte size, else {@link MIN_SPLIT_BYTES}. */
-export function splitBytesFrom(env: Readonly<Record<string, string | undefined>>): number {
-  const text = env[SPLIT_BYTES_ENV];
-  if (text === undefined) return MIN_SPLIT_BYTES;
-  const value = parseByteSize(text);
-  return isOptionValueError(value) ? MIN_SPLIT_BYTES : value;
 }
 
 /** The size ranges aim at for a split size: {@link RANGE_BYTES}, less when files are split from a smaller size. */

@@ -19,7 +19,7 @@
  * again from there, silently up to that range.
  *
  * Events are delivered at the same points as on one thread (the end of each 64 KiB chunk, counted from the start of
- * the file), so a command that reads the dialect as sessions end sees the same dialect for each.
+ * the file), so a consumer that reads the dialect as sessions end sees the same dialect for each.
  */
 
 import { readSync } from 'node:fs';
@@ -32,7 +32,7 @@ import {
   type SourceLocation,
 } from '@cursor-stream/core/normalize';
 import type { NdjsonRecord } from '@cursor-stream/ndjson';
-import { READ_CHUNK_BYTES } from '@cursor-stream/node/logs';
+import { READ_CHUNK_BYTES } from '../logs/index.ts';
 import { type Shift, shiftEvent, shiftForeign, shiftLocation, shiftRecord } from './locations.ts';
 import { type RangeConsumer, readingStep } from './range-consumer.ts';
 import type { RunBatch, RunSummary } from './range-protocol.ts';

@@ -1,15 +1,14 @@
 /**
- * A worker thread that reads ranges of one log file for one command: it counts line feeds when asked, runs ranges
+ * A worker thread that reads ranges of one log file for one consumer module: it counts line feeds when asked, runs ranges
  * (fresh, or resumed from where an earlier run of this worker stopped), and sends their output in batches, at most
  * {@link MAX_BATCHES_IN_FLIGHT} ahead of what the main thread has taken.
  */
 
 import { openSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { ioError, logError } from '@cursor-stream/node/logs';
+import { ioError, logError } from '../logs/index.ts';
 import { countLineFeeds } from './line-feeds.ts';
-import type { ConsumerFactory } from './range-consumer.ts';
-import { consumerFactoryFor } from './range-consumers.ts';
+import { CONSUMER_EXPORT, type ConsumerFactory } from './range-consumer.ts';
 import type { FromRangeWorker, RangeWorkerSetup, RunBatch, ToRangeWorker } from './range-protocol.ts';
 import {
   type RangeFile,
@@ -159,13 +158,33 @@ function handle(file: RangeFile, factory: ConsumerFactory, message: ToRangeWorke
   }
 }
 
+/** The consumer factory of the module the reader named, made from its setup. */
+async function loadConsumer(): Promise<ConsumerFactory> {
+  const loaded = (await import(setup.consumer)) as Record<string, unknown>;
+  const create = loaded[CONSUMER_EXPORT];
+  if (typeof create !== 'function')
+    throw new Error(`${setup.consumer} exports no ${CONSUMER_EXPORT} function`);
+  return await (create as (setup: unknown) => ConsumerFactory | Promise<ConsumerFactory>)(setup.setup);
+}
+
 async function main(): Promise<void> {
   const file: RangeFile = {
     fd: openSync(setup.path, 'r'),
     bounds: setup.bounds,
     dialect: setup.dialect,
   };
-  const factory = await consumerFactoryFor(setup.command);
+  let factory: ConsumerFactory;
+  try {
+    factory = await loadConsumer();
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    post({
+      type: 'failed',
+      run: null,
+      error: logError('read-failed', `no range consumer: ${detail}`, setup.path),
+    });
+    return;
+  }
   port?.on('message', (message: ToRangeWorker) => {
     try {
       handle(file, factory, message);

@@ -1,19 +1,26 @@
 /** `summary` on a worker: sessions reduced and rendered as they end, invalid lines listed. */
 
 import type { CanonicalEvent } from '@cursor-stream/core/normalize';
+import { type CreateConsumerFactory, createSkip, type RangeConsumer } from '@cursor-stream/node/ranges';
 import { createPalette } from '../../format/colors.ts';
 import { createInvalidLineList, sessionJson, sessionJsonBlock } from '../../format/summary-json.ts';
 import { sessionTextBlock } from '../../format/summary-text.ts';
 import { type BoundedSession, createBoundedSessions } from '../../sessions/bounded-sessions.ts';
-import type { CommandSetup, RangeConsumer } from '../range-consumer.ts';
-import { createSkip } from './skip.ts';
+
+/** What `summary`'s output on a worker depends on. */
+export interface SummaryRangeSetup {
+  readonly json: boolean;
+  readonly color: boolean;
+  /** The dialect the user forced, which each session reports; `undefined` for `auto`. */
+  readonly dialect: string | undefined;
+}
 
 /**
  * Each session's block, as the chosen form prints it, is an item; the main thread adds what separates blocks. The
  * dialect a session reports is the stream's as the session ends, as on one thread. The result is the range's
  * invalid lines, listed up to the bound.
  */
-export function summaryConsumer(setup: CommandSetup & { command: 'summary' }, skip: number): RangeConsumer {
+export function summaryConsumer(setup: SummaryRangeSetup, skip: number): RangeConsumer {
   const palette = createPalette(setup.color);
   const invalidLines = createInvalidLineList();
   const finished: BoundedSession[] = [];
@@ -58,3 +65,7 @@ export function summaryConsumer(setup: CommandSetup & { command: 'summary' }, sk
     result: () => invalidLines.json(),
   };
 }
+
+/** `summary`'s consumers, for a range worker. */
+export const createConsumerFactory: CreateConsumerFactory<SummaryRangeSetup> = (setup) => (skip) =>
+  summaryConsumer(setup, skip);

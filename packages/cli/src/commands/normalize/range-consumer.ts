@@ -1,8 +1,8 @@
 /** `normalize` on a worker: each delivery's events as NDJSON lines, exactly as one thread writes them. */
 
 import type { CanonicalEvent } from '@cursor-stream/core/normalize';
+import type { ConsumerFactory, CreateConsumerFactory, RangeConsumer } from '@cursor-stream/node/ranges';
 import { eventLines } from '../../format/event-lines.ts';
-import type { RangeConsumer } from '../range-consumer.ts';
 
 /**
  * `bytes` in an array buffer of their own: items are moved to the main thread by transferring their buffer, and a
@@ -49,3 +49,6 @@ export function normalizeConsumer(skip: number): RangeConsumer {
     result: () => null,
   };
 }
+
+/** `normalize`'s consumers, for a range worker: they depend on nothing but the events. */
+export const createConsumerFactory: CreateConsumerFactory = (): ConsumerFactory => normalizeConsumer;

@@ -1,15 +1,16 @@
 /** The messages between the main thread and the worker threads that read a file in ranges. */
 
 import type { ForeignLog, SourceLocation } from '@cursor-stream/core/normalize';
-import type { LogError } from '@cursor-stream/node/logs';
-import type { CommandSetup } from './range-consumer.ts';
+import type { LogError } from '../logs/index.ts';
 
 /** Given to each worker when it starts. */
 export interface RangeWorkerSetup {
   readonly path: string;
   /** Where each range starts, then the file's size. */
   readonly bounds: readonly number[];
-  readonly command: CommandSetup;
+  /** The consumer module's URL, and what its factory is made from. */
+  readonly consumer: string;
+  readonly setup: unknown;
   /** The dialect the first range is read with: `auto` or the one forced. */
   readonly firstDialect: string;
   /** The dialect later ranges are read with, and that every accepted cut must find the stream locked on. */
@@ -51,10 +52,10 @@ export type ToRangeWorker =
   /** Forget where run `parked` stopped. */
   | { readonly type: 'release'; readonly parked: number };
 
-/** Output of a run: items for the command to write, in order, and what the main thread checks before writing them. */
+/** Output of a run: items for the consumer's reader to write, in order, and what the main thread checks before writing them. */
 export interface RunBatch {
   readonly items: unknown[];
-  /** Items as the command counts them (events, sessions), for a resumed run to leave out those already written. */
+  /** Items as the consumer counts them (events, sessions), for a resumed run to leave out those already written. */
   readonly count: number;
   /** About how many bytes the items hold in memory. */
   readonly bytes: number;
@@ -76,7 +77,7 @@ export interface RunSummary {
    * its dialect read the record, as a record nested too deep is).
    */
   readonly pending: string[] | null;
-  /** The command's own result for the run. */
+  /** The consumer's own result for the run. */
   readonly result: unknown;
 }
 

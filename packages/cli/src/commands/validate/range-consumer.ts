@@ -1,9 +1,21 @@
 /** `validate` on a worker: findings collected as on one thread, each tagged with when one thread finds it. */
 
 import { loadSchemaValidators, type SourceLocation } from '@cursor-stream/core/normalize';
+import type {
+  ConsumerFactory,
+  CreateConsumerFactory,
+  RangeConsumer,
+  ReadingStep,
+} from '@cursor-stream/node/ranges';
 import { type Finding, MAX_FINDINGS_LISTED } from '../../validate/findings.ts';
 import { createValidateCollector, type FindingSink, type KeptFindings } from '../../validate/validate-log.ts';
-import type { CommandSetup, ConsumerFactory, RangeConsumer, ReadingStep } from '../range-consumer.ts';
+
+/** What `validate`'s findings on a worker depend on. */
+export interface ValidateRangeSetup {
+  readonly strict: boolean;
+  /** The dialect the user forced; `undefined` for `auto`. */
+  readonly dialect: string | undefined;
+}
 
 /** A finding and the reading step it was found at. */
 export interface StepFinding {
@@ -42,7 +54,7 @@ function createStepList(step: () => ReadingStep): FindingSink & { readonly kept:
  * read) before its event findings (when its events are delivered). Each finding carries its step, so that the main
  * thread can put the ranges' findings back in that order before it keeps the first ones.
  */
-function validateConsumer(setup: CommandSetup & { command: 'validate' }): RangeConsumer {
+function validateConsumer(setup: ValidateRangeSetup): RangeConsumer {
   let at: ReadingStep = 0;
   const problems = createStepList(() => at);
   const warnings = createStepList(() => at);
@@ -66,14 +78,14 @@ function validateConsumer(setup: CommandSetup & { command: 'validate' }): RangeC
   };
 }
 
-/** The validate consumer, once this thread has loaded the schema validators. */
-export async function validateConsumerFactory(
-  setup: CommandSetup & { command: 'validate' },
-): Promise<ConsumerFactory> {
+/** `validate`'s consumers, for a range worker, once its thread has loaded the schema validators. */
+export const createConsumerFactory: CreateConsumerFactory<ValidateRangeSetup> = async (
+  setup,
+): Promise<ConsumerFactory> => {
   await loadSchemaValidators();
   // Validation writes nothing as it goes, so a resumed run has no items to leave out.
   return () => validateConsumer(setup);
-}
+};
 
 /**
  * The findings of consecutive ranges as one thread keeps them: in the order found, the first ones listed. Joining

@@ -30,8 +30,7 @@ import {
   type LogStats,
   logError,
   type Progress,
-} from '@cursor-stream/node/logs';
-import type { CommandSetup } from './range-consumer.ts';
+} from '../logs/index.ts';
 import type {
   FromRangeWorker,
   RangeWorkerSetup,
@@ -39,9 +38,11 @@ import type {
   RunSummary,
   ToRangeWorker,
 } from './range-protocol.ts';
+import type { RangeCounts, RangeRead } from './read-in-ranges.ts';
 import type { SplitPlan } from './split-plan.ts';
 
-// Built output runs the bundled worker; a run from source (tests, tsx) runs the TypeScript one.
+// Built output runs the built (or bundled) worker beside this module; a run from source (tests, tsx) runs the
+// TypeScript one.
 const WORKER_URL = new URL(
   import.meta.url.endsWith('.ts') ? './range-worker.ts' : './range-worker.js',
   import.meta.url,
@@ -54,41 +55,18 @@ const WINDOW_PER_JOB = 2;
 /** Ids of pending tool calls the main thread keeps; past it, any id a run touches sends it back to be read again. */
 const MAX_PENDING_KEPT = 100_000;
 
-/** How to read a file in ranges. */
-export interface RangeReadOptions {
+/** How the scheduler reads a planned file. */
+interface PlannedReadOptions {
   readonly jobs: number;
-  readonly command: CommandSetup;
-  /** `auto` or the dialect the user forced. */
+  readonly consumer: URL;
+  readonly setup: unknown;
+  /** `auto` or the dialect forced. */
   readonly dialect: string;
   readonly maxRecordBytes?: number | undefined;
   readonly progress: Progress;
-  /** Receives the items of the ranges, in file order; awaited, so a slow reader holds the workers back. */
   items(items: readonly unknown[]): Promise<void>;
-  /**
-   * Receives the command's result of each written run, in file order, to fold into its own: results are not kept
-   * here, so that their memory does not grow with the number of ranges.
-   */
   result(result: unknown): void;
-  /** The worker module; the one beside this module by default. */
-  readonly workerUrl?: URL;
-}
-
-/** How the work went: for tests and curious readers. */
-export interface RangeCounts {
-  /** Ranges the file was planned in. */
-  ranges: number;
-  /** Runs started, resumes included. */
-  runs: number;
-  /** Runs whose output was written: the cuts accepted, plus one. */
-  written: number;
-  /** Ranges read again because a tool call crossed into them. */
-  resumed: number;
-}
-
-/** What reading in ranges found: one thread's stats, and how the work went. */
-export interface RangeRead {
-  stats: LogStats;
-  counts: RangeCounts;
+  readonly workerUrl?: URL | undefined;
 }
 
 /** What the written runs found, summed as each is written. */
@@ -175,7 +153,7 @@ function firstLines(
 /** Everything the scheduler keeps while the ranges are read, but the head. */
 interface ScheduleBase {
   readonly plan: SplitPlan;
-  readonly options: RangeReadOptions;
+  readonly options: PlannedReadOptions;
   readonly handles: readonly WorkerHandle[];
   readonly firstLine: readonly number[];
   readonly endOfInput: SourceLocation;
@@ -439,13 +417,14 @@ function summarize(schedule: Schedule, lines: number): RangeRead {
 /** The workers, each with its setup; messages go to `dispatch`, counts to the handle's waiter. */
 function startWorkers(
   plan: SplitPlan,
-  options: RangeReadOptions,
+  options: PlannedReadOptions,
   dispatch: (message: FromRangeWorker) => void,
 ): WorkerHandle[] {
   const setup: RangeWorkerSetup = {
     path: plan.path,
     bounds: [...plan.starts, plan.size],
-    command: options.command,
+    consumer: options.consumer.href,
+    setup: options.setup,
     firstDialect: options.dialect,
     dialect: plan.dialect,
     maxRecordBytes: options.maxRecordBytes,
@@ -477,7 +456,7 @@ function runSchedule(schedule: Schedule): Promise<LogResult<void>> {
 /** The schedule at its start: the first range's run started, as the head. */
 function createSchedule(
   plan: SplitPlan,
-  options: RangeReadOptions,
+  options: PlannedReadOptions,
   handles: readonly WorkerHandle[],
   firstLine: readonly number[],
   lines: number,
@@ -517,9 +496,9 @@ function workerFailure(plan: SplitPlan, error: unknown): LogError {
  *
  * @returns One thread's stats for the file, or the error that stopped it.
  */
-export async function readInRanges(
+export async function readPlanned(
   plan: SplitPlan,
-  options: RangeReadOptions,
+  options: PlannedReadOptions,
 ): Promise<LogResult<RangeRead>> {
   let failed: ((error: LogError) => void) | undefined;
   const failure = new Promise<LogResult<never>>((resolve) => {
