@@ -4,18 +4,52 @@
  * command on a small log close to Node's own start-up.
  *
  * Entry points sit side by side in `bundle/`, so that code resolving files relative to itself (`../package.json`,
- * the validate and range workers, the bench child) finds them as it does in `src/`.
+ * the range and pool workers beside the range engine, the bench child) finds them as it does in `src/`. Each module
+ * a worker loads by URL for a command (`src/commands/<name>/range-consumer.ts` and `worker-task.ts`) is an entry of
+ * its own, `<name>-<module>.js`, where `src/command-modules.ts` finds it.
  */
+import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const BUNDLE = join(root, 'bundle');
 
-/** The entry points, which a running CLI loads first; they are swapped in last. */
-const ENTRIES = ['cli.js', 'validate-worker.js', 'range-worker.js', 'bench-child.js'];
+/** The node package's sources, where the range engine's workers are. */
+const NODE_PACKAGE = dirname(createRequire(import.meta.url).resolve('@cursor-stream/node/package.json'));
+
+/** The modules of a command that a worker thread loads by URL. */
+const WORKER_MODULES = ['range-consumer', 'worker-task'];
+
+/** Each command's worker modules, as entry points named `<command>-<module>`. */
+function workerModuleEntries() {
+  const entries = {};
+  const commands = readdirSync(join(root, 'src/commands'), { withFileTypes: true }).filter((entry) =>
+    entry.isDirectory(),
+  );
+  for (const { name } of commands) {
+    for (const module of WORKER_MODULES) {
+      const file = `src/commands/${name}/${module}.ts`;
+      if (existsSync(join(root, file))) entries[`${name}-${module}`] = file;
+    }
+  }
+  return entries;
+}
+
+/** The entry points, by the name of the file each becomes. */
+const ENTRY_POINTS = {
+  cli: 'src/cli.ts',
+  'range-worker': join(NODE_PACKAGE, 'src/ranges/range-worker.ts'),
+  'pool-worker': join(NODE_PACKAGE, 'src/ranges/pool-worker.ts'),
+  'bench-child': 'src/bench/bench-child.ts',
+  ...workerModuleEntries(),
+};
+
+/** The entry points' files, which a running CLI (or its workers) loads by name; they are swapped in last. */
+const ENTRIES = Object.keys(ENTRY_POINTS).map((name) => `${name}.js`);
 
 /**
  * A chunk the new build no longer has is kept this long: a CLI started before the rebuild loads its command's chunk
@@ -57,14 +91,14 @@ async function swapIn(next, dir, keepMs) {
 }
 
 async function buildInto(outdir) {
-  await build({
+  await build(bundleOptions(outdir));
+}
+
+/** esbuild's options for the bundle written to `outdir`. */
+export function bundleOptions(outdir) {
+  return {
     absWorkingDir: root,
-    entryPoints: {
-      cli: 'src/cli.ts',
-      'validate-worker': 'src/validate/validate-worker.ts',
-      'range-worker': 'src/parallel/range-worker.ts',
-      'bench-child': 'src/bench/bench-child.ts',
-    },
+    entryPoints: ENTRY_POINTS,
     outdir,
     bundle: true,
     splitting: true,
@@ -81,7 +115,7 @@ async function buildInto(outdir) {
       js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
     },
     logLevel: 'warning',
-  });
+  };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url))

@@ -3,22 +3,11 @@
  * layer prints them as one line.
  */
 
+import type { LogErrorCode } from '@cursor-stream/node/logs';
 import { escapeControls } from './format/text.ts';
 
-/** What kind of failure a {@link CliError} is. */
-export type CliErrorCode =
-  | 'usage'
-  | 'no-such-file'
-  | 'is-a-directory'
-  | 'not-a-directory'
-  | 'permission-denied'
-  | 'not-text'
-  | 'bad-gzip'
-  | 'no-logs-found'
-  | 'read-failed'
-  | 'export-failed'
-  | 'foreign-format'
-  | 'invalid-value';
+/** What kind of failure a {@link CliError} is: a log's own failures, and the CLI's. */
+export type CliErrorCode = LogErrorCode | 'export-failed' | 'invalid-value';
 
 /** A usage or I/O error, printed as `cursor-stream: PATH: MESSAGE`. */
 export interface CliError {
@@ -47,23 +36,4 @@ export function formatCliError(error: CliError, program = 'cursor-stream'): stri
 /** How a path appears in messages: `-` is standard input, and control and bidi characters are escaped. */
 export function displayPath(path: string): string {
   return path === '-' ? '<stdin>' : escapeControls(path);
-}
-
-const ERRNO_MESSAGES: Readonly<Record<string, readonly [CliErrorCode, string]>> = {
-  ENOENT: ['no-such-file', 'no such file'],
-  EISDIR: ['is-a-directory', 'is a directory'],
-  ENOTDIR: ['not-a-directory', 'a parent of this path is not a directory'],
-  EACCES: ['permission-denied', 'permission denied'],
-  EPERM: ['permission-denied', 'permission denied'],
-  Z_DATA_ERROR: ['bad-gzip', 'not valid gzip data'],
-  Z_BUF_ERROR: ['bad-gzip', 'gzip data ends early'],
-};
-
-/** Turns an error thrown by `node:fs` or `node:zlib` into a {@link CliError} about `path`. */
-export function ioError(path: string, error: unknown): CliError {
-  const errno = (error as { code?: unknown } | null)?.code;
-  const known = typeof errno === 'string' ? ERRNO_MESSAGES[errno] : undefined;
-  if (known) return cliError(known[0], known[1], path);
-  const detail = error instanceof Error ? error.message : String(error);
-  return cliError('read-failed', `cannot read: ${detail}`, path);
 }

@@ -1,10 +1,11 @@
 /** The process streams and environment a command uses, passed in so that commands never reach for globals. */
 
 import { availableParallelism } from 'node:os';
+import type { Progress } from '@cursor-stream/node/logs';
 import { type CliError, formatCliError } from './cli-error.ts';
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from './exit-codes.ts';
-import { capJobs } from './options.ts';
-import { createProgress, NO_PROGRESS, type Progress, type ProgressTarget } from './progress-bar.ts';
+import { capJobs, isOptionValueError, parseByteSize } from './options.ts';
+import { createProgress, NO_PROGRESS, type ProgressTarget } from './progress-bar.ts';
 
 /** A writable stream as the commands use it. */
 export interface OutputStream extends ProgressTarget {
@@ -79,6 +80,20 @@ export function logsExitCode(
   for (const error of outcome.errors) reportError(io, error);
   const reading = readingExitCode(io, outcome);
   return outcome.errors.length > 0 ? EXIT_USAGE_OR_IO : reading;
+}
+
+/** The environment variable that sets the size from which files are read in ranges (a byte size such as `64m`). */
+export const SPLIT_BYTES_ENV = 'CURSOR_STREAM_SPLIT_BYTES';
+
+/**
+ * The size from which a command reads a file in ranges: {@link SPLIT_BYTES_ENV} when it holds a byte size, else
+ * `undefined` (the range engine's own, `MIN_SPLIT_BYTES`).
+ */
+export function splitBytesFrom(env: Readonly<Record<string, string | undefined>>): number | undefined {
+  const text = env[SPLIT_BYTES_ENV];
+  if (text === undefined) return undefined;
+  const value = parseByteSize(text);
+  return isOptionValueError(value) ? undefined : value;
 }
 
 /** The worker threads a command may use for `--jobs`: at most one per CPU, with a note on stderr when lowered. */

@@ -3,6 +3,7 @@
  * when done so that it never mixes with the output.
  */
 
+import type { Progress } from '@cursor-stream/node/logs';
 import { displayPath } from './cli-error.ts';
 import { formatBytes } from './format/text.ts';
 
@@ -11,14 +12,6 @@ export const PROGRESS_MIN_BYTES = 32 * 1024 * 1024;
 /** Least time between two redraws. */
 const REDRAW_INTERVAL_MS = 100;
 const BAR_WIDTH = 24;
-
-/** Receives how far the reading got. */
-export interface Progress {
-  /** Adds `bytes` more bytes read. */
-  advance(bytes: number): void;
-  /** Erases the bar. */
-  done(): void;
-}
 
 /** Where the bar is drawn: a stream with a terminal flag. */
 export interface ProgressTarget {

@@ -40,7 +40,13 @@ describe('rebuilding the bundle', () => {
     await bundleCli({ dir: BUNDLE, clean: true });
     expect(existsSync(stale)).toBe(false);
     expect(readdirSync(BUNDLE)).toEqual(
-      expect.arrayContaining(['cli.js', 'validate-worker.js', 'bench-child.js']),
+      expect.arrayContaining([
+        'cli.js',
+        'range-worker.js',
+        'pool-worker.js',
+        'summary-range-consumer.js',
+        'bench-child.js',
+      ]),
     );
     expect(readdirSync(scratch)).toEqual(['bundle']);
   });

@@ -8,8 +8,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readInRanges } from '@cursor-stream/node/ranges';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { planSplit, SPLIT_BYTES_ENV } from '../src/parallel/split-plan.ts';
+import { SPLIT_BYTES_ENV } from '../src/cli-io.ts';
 import { normalizeInRanges } from './normalize-in-ranges.ts';
 import { REPO_ROOT, runCli } from './run-cli.ts';
 
@@ -169,9 +170,14 @@ describe('a log read in ranges on worker threads', () => {
 
   test('is read on one thread below the split size, and from a pipe', async () => {
     const path = await scratchFile('small.ndjson', joinedLog());
-    expect(planSplit(path, { jobs: 2, dialect: 'auto', splitBytes: 32 * 1024 * 1024 })).toBeNull();
-    expect(planSplit('-', { jobs: 2, dialect: 'auto', splitBytes: 1 })).toBeNull();
-    expect(planSplit(path, { jobs: 1, dialect: 'auto', splitBytes: 1 })).toBeNull();
+    const reading = {
+      consumer: new URL('../bundle/normalize-range-consumer.js', import.meta.url),
+      items: async () => {},
+      result() {},
+    };
+    expect(await readInRanges(path, { ...reading, jobs: 2 })).toBeNull();
+    expect(await readInRanges('-', { ...reading, jobs: 2, splitBytes: 1 })).toBeNull();
+    expect(await readInRanges(path, { ...reading, jobs: 1, splitBytes: 1 })).toBeNull();
     const piped = await runCli(['summary', '--json', '--jobs', '2', '-'], {
       input: joinedLog(),
       env: SPLIT_EVERYWHERE,

@@ -1,18 +1,29 @@
-export { agentArgs, type OutputFormat } from './agent-argv.ts';
 export {
+  type AgentModel,
   type AgentProcessOptions,
+  type AgentResult,
+  type AgentRun,
+  type AgentRunError,
+  type AgentRunErrorCode,
+  type AgentSession,
+  agentArgs,
+  type CreateChatResult,
+  createChat,
+  createSession,
   DEFAULT_BINARIES,
+  DEFAULT_CAPTURE_BYTES,
   DEFAULT_EXIT_GRACE_MS,
   DEFAULT_KILL_GRACE_MS,
+  type ListModelsResult,
+  listModels,
+  type OutputFormat,
+  parseModelList,
+  query,
   type RunAgentOptions,
-} from './agent-options.ts';
-export type { AgentRunError, AgentRunErrorCode } from './agent-outcome.ts';
-export type { AgentResult } from './agent-result.ts';
-export { type AgentSession, createSession, type SendOptions, type SessionOptions } from './agent-session.ts';
-export { DEFAULT_CAPTURE_BYTES } from './bounded-capture.ts';
-export { type CreateChatResult, createChat } from './create-chat.ts';
-export { type AgentModel, type ListModelsResult, listModels, parseModelList } from './list-models.ts';
+  runAgent,
+  type SendOptions,
+  type SessionChange,
+  type SessionOptions,
+} from './agent/index.ts';
 export { createNodeTextDigest } from './node-text-digest.ts';
 export { createNormalizerTransform } from './normalizer-transform.ts';
-export { type AgentRun, query, runAgent } from './run-agent.ts';
-export type { SessionChange } from './run-events.ts';

@@ -1,7 +1,7 @@
 import { agentArgs } from '@cursor-stream/node';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { promptProblem } from '../src/agent-argv.ts';
+import { promptProblem } from '../src/agent/agent-argv.ts';
 
 const optionsArbitrary = fc.record(
   {

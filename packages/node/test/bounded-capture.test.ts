@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { createBoundedCapture } from '../src/bounded-capture.ts';
+import { createBoundedCapture } from '../src/agent/bounded-capture.ts';
 
 const encode = (text: string) => new TextEncoder().encode(text);
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { createEventQueue } from '../src/event-queue.ts';
+import { createEventQueue } from '../src/agent/event-queue.ts';
 
 function recordedFlow(highWaterMark: number) {
   const calls: string[] = [];

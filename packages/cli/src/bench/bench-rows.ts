@@ -5,11 +5,9 @@
  */
 
 import { createSessionReducer } from '@cursor-stream/core/normalize';
+import { decompressedChunks, openLog, readLog } from '@cursor-stream/node/logs';
 import type { Result } from '../cli-error.ts';
-import { decompressedChunks } from '../input/decompress.ts';
-import { openLog } from '../input/open-log.ts';
 import type { InputOptions } from '../options.ts';
-import { readLog } from '../read-log.ts';
 
 /** The rows, in table order; the last is the one ratios are taken against. */
 export const BENCH_ROWS = ['pipeline', 'pipeline-reducer', 'reference-loop'] as const;

@@ -10,11 +10,10 @@ import {
   loadSchemaValidators,
 } from '@cursor-stream/core/normalize';
 import type { NdjsonRecord } from '@cursor-stream/ndjson';
+import type { Progress } from '@cursor-stream/node/logs';
+import { expandLogPaths, readLog } from '@cursor-stream/node/logs';
 import { displayPath } from '../cli-error.ts';
-import { expandLogPaths } from '../input/walk-logs.ts';
 import type { InputOptions } from '../options.ts';
-import type { Progress } from '../progress-bar.ts';
-import { readLog } from '../read-log.ts';
 import { type CensusJson, type CensusRow, type CensusTally, createCensusTally } from './census-tally.ts';
 import { censusPointer, recordDrift } from './record-drift.ts';
 

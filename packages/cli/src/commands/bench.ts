@@ -4,6 +4,7 @@
  * each round, so that drift on a shared machine spreads over all rows.
  */
 
+import { openLog } from '@cursor-stream/node/logs';
 import {
   type BenchFileReport,
   type BenchReport,
@@ -18,7 +19,6 @@ import type { Result } from '../cli-error.ts';
 import { cliError } from '../cli-error.ts';
 import { type CliIo, reportError, writeText } from '../cli-io.ts';
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
-import { openLog } from '../input/open-log.ts';
 import type { InputOptions } from '../options.ts';
 
 /** Options of `bench`. */

@@ -13,14 +13,13 @@ import {
   type ExportWarningListener,
   type LogExporter,
 } from '@cursor-stream/export';
-import { type CliError, cliError, ioError, type Result } from '../cli-error.ts';
+import { expandLogPaths, ioError, type LogStats, readLog } from '@cursor-stream/node/logs';
+import { type CliError, cliError, type Result } from '../cli-error.ts';
 import { type CliIo, progressFor, readingExitCode, reportError, writeText } from '../cli-io.ts';
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
 import type { ExportFormat } from '../export-formats.ts';
 import { escapeControls, plural } from '../format/text.ts';
-import { expandLogPaths } from '../input/walk-logs.ts';
 import type { InputOptions } from '../options.ts';
-import { type LogStats, readLog } from '../read-log.ts';
 
 /** Options of `export`. */
 export interface ExportOptions extends InputOptions {

@@ -3,13 +3,22 @@
  * ranges on worker threads, with the same output.
  */
 
+import { type LogStats, readLog } from '@cursor-stream/node/logs';
+import { readInRanges } from '@cursor-stream/node/ranges';
 import type { Result } from '../cli-error.ts';
-import { type CliIo, jobsFor, progressFor, readingExitCode, reportError, writeText } from '../cli-io.ts';
+import {
+  type CliIo,
+  jobsFor,
+  progressFor,
+  readingExitCode,
+  reportError,
+  splitBytesFrom,
+  writeText,
+} from '../cli-io.ts';
+import { commandModuleUrl } from '../command-modules.ts';
 import { EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
 import { eventLines } from '../format/event-lines.ts';
 import type { InputOptions } from '../options.ts';
-import { readSplit } from '../parallel/split-read.ts';
-import { type LogStats, readLog } from '../read-log.ts';
 
 /** Options of `normalize`. */
 export interface NormalizeOptions extends InputOptions {
@@ -22,11 +31,11 @@ async function normalizeInRanges(
   options: NormalizeOptions,
   io: CliIo,
 ): Promise<Result<LogStats> | null> {
-  const read = await readSplit(path, {
+  const read = await readInRanges(path, {
     ...options,
     jobs: jobsFor(io, options.jobs),
-    env: io.env,
-    command: { command: 'normalize' },
+    splitBytes: splitBytesFrom(io.env),
+    consumer: commandModuleUrl('normalize', 'range-consumer'),
     progress: progressFor(io, true),
     async items(chunks) {
       for (const chunk of chunks) await writeText(io.stdout, chunk as Uint8Array);

@@ -1,12 +1,11 @@
 /** `cursor-stream render`: a readable transcript of a log, live with `--follow`. */
 
+import { hasGzipExtension, readLog } from '@cursor-stream/node/logs';
 import { cliError, displayPath } from '../cli-error.ts';
 import { type CliIo, progressFor, readingExitCode, reportError, writeText } from '../cli-io.ts';
 import { EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
 import { createPalette, shouldUseColor } from '../format/colors.ts';
-import { hasGzipExtension } from '../input/decompress.ts';
 import type { InputOptions } from '../options.ts';
-import { readLog } from '../read-log.ts';
 import { createTranscript } from '../render/transcript.ts';
 
 /** Options of `render`. */

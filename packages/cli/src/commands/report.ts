@@ -1,7 +1,8 @@
 /** `cursor-stream report`: one self-contained HTML page of the sessions of logs. */
 
 import { type FileHandle, open } from 'node:fs/promises';
-import { type CliError, cliError, ioError, type Result } from '../cli-error.ts';
+import { ioError } from '@cursor-stream/node/logs';
+import { type CliError, cliError, type Result } from '../cli-error.ts';
 import { type CliIo, logsExitCode, progressFor, reportError, writeText } from '../cli-io.ts';
 import { EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
 import type { InputOptions } from '../options.ts';

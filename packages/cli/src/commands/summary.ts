@@ -4,8 +4,19 @@
  * in ranges on worker threads, with the same output.
  */
 
+import { type LogStats, readLog } from '@cursor-stream/node/logs';
+import { readInRanges } from '@cursor-stream/node/ranges';
 import type { Result } from '../cli-error.ts';
-import { type CliIo, jobsFor, progressFor, readingExitCode, reportError, writeText } from '../cli-io.ts';
+import {
+  type CliIo,
+  jobsFor,
+  progressFor,
+  readingExitCode,
+  reportError,
+  splitBytesFrom,
+  writeText,
+} from '../cli-io.ts';
+import { commandModuleUrl } from '../command-modules.ts';
 import { EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
 import { createPalette, type Palette, shouldUseColor } from '../format/colors.ts';
 import {
@@ -18,9 +29,8 @@ import {
 } from '../format/summary-json.ts';
 import { type SummaryFooter, sessionTextBlock, summaryFooterLine } from '../format/summary-text.ts';
 import type { InputOptions } from '../options.ts';
-import { readSplit } from '../parallel/split-read.ts';
-import { type LogStats, readLog } from '../read-log.ts';
 import { type BoundedSession, createBoundedSessions } from '../sessions/bounded-sessions.ts';
+import type { SummaryRangeSetup } from './summary/range-consumer.ts';
 
 /** Options of `summary`. */
 export interface SummaryOptions extends InputOptions {
@@ -110,16 +120,17 @@ async function summarizeInRanges(
   sink: SummarySink,
 ): Promise<Result<{ stats: LogStats; invalidLines: InvalidLinesJson }> | null> {
   let invalidLines: InvalidLinesJson = { invalidLines: [] };
-  const read = await readSplit(path, {
+  const setup: SummaryRangeSetup = {
+    json: options.json,
+    color: sink.color,
+    dialect: options.dialect === 'auto' ? undefined : options.dialect,
+  };
+  const read = await readInRanges(path, {
     ...options,
     jobs: jobsFor(io, options.jobs),
-    env: io.env,
-    command: {
-      command: 'summary',
-      json: options.json,
-      color: sink.color,
-      dialect: options.dialect === 'auto' ? undefined : options.dialect,
-    },
+    splitBytes: splitBytesFrom(io.env),
+    consumer: commandModuleUrl('summary', 'range-consumer'),
+    setup,
     progress: progressFor(io, false),
     async items(blocks) {
       for (const block of blocks) await sink.block(block as string);

@@ -1,14 +1,15 @@
 /** `cursor-stream usage`: token totals of logs per day, session or model, from each session's `result.usage`. */
 
-import { displayPath, type Result } from '../cli-error.ts';
-import { type CliIo, jobsFor, logsExitCode, progressFor, writeText } from '../cli-io.ts';
+import type { LogResult, RangeSessionsOutcome } from '@cursor-stream/node/logs';
+import { readInRanges } from '@cursor-stream/node/ranges';
+import { displayPath } from '../cli-error.ts';
+import { type CliIo, jobsFor, logsExitCode, progressFor, splitBytesFrom, writeText } from '../cli-io.ts';
+import { commandModuleUrl } from '../command-modules.ts';
 import type { ExitCode } from '../exit-codes.ts';
 import type { InputOptions } from '../options.ts';
-import type { UsageRangeResult } from '../parallel/consumers/usage.ts';
-import { readSplit } from '../parallel/split-read.ts';
 import { type UsageGrouping, writeUsage } from '../report/index.ts';
-import type { RangeSessionsOutcome } from '../report/log-sessions.ts';
 import type { SessionFacts } from '../report/session-facts.ts';
+import type { UsageRangeResult, UsageRangeSetup } from './usage/range-consumer.ts';
 
 /** Options of `usage`. */
 export interface UsageCommandOptions extends InputOptions {
@@ -23,13 +24,15 @@ function rangeReader(options: UsageCommandOptions, io: CliIo, jobs: number) {
   return async (
     path: string,
     whole: (facts: SessionFacts) => Promise<void>,
-  ): Promise<Result<RangeSessionsOutcome> | null> => {
+  ): Promise<LogResult<RangeSessionsOutcome> | null> => {
     let eventsOutsideSessions = 0;
-    const read = await readSplit(path, {
+    const setup: UsageRangeSetup = { file: displayPath(path) };
+    const read = await readInRanges(path, {
       ...options,
       jobs,
-      env: io.env,
-      command: { command: 'usage', file: displayPath(path) },
+      splitBytes: splitBytesFrom(io.env),
+      consumer: commandModuleUrl('usage', 'range-consumer'),
+      setup,
       progress: progressFor(io, false),
       async items(sessions) {
         for (const facts of sessions) await whole(facts as SessionFacts);

@@ -1,7 +1,11 @@
 /** `cursor-stream validate`: schema, tokenizer and stream checks over many logs, in parallel, reported in order. */
 
+import type { Progress } from '@cursor-stream/node/logs';
+import { expandLogPaths, type LogEntry } from '@cursor-stream/node/logs';
+import { readInRanges, runInWorkers } from '@cursor-stream/node/ranges';
 import { type CliError, cliError, type Result } from '../cli-error.ts';
-import { type CliIo, jobsFor, progressFor, reportError, writeText } from '../cli-io.ts';
+import { type CliIo, jobsFor, progressFor, reportError, splitBytesFrom, writeText } from '../cli-io.ts';
+import { commandModuleUrl } from '../command-modules.ts';
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
 import { createPalette, shouldUseColor } from '../format/colors.ts';
 import { plural } from '../format/text.ts';
@@ -12,18 +16,21 @@ import {
   type ValidateFileJson,
   type ValidateJson,
 } from '../format/validate-report.ts';
-import { expandLogPaths, type LogEntry } from '../input/walk-logs.ts';
+import { type FileReport, problemCount } from '../validate/findings.ts';
+import { type ValidateLogOptions, validateLog, validationReport } from '../validate/validate-log.ts';
 import {
   joinFindings,
   keptFindings,
   type StepFindings,
   type ValidateRangeResult,
-} from '../parallel/consumers/validate.ts';
-import { readSplit } from '../parallel/split-read.ts';
-import type { Progress } from '../progress-bar.ts';
-import { type FileReport, problemCount } from '../validate/findings.ts';
-import { type ValidateLogOptions, validateLog, validationReport } from '../validate/validate-log.ts';
-import type { ValidateTask } from '../validate/worker-protocol.ts';
+  type ValidateRangeSetup,
+} from './validate/range-consumer.ts';
+
+/** A file to validate, and its place among the arguments' files. */
+interface ValidateTask {
+  readonly index: number;
+  readonly path: string;
+}
 
 /** Options of `validate`. */
 export interface ValidateOptions extends ValidateLogOptions {
@@ -78,14 +85,15 @@ async function validateInRanges(
 ): Promise<Result<FileReport> | null> {
   let problems: StepFindings = { listed: [], omitted: 0 };
   let warnings: StepFindings = { listed: [], omitted: 0 };
-  const read = await readSplit(path, {
+  const setup: ValidateRangeSetup = {
+    strict: options.strict,
+    dialect: options.dialect === 'auto' ? undefined : options.dialect,
+  };
+  const read = await readInRanges(path, {
     ...options,
-    env: io.env,
-    command: {
-      command: 'validate',
-      strict: options.strict,
-      dialect: options.dialect === 'auto' ? undefined : options.dialect,
-    },
+    splitBytes: splitBytesFrom(io.env),
+    consumer: commandModuleUrl('validate', 'range-consumer'),
+    setup,
     progress: sharedProgress(progress),
     items: async () => undefined,
     result(part) {
@@ -121,6 +129,11 @@ async function validateLocally(
   }
 }
 
+function crashed(path: string, error: unknown): Result<FileReport> {
+  const detail = error instanceof Error ? error.message : String(error);
+  return { ok: false, error: cliError('read-failed', `validation failed: ${detail}`, path) };
+}
+
 async function validateTasks(
   tasks: readonly ValidateTask[],
   options: ValidateOptions,
@@ -132,7 +145,6 @@ async function validateTasks(
   const inWorkers = options.jobs > 1 && tasks.length > 1 ? tasks.filter((task) => task.path !== '-') : [];
   const inWorkerSet = new Set(inWorkers);
   const local = tasks.filter((task) => !inWorkerSet.has(task));
-  const pool = inWorkers.length === 0 ? undefined : await import('../validate/worker-pool.ts');
   const logOptions: ValidateLogOptions = {
     dialect: options.dialect,
     strict: options.strict,
@@ -140,7 +152,20 @@ async function validateTasks(
   };
   await Promise.all([
     validateLocally(local, options, io, progress, onResult),
-    pool?.validateInWorkers(inWorkers, { jobs: options.jobs, options: logOptions, progress, onResult }),
+    runInWorkers(
+      inWorkers.map((task) => task.path),
+      {
+        jobs: options.jobs,
+        runner: commandModuleUrl('validate', 'worker-task'),
+        setup: logOptions,
+        progress,
+        onOutcome: (at, result: Result<FileReport>) => onResult(inWorkers[at]?.index ?? at, result),
+        onFailure(at, error) {
+          const task = inWorkers[at];
+          if (task !== undefined) onResult(task.index, crashed(task.path, error));
+        },
+      },
+    ),
   ]);
 }
 

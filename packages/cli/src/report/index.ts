@@ -3,12 +3,6 @@
  * The `report` and `usage` commands are thin adapters over this entry.
  */
 
-export {
-  type LogSessionsOptions,
-  type LogSessionsOutcome,
-  type SessionVisitor,
-  visitLogSessions,
-} from './log-sessions.ts';
 export { DEFAULT_REPORT_LIMITS, type ReportLimits } from './report-limits.ts';
 export { type SessionFacts, trackSessionFacts, utcDay } from './session-facts.ts';
 export { type UsageOptions, type WriteText, writeUsage } from './usage-output.ts';

@@ -4,8 +4,9 @@
  * written at the end, in order.
  */
 
+import { type LogSessionsOptions, visitLogSessions } from '@cursor-stream/node/logs';
+import { displayPath } from '../cli-error.ts';
 import { escapeControls, formatCount, truncate } from '../format/text.ts';
-import { type LogSessionsOptions, type LogSessionsOutcome, visitLogSessions } from './log-sessions.ts';
 import { type FactsTracker, type SessionFacts, trackSessionFacts, utcDay } from './session-facts.ts';
 import type { UsageGrouping } from './usage-grouping.ts';
 import {
@@ -18,10 +19,10 @@ import {
   sessionUsageRow,
   type UsageTotals,
 } from './usage-totals.ts';
-import { createValueProblemList } from './value-problems.ts';
+import { createValueProblemList, type LogsOutcome, withValueProblems } from './value-problems.ts';
 
 /** Options of {@link writeUsage}. */
-export interface UsageOptions extends LogSessionsOptions {
+export interface UsageOptions extends LogSessionsOptions<SessionFacts> {
   by: UsageGrouping;
   json: boolean;
 }
@@ -137,7 +138,7 @@ export async function writeUsage(
   paths: readonly string[],
   options: UsageOptions,
   write: WriteText,
-): Promise<LogSessionsOutcome> {
+): Promise<LogsOutcome> {
   const sessionRows = options.by === 'session' ? createSessionRows(options, write) : createGroupRows(options);
   const problems = createValueProblemList();
   const output = {
@@ -148,8 +149,8 @@ export async function writeUsage(
   };
   let tracker: FactsTracker | undefined;
   const outcome = await visitLogSessions(paths, options, {
-    start(file) {
-      tracker = trackSessionFacts(file);
+    start(path) {
+      tracker = trackSessionFacts(displayPath(path));
     },
     event(event, times) {
       tracker?.push(event, times);
@@ -164,6 +165,5 @@ export async function writeUsage(
     },
   });
   await write(sessionRows.end());
-  outcome.inputProblems.push(...problems.errors());
-  return outcome;
+  return withValueProblems(outcome, problems);
 }

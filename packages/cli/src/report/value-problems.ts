@@ -4,6 +4,7 @@
  * exit code 1. Bounded: past {@link MAX_VALUE_PROBLEMS_LISTED} lines they are counted.
  */
 
+import type { LogSessionsOutcome } from '@cursor-stream/node/logs';
 import { type CliError, cliError } from '../cli-error.ts';
 import { escapeControls, plural } from '../format/text.ts';
 import type { SessionFacts } from './session-facts.ts';
@@ -18,6 +19,14 @@ export interface ValueProblemList {
   readonly count: number;
   /** The first of them as errors, in the order of the sessions, and a line counting the rest. */
   errors(): CliError[];
+}
+
+/** What reading logs session by session came to, the values left out among its input problems. */
+export type LogsOutcome = Omit<LogSessionsOutcome, 'inputProblems'> & { readonly inputProblems: CliError[] };
+
+/** The outcome of reading the logs, with the values `problems` left out after the logs' own input problems. */
+export function withValueProblems(outcome: LogSessionsOutcome, problems: ValueProblemList): LogsOutcome {
+  return { ...outcome, inputProblems: [...outcome.inputProblems, ...problems.errors()] };
 }
 
 /** An empty {@link ValueProblemList}. */

@@ -7,8 +7,9 @@
  * bounded cells, whatever the size of the logs (see {@link ReportLimits}).
  */
 
+import { type LogSessionsOptions, type LogSessionsOutcome, visitLogSessions } from '@cursor-stream/node/logs';
+import { displayPath } from '../cli-error.ts';
 import { plural } from '../format/text.ts';
-import { type LogSessionsOptions, type LogSessionsOutcome, visitLogSessions } from './log-sessions.ts';
 import { DEFAULT_REPORT_LIMITS, type ReportLimits } from './report-limits.ts';
 import {
   type IndexRow,
@@ -20,7 +21,7 @@ import {
 } from './report-page.ts';
 import { createSessionSection, type SessionRow, type SessionSection } from './session-section.ts';
 import type { WriteText } from './usage-output.ts';
-import { createValueProblemList } from './value-problems.ts';
+import { createValueProblemList, type LogsOutcome, withValueProblems } from './value-problems.ts';
 
 /** Options of {@link writeReport}. */
 export interface ReportOptions extends LogSessionsOptions {
@@ -73,7 +74,7 @@ export async function writeReport(
   paths: readonly string[],
   options: ReportOptions,
   write: WriteText,
-): Promise<LogSessionsOutcome> {
+): Promise<LogsOutcome> {
   const limits: ReportLimits = { ...DEFAULT_REPORT_LIMITS, ...options.limits };
   const rows: IndexRow[] = [];
   const totals = emptyTotals();
@@ -82,8 +83,8 @@ export async function writeReport(
   const problems = createValueProblemList();
   await write(pageStart(options.title ?? 'cursor-stream report', paths));
   const outcome = await visitLogSessions(paths, options, {
-    start(file) {
-      section = createSessionSection(file, limits);
+    start(path) {
+      section = createSessionSection(displayPath(path), limits);
     },
     event(event, times) {
       section?.push(event, times);
@@ -106,6 +107,5 @@ export async function writeReport(
   });
   await write(overviewHtml(rows, totals));
   await write(pageEnd(footerText(outcome, problems.count)));
-  outcome.inputProblems.push(...problems.errors());
-  return outcome;
+  return withValueProblems(outcome, problems);
 }

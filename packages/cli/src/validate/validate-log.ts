@@ -13,10 +13,10 @@ import {
   TOO_DEEP_KEYWORD,
 } from '@cursor-stream/core/normalize';
 import type { NdjsonRecord } from '@cursor-stream/ndjson';
+import type { Progress } from '@cursor-stream/node/logs';
+import { type LogStats, readLog } from '@cursor-stream/node/logs';
 import type { Result } from '../cli-error.ts';
 import type { InputOptions } from '../options.ts';
-import type { Progress } from '../progress-bar.ts';
-import { type LogStats, readLog } from '../read-log.ts';
 import { createBoundedSessions, MAX_TOOL_CALLS_LISTED } from '../sessions/bounded-sessions.ts';
 import { byPosition, createFindingList, type FileReport, type Finding } from './findings.ts';
 import { sessionAnomalies } from './stream-anomalies.ts';

@@ -1,0 +1,71 @@
+/** `summary` on a worker: sessions reduced and rendered as they end, invalid lines listed. */
+
+import type { CanonicalEvent } from '@cursor-stream/core/normalize';
+import { type CreateConsumerFactory, createSkip, type RangeConsumer } from '@cursor-stream/node/ranges';
+import { createPalette } from '../../format/colors.ts';
+import { createInvalidLineList, sessionJson, sessionJsonBlock } from '../../format/summary-json.ts';
+import { sessionTextBlock } from '../../format/summary-text.ts';
+import { type BoundedSession, createBoundedSessions } from '../../sessions/bounded-sessions.ts';
+
+/** What `summary`'s output on a worker depends on. */
+export interface SummaryRangeSetup {
+  readonly json: boolean;
+  readonly color: boolean;
+  /** The dialect the user forced, which each session reports; `undefined` for `auto`. */
+  readonly dialect: string | undefined;
+}
+
+/**
+ * Each session's block, as the chosen form prints it, is an item; the main thread adds what separates blocks. The
+ * dialect a session reports is the stream's as the session ends, as on one thread. The result is the range's
+ * invalid lines, listed up to the bound.
+ */
+export function summaryConsumer(setup: SummaryRangeSetup, skip: number): RangeConsumer {
+  const palette = createPalette(setup.color);
+  const invalidLines = createInvalidLineList();
+  const finished: BoundedSession[] = [];
+  const sessions = createBoundedSessions(
+    setup.dialect === undefined ? {} : { dialect: setup.dialect },
+    (session) => finished.push(session),
+  );
+  const skipped = createSkip(skip);
+  let dialect: string | null = null;
+  let items: string[] = [];
+  let bytes = 0;
+  function render(): void {
+    for (const session of finished.splice(0)) {
+      if (!skipped.take()) continue;
+      const json = sessionJson(session, dialect);
+      const block = setup.json ? sessionJsonBlock(json) : sessionTextBlock(json, palette);
+      items.push(block);
+      bytes += block.length;
+    }
+  }
+  return {
+    onDialect(name) {
+      dialect = name;
+    },
+    onEvents(events: readonly CanonicalEvent[]) {
+      for (const event of events) {
+        sessions.push(event);
+        invalidLines.add(event);
+      }
+      render();
+    },
+    end() {
+      sessions.end();
+      render();
+    },
+    take() {
+      const taken = { items, count: items.length, bytes };
+      items = [];
+      bytes = 0;
+      return taken;
+    },
+    result: () => invalidLines.json(),
+  };
+}
+
+/** `summary`'s consumers, for a range worker. */
+export const createConsumerFactory: CreateConsumerFactory<SummaryRangeSetup> = (setup) => (skip) =>
+  summaryConsumer(setup, skip);

@@ -1,0 +1,14 @@
+/** `validate` on a pool worker: one file at a time, validated as on the main thread. */
+
+import type { CreateTaskRunner } from '@cursor-stream/node/ranges';
+import type { Result } from '../../cli-error.ts';
+import type { FileReport } from '../../validate/findings.ts';
+import { type ValidateLogOptions, validateLog } from '../../validate/validate-log.ts';
+
+// Workers never read standard input: the main thread validates `-` itself.
+const noInput: AsyncIterable<Uint8Array> = { async *[Symbol.asyncIterator]() {} };
+
+/** `validate`'s runner for a pool worker: a task is a file's path, its outcome the file's report or why it has none. */
+export const createTaskRunner: CreateTaskRunner<ValidateLogOptions, string, Result<FileReport>> =
+  (options) => (path, progress) =>
+    validateLog(path, options, { stdin: noInput, progress: () => progress });

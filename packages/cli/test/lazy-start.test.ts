@@ -1,0 +1,101 @@
+/**
+ * What the bundled CLI loads before a command runs, and what a command on a small log loads: read from esbuild's
+ * account of the bundle, following the static imports of each file from the entry. A module imported through an
+ * entry that gathers many (a package's subpath) lands in the chunk of everything it gathers, so a value imported
+ * from such an entry on the start-up path would load all of it.
+ */
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build, type Metafile } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+// @ts-expect-error: a plain ES module script without declarations.
+import { bundleOptions } from '../scripts/bundle.mjs';
+import { commandModuleUrl, type WorkerModule } from '../src/command-modules.ts';
+
+let metafile: Metafile;
+const scratch = mkdtempSync(join(tmpdir(), 'cursor-stream-lazy-'));
+
+beforeAll(async () => {
+  const options = bundleOptions(scratch) as Parameters<typeof build>[0];
+  metafile = (await build({ ...options, write: false, metafile: true })).metafile as Metafile;
+}, 120_000);
+
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** The source files loaded once the outputs of `entries` are: each output with the ones it imports statically. */
+function loadedBy(...entries: string[]): string[] {
+  const outputs = metafile.outputs;
+  const todo = Object.keys(outputs).filter((path) => entries.includes(outputs[path]?.entryPoint ?? ''));
+  expect(todo).toHaveLength(entries.length);
+  const seen = new Set<string>();
+  for (let output = todo.pop(); output !== undefined; output = todo.pop()) {
+    if (seen.has(output)) continue;
+    seen.add(output);
+    for (const imported of outputs[output]?.imports ?? [])
+      if (imported.kind === 'import-statement' && imported.external !== true) todo.push(imported.path);
+  }
+  const inputs = [...seen].flatMap((output) =>
+    Object.entries(outputs[output]?.inputs ?? {})
+      .filter(([, input]) => input.bytesInOutput > 0)
+      .map(([path]) => path),
+  );
+  return [...new Set(inputs)].sort();
+}
+
+/** Code no command on a small log needs: the agent runner, the report, the validators, the range engine's workers. */
+const HEAVY = [
+  /^\.\.\/node\/src\/agent\//,
+  /^src\/report\/(?!usage-grouping\.ts$)/,
+  /generated-validators/,
+  /^\.\.\/node\/src\/ranges\/(range-scheduler|range-run|range-worker|worker-pool|pool-worker)\.ts$/,
+  /^\.\.\/(relay|export)\//,
+];
+
+function heavyIn(files: readonly string[]): string[] {
+  return files.filter((file) => HEAVY.some((pattern) => pattern.test(file)));
+}
+
+describe('the bundled CLI', () => {
+  test('loads no reader, normalizer or command code before a command runs (--help, --version)', () => {
+    const start = loadedBy('src/cli.ts');
+    expect(start).toContain('src/program.ts');
+    expect(start.filter((file) => /^\.\.\/(core|node|relay|export)\//.test(file))).toEqual([]);
+    expect(heavyIn(start)).toEqual([]);
+  });
+
+  test('reads a small log for summary, normalize and render without the heavy code', () => {
+    for (const command of ['summary', 'normalize', 'render']) {
+      const loaded = loadedBy('src/cli.ts', `src/commands/${command}.ts`);
+      expect(loaded).toContain('../node/src/logs/read-log.ts');
+      expect(heavyIn(loaded)).toEqual([]);
+    }
+  });
+});
+
+describe("the bundle's workers", () => {
+  test('are files of their own, as is each module a worker loads for a command, where the CLI finds it', () => {
+    const entries = new Map(
+      Object.entries(metafile.outputs).map(([output, { entryPoint }]) => [
+        output.split('/').at(-1),
+        entryPoint,
+      ]),
+    );
+    expect(entries.get('range-worker.js')).toMatch(/node\/src\/ranges\/range-worker\.ts$/);
+    expect(entries.get('pool-worker.js')).toMatch(/node\/src\/ranges\/pool-worker\.ts$/);
+    const commands = join(import.meta.dirname, '../src/commands');
+    const modules = readdirSync(commands, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .flatMap(({ name }) =>
+        (['range-consumer', 'worker-task'] as WorkerModule[])
+          .filter((module) => existsSync(join(commands, name, `${module}.ts`)))
+          .map((module) => [name, module] as const),
+      );
+    expect(modules).toContainEqual(['summary', 'range-consumer']);
+    expect(modules).toContainEqual(['validate', 'worker-task']);
+    for (const [name, module] of modules) {
+      expect(entries.get(`${name}-${module}.js`)).toBe(`src/commands/${name}/${module}.ts`);
+      expect(existsSync(commandModuleUrl(name, module))).toBe(true);
+    }
+  });
+});

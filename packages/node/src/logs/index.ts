@@ -1,0 +1,40 @@
+/**
+ * Reading logs in Node: opening a file or standard input, decompressing gzip, refusing binary input, walking
+ * directories for logs, following a growing file, and reading a log (or many, session by session) through the
+ * normalizer with memory bounded by the largest record.
+ */
+
+export { READ_CHUNK_BYTES } from './chunk-size.ts';
+export { decompressedChunks, hasGzipExtension } from './decompress.ts';
+export { followFile } from './follow-file.ts';
+export type { GzipTrailingProblem } from './gunzip-members.ts';
+export { createLineCounter, type LineCounter } from './line-counter.ts';
+export { ioError, type LogError, type LogErrorCode, type LogResult, logError } from './log-error.ts';
+export {
+  createSessionCutter,
+  type LogSessionsOptions,
+  type LogSessionsOutcome,
+  type RangeSessionsOutcome,
+  type SessionCutter,
+  type SessionVisitor,
+  visitLogSessions,
+} from './log-sessions.ts';
+export { type LogSource, type OpenLogOptions, openLog } from './open-log.ts';
+export type { Progress } from './progress.ts';
+export {
+  foreignProblem,
+  type LogStats,
+  type ReadingOptions,
+  type ReadLogOptions,
+  readLog,
+  type StandardInput,
+} from './read-log.ts';
+export {
+  createTextSniffer,
+  firstNulByte,
+  looksLikeBinary,
+  SNIFF_PREFIX_BYTES,
+  startsLikeGzip,
+  type TextSniffer,
+} from './text-sniff.ts';
+export { expandLogPaths, isLogFileName, type LogEntry } from './walk-logs.ts';

@@ -1,0 +1,149 @@
+/** Opening a log: a file or standard input, read in chunks so that memory never depends on the file's size. */
+
+import { fstatSync, readSync } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { READ_CHUNK_BYTES } from './chunk-size.ts';
+import { followFile } from './follow-file.ts';
+import { ioError, type LogResult, logError } from './log-error.ts';
+
+/** An opened log, not yet read. */
+export interface LogSource {
+  /** The path as given; `-` is standard input. */
+  readonly path: string;
+  /** Bytes on disk (compressed bytes for a gzip file), when the input is a regular file. */
+  readonly size: number | undefined;
+  /**
+   * The raw bytes, in order. A chunk may be overwritten by the read that makes the next one: a consumer that keeps
+   * bytes past asking for the next chunk copies them.
+   */
+  readonly chunks: AsyncIterable<Uint8Array>;
+  /** Releases the file; safe to call more than once, and after the chunks ran out. */
+  close(): Promise<void>;
+}
+
+/** How to open a log. */
+export interface OpenLogOptions {
+  /** Standard input, read when the path is `-`: `process.stdin` by default. */
+  readonly stdin?: AsyncIterable<Uint8Array | string>;
+  /** Keep reading as the file grows, until this signal aborts (`render --follow`). */
+  readonly follow?: AbortSignal;
+  /** While following: the file became shorter than what was read, and is read again from its start. */
+  readonly onTruncated?: () => void;
+}
+
+async function* bytesOf(source: AsyncIterable<Uint8Array | string>): AsyncGenerator<Uint8Array> {
+  for await (const chunk of source) yield typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+}
+
+/** What standard input is: its size when it is a file, or that it is a directory (`< dir`), which cannot be read. */
+function stdinKind(): { size: number | undefined; directory: boolean } {
+  try {
+    const stats = fstatSync(0);
+    return { size: stats.isFile() ? stats.size : undefined, directory: stats.isDirectory() };
+  } catch {
+    return { size: undefined, directory: false };
+  }
+}
+
+/** Reads between two turns of the event loop while reading a file synchronously: 1 MiB. */
+const READS_PER_TURN = 16;
+
+/**
+ * A regular file's bytes by synchronous reads: from the page cache, where logs usually are, this is cheaper than a
+ * read stream, which pays a thread-pool round trip and stream bookkeeping per chunk. Each read is one bounded chunk,
+ * and the event loop gets a turn every {@link READS_PER_TURN} reads, so timers and signals are never held up long.
+ * Every read goes into the same buffer: a fresh one per read would leave the collector 64 KiB of garbage outside
+ * its heap per chunk, which it lets pile up for megabytes before it frees any.
+ */
+async function* syncReads(handle: FileHandle, isClosed: () => boolean): AsyncGenerator<Uint8Array> {
+  const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+  // Once closed, the descriptor's number may already belong to another file: never read it again.
+  for (let position = 0, reads = 0; !isClosed(); reads++) {
+    if (reads % READS_PER_TURN === READS_PER_TURN - 1) {
+      await nextTurn();
+      if (isClosed()) return;
+    }
+    const bytesRead = readSync(handle.fd, buffer, 0, READ_CHUNK_BYTES, position);
+    if (bytesRead === 0) return;
+    position += bytesRead;
+    yield buffer.subarray(0, bytesRead);
+  }
+}
+
+function fileSource(
+  path: string,
+  handle: FileHandle,
+  size: number,
+  regular: boolean,
+  options: OpenLogOptions,
+): LogSource {
+  if (options.follow !== undefined) {
+    const chunks = followFile(handle, options.follow, options.onTruncated);
+    return { path, size, chunks, close: () => handle.close() };
+  }
+  if (regular) {
+    let closed = false;
+    const close = async (): Promise<void> => {
+      if (closed) return;
+      closed = true;
+      await handle.close();
+    };
+    return { path, size, chunks: syncReads(handle, () => closed), close };
+  }
+  // A pipe or a device named by path (`<(cmd)`, `/dev/fd/N`) may block a synchronous read: stream it instead.
+  const stream = handle.createReadStream({ highWaterMark: READ_CHUNK_BYTES });
+  return {
+    path,
+    size,
+    chunks: stream,
+    close: async () => {
+      stream.destroy();
+    },
+  };
+}
+
+/**
+ * Opens a log for reading. Fails, as a value, when the file is missing, unreadable or a directory.
+ *
+ * @param path - A file path, or `-` for standard input.
+ */
+export async function openLog(path: string, options: OpenLogOptions = {}): Promise<LogResult<LogSource>> {
+  if (path === '-') {
+    const { size, directory } = stdinKind();
+    if (directory)
+      return { ok: false, error: logError('is-a-directory', 'is a directory, not a log file', path) };
+    const source: LogSource = {
+      path,
+      size,
+      chunks: bytesOf(options.stdin ?? process.stdin),
+      close: async () => {},
+    };
+    return { ok: true, value: source };
+  }
+  let handle: FileHandle;
+  try {
+    handle = await open(path, 'r');
+  } catch (error) {
+    return { ok: false, error: ioError(path, error) };
+  }
+  try {
+    const stats = await handle.stat();
+    if (stats.isDirectory()) {
+      await handle.close();
+      return { ok: false, error: logError('is-a-directory', 'is a directory, not a log file', path) };
+    }
+    if (options.follow !== undefined && !stats.isFile()) {
+      // Following reads at offsets as the file grows, which a pipe or a device cannot do.
+      await handle.close();
+      return {
+        ok: false,
+        error: logError('usage', 'cannot follow: not a regular file (pipe it without --follow)', path),
+      };
+    }
+    return { ok: true, value: fileSource(path, handle, stats.size, stats.isFile(), options) };
+  } catch (error) {
+    await handle.close();
+    return { ok: false, error: ioError(path, error) };
+  }
+}

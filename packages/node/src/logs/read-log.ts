@@ -1,0 +1,200 @@
+/**
+ * The one read loop every reader of a log file shares: open a log, decompress it if needed, refuse binary input, count its lines
+ * and bytes, and run its chunks through the core normalizer, handing each batch of canonical events on.
+ * Memory stays bounded by the largest record: chunks are fed as they are read and never kept.
+ */
+
+import {
+  type CanonicalEvent,
+  createNormalizer,
+  type Dialect,
+  type ForeignLog,
+  type NormalizerOptions,
+} from '@cursor-stream/core/normalize';
+import type { NdjsonRecord } from '@cursor-stream/ndjson';
+import { decompressedChunks } from './decompress.ts';
+import { createLineCounter } from './line-counter.ts';
+import { ioError, type LogError, type LogResult, logError } from './log-error.ts';
+import { type LogSource, openLog } from './open-log.ts';
+import type { Progress } from './progress.ts';
+import { createTextSniffer } from './text-sniff.ts';
+
+/** How a log's bytes become canonical events. */
+export interface ReadingOptions {
+  /** `auto` (detect per stream; the default) or the name of the dialect to read it with. */
+  readonly dialect?: string | undefined;
+  /** The largest record held in memory; larger ones are reported as `oversize` and skipped. */
+  readonly maxRecordBytes?: number | undefined;
+}
+
+/** Standard input as a log reader takes it: bytes or text, and whether it is a terminal (then nothing is piped). */
+export type StandardInput = AsyncIterable<Uint8Array | string> & { readonly isTTY?: boolean | undefined };
+
+/** How to read a log, and who receives what it holds. */
+export interface ReadLogOptions extends ReadingOptions {
+  /** Standard input, read for the path `-`: `process.stdin` by default. */
+  readonly stdin?: StandardInput;
+  /** Tail the file until this signal aborts. */
+  readonly follow?: AbortSignal;
+  /** While following: the file was truncated, and is read again from its start. */
+  readonly onTruncated?: () => void;
+  /** Makes the progress display for an input of `size` bytes (unknown for a pipe). */
+  readonly progress?: (size: number | undefined, label: string) => Progress;
+  /** Receives each batch of canonical events, in input order. Awaited, so a slow consumer slows the reading. */
+  onEvents(events: readonly CanonicalEvent[]): void | Promise<void>;
+  /** Receives each record with the dialect that normalized it (`undefined`: none did). */
+  onRecord?: (record: NdjsonRecord, dialect: Dialect | undefined) => void;
+  /** Told the stream's dialect as soon as it is known (forced, or detected), before the events it read. */
+  onDialect?: (dialect: string) => void;
+}
+
+/** What reading a log found, besides its events. */
+export interface LogStats {
+  /** Physical lines of the (decompressed) input. */
+  lines: number;
+  /** Bytes of the (decompressed) input. */
+  bytes: number;
+  /** Canonical events produced. */
+  events: number;
+  /** `invalid-line` events among them. */
+  invalidLines: number;
+  /** The dialect that read the stream: the one forced, or the one detected; `null` when none was. */
+  dialect: string | null;
+  /**
+   * Set when the log is another agent's (or mixes its records in), at its first record of theirs; then also one of
+   * the `inputProblems`.
+   */
+  foreign: ForeignLog | null;
+  /**
+   * Problems of the input after its readable part (gzip trailing garbage, a cut gzip member), each located: the
+   * events before them were delivered. They are the log's problems as its invalid lines are.
+   */
+  inputProblems: LogError[];
+}
+
+/** What reads a log without showing how far it got. */
+const NO_PROGRESS: Progress = { advance() {}, done() {} };
+
+/** Another agent's log is refused like a broken input: the problem says whose it is, and where. */
+export function foreignProblem(foreign: ForeignLog, path: string): LogError {
+  return logError('foreign-format', `line ${foreign.loc.line}: ${foreign.message}`, path);
+}
+
+function normalizerOptions(options: ReadLogOptions): NormalizerOptions {
+  const result: NormalizerOptions = {};
+  if (options.dialect !== undefined) result.dialect = options.dialect;
+  if (options.maxRecordBytes !== undefined) result.maxRecordBytes = options.maxRecordBytes;
+  if (options.onRecord !== undefined) result.onRecord = options.onRecord;
+  return result;
+}
+
+async function* measured(chunks: AsyncIterable<Uint8Array>, progress: Progress): AsyncGenerator<Uint8Array> {
+  for await (const chunk of chunks) {
+    progress.advance(chunk.length);
+    yield chunk;
+  }
+}
+
+/** The next chunk (`null` at the end); a read or gzip failure becomes an I/O error about the log. */
+async function nextChunk(
+  chunks: AsyncGenerator<Uint8Array>,
+  path: string,
+): Promise<LogResult<Uint8Array | null>> {
+  try {
+    const next = await chunks.next();
+    return { ok: true, value: next.done ? null : next.value };
+  } catch (error) {
+    return { ok: false, error: ioError(path, error) };
+  }
+}
+
+function notText(path: string, why: string): LogError {
+  return logError('not-text', `not a text log (${why})`, path);
+}
+
+/** Hands batches of events on, counting them and the invalid lines among them. */
+function createDelivery(onEvents: ReadLogOptions['onEvents']) {
+  const counts = { events: 0, invalidLines: 0 };
+  async function deliver(batch: readonly CanonicalEvent[]): Promise<void> {
+    if (batch.length === 0) return;
+    counts.events += batch.length;
+    for (const event of batch) if (event.type === 'invalid-line') counts.invalidLines += 1;
+    await onEvents(batch);
+  }
+  return { counts, deliver };
+}
+
+async function readSource(source: LogSource, options: ReadLogOptions): Promise<LogResult<LogStats>> {
+  const normalizer = createNormalizer(normalizerOptions(options));
+  const counter = createLineCounter();
+  const progress = options.progress?.(source.size, source.path) ?? NO_PROGRESS;
+  const { counts, deliver } = createDelivery(options.onEvents);
+  const inputProblems: LogError[] = [];
+  const chunks = decompressedChunks(source.path, measured(source.chunks, progress), ({ offset, message }) =>
+    inputProblems.push(logError('bad-gzip', `at compressed byte ${offset}: ${message}`, source.path)),
+  );
+  let dialect: string | undefined;
+  const sniffer = createTextSniffer();
+  try {
+    for (;;) {
+      const next = await nextChunk(chunks, source.path);
+      if (!next.ok) return next;
+      const chunk = next.value;
+      if (chunk === null) break;
+      const notTextReason = sniffer.check(chunk);
+      if (notTextReason !== null) return { ok: false, error: notText(source.path, notTextReason) };
+      counter.add(chunk);
+      const events = normalizer.feed(chunk);
+      if (normalizer.dialect !== undefined && normalizer.dialect !== dialect) {
+        dialect = normalizer.dialect;
+        options.onDialect?.(dialect);
+      }
+      await deliver(events);
+    }
+  } finally {
+    progress.done();
+    await chunks.return(undefined);
+  }
+  const last = normalizer.end();
+  if (normalizer.dialect !== undefined && normalizer.dialect !== dialect)
+    options.onDialect?.(normalizer.dialect);
+  await deliver(last);
+  const foreign = normalizer.foreign;
+  if (foreign !== undefined) inputProblems.push(foreignProblem(foreign, source.path));
+  const stats = {
+    lines: counter.lines,
+    bytes: counter.bytes,
+    ...counts,
+    dialect: normalizer.dialect ?? null,
+    foreign: foreign ?? null,
+    inputProblems,
+  };
+  return { ok: true, value: stats };
+}
+
+/**
+ * Reads one log through the normalizer. I/O failures (missing, unreadable, a directory, not text, bad gzip) come
+ * back as a {@link LogError}; bad lines inside the log are `invalid-line` events, counted in the stats.
+ *
+ * @param path - A file path, or `-` for standard input.
+ */
+export async function readLog(path: string, options: ReadLogOptions): Promise<LogResult<LogStats>> {
+  const stdin = options.stdin ?? process.stdin;
+  if (path === '-' && stdin.isTTY === true) {
+    return {
+      ok: false,
+      error: logError('usage', 'no input: give a FILE, or pipe a log into standard input'),
+    };
+  }
+  const opened = await openLog(path, {
+    stdin,
+    ...(options.follow === undefined ? {} : { follow: options.follow }),
+    ...(options.onTruncated === undefined ? {} : { onTruncated: options.onTruncated }),
+  });
+  if (!opened.ok) return opened;
+  try {
+    return await readSource(opened.value, options);
+  } finally {
+    await opened.value.close();
+  }
+}

@@ -1,0 +1,79 @@
+/** Cheap looks at the first bytes of an input: is it gzip, is it text at all. */
+
+const GZIP_MAGIC_0 = 0x1f;
+const GZIP_MAGIC_1 = 0x8b;
+const NUL = 0x00;
+
+/** Whether the bytes start with the gzip magic number. */
+export function startsLikeGzip(chunk: Uint8Array): boolean {
+  return chunk[0] === GZIP_MAGIC_0 && chunk[1] === GZIP_MAGIC_1;
+}
+
+/** Where the first NUL byte is, or -1. A UTF-8 log never holds one: JSON escapes U+0000. */
+export function firstNulByte(chunk: Uint8Array): number {
+  return chunk.indexOf(NUL);
+}
+
+/** Undecodable sequences in the sniffed prefix past which an input is not UTF-8 text, rather than text with a bad byte. */
+const MAX_INVALID_SEQUENCES = 8;
+
+/**
+ * Bytes at the start of an input that decide whether it is a text log: the size of a file's first read, so that a
+ * file is judged on exactly what it always was, and a pipe, however it is cut into chunks, on the same bytes.
+ */
+export const SNIFF_PREFIX_BYTES = 64 * 1024;
+
+const GENUINE_REPLACEMENT = [0xef, 0xbf, 0xbd] as const;
+
+/** Looks at an input's first bytes, chunk by chunk; see {@link createTextSniffer}. */
+export interface TextSniffer {
+  /** Looks at the next chunk; returns why the input is not a text log, or `null` while it may be one. */
+  check(chunk: Uint8Array): string | null;
+}
+
+/**
+ * Judges whether an input is a text log from its first {@link SNIFF_PREFIX_BYTES}, chunk by chunk: the verdict (and
+ * the offset it names) depends on those bytes only, never on how they were cut. Binary files and UTF-16 text almost
+ * always hold a NUL near the start; random bytes without one have many undecodable sequences. A log with one
+ * corrupt byte stays a log (its line is reported as invalid), and a real U+FFFD (EF BF BD), which tool output often
+ * carries, or a sequence cut by the end of the prefix, is not counted.
+ */
+export function createTextSniffer(prefixBytes = SNIFF_PREFIX_BYTES): TextSniffer {
+  const decoder = new TextDecoder('utf-8');
+  let seen = 0;
+  let replacements = 0;
+  let genuine = 0;
+  // The last two bytes seen, for a genuine U+FFFD cut between chunks.
+  let carry: number[] = [];
+
+  function countGenuine(part: Uint8Array): void {
+    const bytes = [...carry, ...part.subarray(0, 2)];
+    // Only the sequences that start in the carried bytes: the loop below counts those that start in this part.
+    for (let at = 0; at < carry.length && at + 2 < bytes.length; at++) {
+      if (GENUINE_REPLACEMENT.every((byte, i) => bytes[at + i] === byte)) genuine++;
+    }
+    for (let at = part.indexOf(0xef); at !== -1; at = part.indexOf(0xef, at + 1)) {
+      if (part[at + 1] === 0xbf && part[at + 2] === 0xbd) genuine++;
+    }
+    carry = [...carry, ...part.subarray(Math.max(0, part.length - 2))].slice(-2);
+  }
+
+  return {
+    check(chunk: Uint8Array): string | null {
+      if (seen >= prefixBytes) return null;
+      const part = chunk.subarray(0, prefixBytes - seen);
+      const nul = firstNulByte(part);
+      if (nul !== -1) return `NUL byte at offset ${seen + nul}`;
+      const text = decoder.decode(part, { stream: true });
+      for (let at = text.indexOf('\uFFFD'); at !== -1; at = text.indexOf('\uFFFD', at + 1)) replacements++;
+      countGenuine(part);
+      seen += part.length;
+      return replacements - genuine > MAX_INVALID_SEQUENCES ? 'not UTF-8' : null;
+    },
+  };
+}
+
+/** Whether bytes (an input's start) are mostly not UTF-8; see {@link createTextSniffer}. */
+export function looksLikeBinary(chunk: Uint8Array): boolean {
+  return createTextSniffer(chunk.length).check(chunk) === 'not UTF-8';
+}

@@ -1,0 +1,69 @@
+/** Turning paths into log files: directories are walked for logs, files are taken as given. */
+
+import type { Dirent } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ioError, type LogError, logError } from './log-error.ts';
+
+/** Names a directory walk picks up: NDJSON logs, plain or gzipped. */
+const LOG_NAME = /\.(?:ndjson|jsonl|log)(?:\.gz)?$/i;
+
+/** One log file to read, or why a path gave none. */
+export type LogEntry = { path: string; size: number | undefined } | { path: string; error: LogError };
+
+/** Whether a directory walk picks up this file name. */
+export function isLogFileName(name: string): boolean {
+  return LOG_NAME.test(name);
+}
+
+/** Sorted by code unit, not locale, so that the order is the same on every machine. */
+function byName(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * The log files under a directory, depth first in name order. Symbolic links to files are followed; links to
+ * directories are not, so a link cycle cannot loop.
+ */
+async function walk(directory: string): Promise<LogEntry[]> {
+  let dirents: Dirent[];
+  try {
+    dirents = (await readdir(directory, { withFileTypes: true })).sort((a, b) => byName(a.name, b.name));
+  } catch (error) {
+    return [{ path: directory, error: ioError(directory, error) }];
+  }
+  const entries: LogEntry[] = [];
+  for (const dirent of dirents) {
+    const path = join(directory, dirent.name);
+    if (dirent.isDirectory()) {
+      entries.push(...(await walk(path)));
+      continue;
+    }
+    if (!isLogFileName(dirent.name) || !(dirent.isFile() || dirent.isSymbolicLink())) continue;
+    const info = await stat(path).catch(() => undefined);
+    if (info?.isFile() === true) entries.push({ path, size: info.size });
+  }
+  return entries;
+}
+
+/**
+ * Expands paths in order: a directory becomes the logs under it, anything else (including `-`
+ * and paths that do not exist, which fail when read) stays as it is.
+ */
+export async function expandLogPaths(paths: readonly string[]): Promise<LogEntry[]> {
+  const entries: LogEntry[] = [];
+  for (const path of paths) {
+    const info = path === '-' ? undefined : await stat(path).catch(() => undefined);
+    if (info?.isDirectory() !== true) {
+      entries.push({ path, size: info?.size });
+      continue;
+    }
+    const found = await walk(path);
+    entries.push(...(found.length > 0 ? found : [{ path, error: noLogs(path) }]));
+  }
+  return entries;
+}
+
+function noLogs(path: string): LogError {
+  return logError('no-logs-found', 'no .ndjson, .jsonl or .log files (or their .gz) in this directory', path);
+}

@@ -1,0 +1,155 @@
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  createLineCounter,
+  createTextSniffer,
+  expandLogPaths,
+  firstNulByte,
+  isLogFileName,
+  looksLikeBinary,
+  startsLikeGzip,
+} from '@cursor-stream/node/logs';
+import { fc, test } from '@fast-check/vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+
+const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
+
+describe('createLineCounter', () => {
+  test('counts a last line without a line feed as a line', () => {
+    const counter = createLineCounter();
+    counter.add(bytes('{"a":1}\n{"b"'));
+    counter.add(bytes(':2}'));
+    expect([counter.lines, counter.bytes]).toEqual([2, 15]);
+  });
+
+  test('counts blank lines and a trailing line feed ends the last line', () => {
+    const counter = createLineCounter();
+    counter.add(bytes('a\n\n'));
+    counter.add(bytes('b\n'));
+    expect(counter.lines).toBe(3);
+  });
+
+  test('an empty input has no lines', () => {
+    const counter = createLineCounter();
+    counter.add(new Uint8Array(0));
+    expect([counter.lines, counter.bytes]).toEqual([0, 0]);
+  });
+});
+
+describe('text sniffing', () => {
+  test('the gzip magic number is recognised', () => {
+    expect([startsLikeGzip(Uint8Array.of(0x1f, 0x8b, 8)), startsLikeGzip(bytes('{"type"'))]).toEqual([
+      true,
+      false,
+    ]);
+  });
+
+  test('a NUL byte is found where it is, and JSON text has none', () => {
+    expect([firstNulByte(Uint8Array.of(0x7b, 0x00)), firstNulByte(bytes('{"a":"\\u0000"}'))]).toEqual([
+      1, -1,
+    ]);
+  });
+});
+
+describe('expandLogPaths', () => {
+  let root = '';
+
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'cursor-stream-walk-'));
+    await mkdir(join(root, 'logs/nested'), { recursive: true });
+    await mkdir(join(root, 'empty'));
+    await writeFile(join(root, 'logs/b.ndjson'), '{}\n');
+    await writeFile(join(root, 'logs/a.jsonl.gz'), '');
+    await writeFile(join(root, 'logs/notes.txt'), 'not a log');
+    await writeFile(join(root, 'logs/nested/run.log'), '{}\n');
+    await symlink(join(root, 'logs'), join(root, 'logs/nested/loop.log'));
+  });
+
+  afterAll(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  test('log names are .ndjson, .jsonl and .log, plain or gzipped', () => {
+    expect(
+      ['a.ndjson', 'a.jsonl', 'a.log', 'a.LOG.gz', 'a.json', 'a.gz', 'a.ndjson.bak'].map(isLogFileName),
+    ).toEqual([true, true, true, true, false, false, false]);
+  });
+
+  test('a directory becomes its logs in name order, depth first, without following a link back up', async () => {
+    const entries = await expandLogPaths([join(root, 'logs')]);
+    expect(entries.map((entry) => entry.path.slice(root.length + 1))).toEqual([
+      'logs/a.jsonl.gz',
+      'logs/b.ndjson',
+      'logs/nested/run.log',
+    ]);
+  });
+
+  test('files, missing paths and - are kept in argument order', async () => {
+    const entries = await expandLogPaths(['-', join(root, 'missing.ndjson'), join(root, 'logs/notes.txt')]);
+    expect(entries.map((entry) => [entry.path.replace(root, 'ROOT'), 'error' in entry])).toEqual([
+      ['-', false],
+      ['ROOT/missing.ndjson', false],
+      ['ROOT/logs/notes.txt', false],
+    ]);
+  });
+
+  test('a directory without logs is an error naming it', async () => {
+    const [entry] = await expandLogPaths([join(root, 'empty')]);
+    expect(entry !== undefined && 'error' in entry ? entry.error.code : undefined).toBe('no-logs-found');
+  });
+});
+
+describe('looksLikeBinary', () => {
+  const utf8 = (text: string) => new TextEncoder().encode(text);
+
+  test('random bytes are not text; genuine U+FFFD characters and one bad byte are', () => {
+    const random = Uint8Array.from({ length: 4096 }, (_, i) => ((i * 2654435761) >>> 24) | 0x80);
+    expect(looksLikeBinary(random)).toBe(true);
+    expect(looksLikeBinary(utf8(`{"text":"${'\uFFFD'.repeat(100)}"}\n`))).toBe(false);
+    expect(looksLikeBinary(Uint8Array.from([...utf8('{"a":"'), 0xff, ...utf8('"}\n')]))).toBe(false);
+  });
+
+  test('a character cut by the end of the chunk is not counted', () => {
+    const euro = utf8('€'.repeat(20));
+    expect(looksLikeBinary(euro.subarray(0, euro.length - 1))).toBe(false);
+  });
+});
+
+describe('createTextSniffer', () => {
+  const verdict = (chunks: readonly Uint8Array[], prefix: number): string | null => {
+    const sniffer = createTextSniffer(prefix);
+    for (const chunk of chunks) {
+      const reason = sniffer.check(chunk);
+      if (reason !== null) return reason;
+    }
+    return null;
+  };
+  const byteArb = fc.oneof(
+    fc.constantFrom(0x00, 0xef, 0xbf, 0xbd, 0xff, 0x80, 0x0a),
+    fc.integer({ min: 0x20, max: 0x7e }),
+  );
+
+  test.prop([fc.uint8Array({ maxLength: 300 }), fc.array(fc.nat(300), { maxLength: 8 }), fc.nat(300)])(
+    'judges the same bytes the same however they are cut into chunks',
+    (bytes, cuts, prefix) => {
+      const points = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
+      const chunks = [0, ...points].map((start, index) =>
+        bytes.subarray(start, [...points, bytes.length][index]),
+      );
+      expect(verdict(chunks, prefix + 1)).toBe(verdict([bytes], prefix + 1));
+    },
+  );
+
+  test.prop([fc.array(byteArb, { maxLength: 300 }), fc.array(fc.nat(300), { maxLength: 8 })])(
+    'in particular on NULs, bad bytes and genuine U+FFFD cut anywhere',
+    (list, cuts) => {
+      const bytes = Uint8Array.from(list);
+      const points = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
+      const chunks = [0, ...points].map((start, index) =>
+        bytes.subarray(start, [...points, bytes.length][index]),
+      );
+      expect(verdict(chunks, 200)).toBe(verdict([bytes], 200));
+    },
+  );
+});

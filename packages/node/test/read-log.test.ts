@@ -1,0 +1,110 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { type CanonicalEvent, createNormalizer } from '@cursor-stream/core';
+import { readLog, visitLogSessions } from '@cursor-stream/node/logs';
+import { afterAll, describe, expect, test } from 'vitest';
+import { DOCS_EXAMPLE } from './support.ts';
+
+const scratch = mkdtempSync(join(tmpdir(), 'cursor-stream-read-log-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** What the normalizer gives for the whole file at once. */
+function normalizedAtOnce(path: string): CanonicalEvent[] {
+  const normalizer = createNormalizer();
+  return [...normalizer.feed(readFileSync(path)), ...normalizer.end()];
+}
+
+async function eventsOf(path: string): Promise<{ events: CanonicalEvent[]; lines: number; bytes: number }> {
+  const events: CanonicalEvent[] = [];
+  const result = await readLog(path, { onEvents: (batch) => void events.push(...batch) });
+  if (!result.ok) throw new Error(result.error.message);
+  return { events, lines: result.value.lines, bytes: result.value.bytes };
+}
+
+describe('readLog', () => {
+  test('gives the events of a log as the normalizer does, and counts its lines and bytes', async () => {
+    const bytes = readFileSync(DOCS_EXAMPLE);
+    const read = await eventsOf(DOCS_EXAMPLE);
+    expect(JSON.stringify(read.events)).toBe(JSON.stringify(normalizedAtOnce(DOCS_EXAMPLE)));
+    expect(read.bytes).toBe(bytes.length);
+    expect(read.lines).toBe(bytes.toString('utf8').split('\n').length - 1);
+  });
+
+  test('reads a gzip log as the text it holds', async () => {
+    const path = join(scratch, 'docs-example.ndjson.gz');
+    writeFileSync(path, gzipSync(readFileSync(DOCS_EXAMPLE)));
+    expect(JSON.stringify((await eventsOf(path)).events)).toBe(
+      JSON.stringify(normalizedAtOnce(DOCS_EXAMPLE)),
+    );
+  });
+
+  test('says why a log cannot be read, as a value with a code and the path', async () => {
+    const missing = join(scratch, 'missing.ndjson');
+    const binary = join(scratch, 'binary.ndjson');
+    writeFileSync(binary, Uint8Array.of(0x7b, 0x00, 0x7d, 0x0a));
+    const results = await Promise.all(
+      [missing, binary, scratch].map((path) => readLog(path, { onEvents() {} })),
+    );
+    expect(results.map((result) => (result.ok ? 'ok' : [result.error.code, result.error.path]))).toEqual([
+      ['no-such-file', missing],
+      ['not-text', binary],
+      ['is-a-directory', scratch],
+    ]);
+  });
+});
+
+describe('visitLogSessions', () => {
+  test('hands on each session of the logs under a folder with its events, in order', async () => {
+    const folder = join(scratch, 'logs');
+    const bytes = readFileSync(DOCS_EXAMPLE);
+    mkdirSync(folder);
+    for (const name of ['b.ndjson', 'a.ndjson', 'notes.txt']) writeFileSync(join(folder, name), bytes);
+    const sessions: { path: string; types: string[] }[] = [];
+    const outcome = await visitLogSessions(
+      [folder, join(scratch, 'none.ndjson')],
+      {},
+      {
+        start(path) {
+          sessions.push({ path, types: [] });
+        },
+        event(event) {
+          sessions.at(-1)?.types.push(event.type);
+        },
+        end() {},
+      },
+    );
+    const types = normalizedAtOnce(DOCS_EXAMPLE).map((event) => event.type);
+    expect(sessions).toEqual([
+      { path: join(folder, 'a.ndjson'), types },
+      { path: join(folder, 'b.ndjson'), types },
+    ]);
+    expect([outcome.files, outcome.errors.map((error) => error.code)]).toEqual([2, ['no-such-file']]);
+  });
+});
+
+describe('the README example of reading logs', () => {
+  const example = join(import.meta.dirname, '../examples/count-events.ts');
+
+  test('is the example file, word for word', () => {
+    const readme = readFileSync(join(import.meta.dirname, '../README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('Count the events of a log'));
+    expect(/```ts\n([\s\S]*?)```/.exec(section)?.[1]).toBe(readFileSync(example, 'utf8'));
+  });
+
+  test('counts the events of a log, and says why a log cannot be read', () => {
+    const tsx = createRequire(import.meta.url).resolve('tsx/cli');
+    const run = (path: string) =>
+      spawnSync(process.execPath, [tsx, '--conditions=@cursor-stream/source', example, path], {
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+    const counted = run(DOCS_EXAMPLE);
+    expect(counted.stdout).toBe(`${normalizedAtOnce(DOCS_EXAMPLE).length} events, 0 invalid lines\n`);
+    const missing = join(scratch, 'missing.ndjson');
+    expect(run(missing).stderr).toBe(`${missing}: no such file\n`);
+  });
+});
