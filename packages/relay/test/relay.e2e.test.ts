@@ -207,6 +207,9 @@ describe('a client slower than the run', () => {
         env: { FAKE_AGENT_REPLAY: longRecording(), FAKE_AGENT_CHUNK_BYTES: '65536' },
       },
       ring: { maxEvents: 16 },
+      // This client reads nothing until the run is over, however long a busy machine makes the run: it must fall
+      // back to the log, not be closed as stalled.
+      clientQueue: { stallMs: 10 * 60_000 },
     });
     try {
       const runId = await postRun(small.url, { prompt: 'long' });
