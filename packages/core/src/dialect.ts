@@ -3,7 +3,7 @@
  * through this interface, so a third party adds one by passing it in `dialects`, without touching the core.
  */
 
-import type { CanonicalEvent, CanonicalEventType, SourceLocation } from './events.ts';
+import type { CanonicalEvent, CanonicalEventType, SourceLocation } from './events/index.ts';
 
 /** A JSON object record, as the tokenizer parsed it. */
 export type JsonObject = Record<string, unknown>;

@@ -24,6 +24,9 @@ export {
   type CanonicalEvent,
   type CanonicalEventBase,
   type CanonicalEventType,
+  EVENT_TRAITS,
+  type EventTraits,
+  eventTraits,
   type FailureReason,
   type FinishEvent,
   type FinishReason,
@@ -47,7 +50,8 @@ export {
   type UnknownEvent,
   type Usage,
   type UserMessageEvent,
-} from './events.ts';
+  unreachable,
+} from './events/index.ts';
 export {
   FOREIGN_FORMAT_NAMES,
   type ForeignAgent,

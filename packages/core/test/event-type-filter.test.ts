@@ -1,6 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { CANONICAL_EVENT_TYPES, type CanonicalEventType, createNormalizer } from '@cursor-stream/core';
+import {
+  CANONICAL_EVENT_TYPES,
+  type CanonicalEventType,
+  createNormalizer,
+  EVENT_TRAITS,
+} from '@cursor-stream/core';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { CORPUS_DIR, normalizeText, REAL_CORPUS } from './support.ts';
@@ -15,9 +20,7 @@ function streams(): string[] {
 }
 
 const STREAMS = streams();
-const NOT_REASONING = CANONICAL_EVENT_TYPES.filter(
-  (type) => type !== 'reasoning-delta' && type !== 'reasoning-end',
-);
+const NOT_REASONING = CANONICAL_EVENT_TYPES.filter((type) => !EVENT_TRAITS[type].reasoning);
 
 describe('emitting only some event types', () => {
   test.prop([fc.constantFrom(...STREAMS), fc.subarray([...CANONICAL_EVENT_TYPES])])(

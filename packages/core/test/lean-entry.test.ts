@@ -1,6 +1,7 @@
 /**
  * `@cursor-stream/core/normalize` is the full API without the generated validators loaded. This file imports only
- * that entry (vitest isolates test files), so what it sees is what a fast-starting tool sees.
+ * that entry (vitest isolates test files), so what it sees is what a fast-starting tool sees. The lean entries are
+ * bundled to list what they load.
  */
 import {
   createNormalizer,
@@ -8,6 +9,7 @@ import {
   officialDialect,
   validateCanonicalEvent,
 } from '@cursor-stream/core/normalize';
+import { build } from 'esbuild';
 import { expect, test } from 'vitest';
 
 const INIT = '{"type":"system","subtype":"init","session_id":"s","model":"Auto"}\n';
@@ -22,4 +24,24 @@ test('normalizes without the validators, validates once they are loaded', async 
   await loadSchemaValidators();
   expect(officialDialect.validate({ type: 'tool_call', subtype: 'started' }).length).toBeGreaterThan(0);
   expect(validateCanonicalEvent({ type: 'reasoning-end' })).toEqual([]);
+});
+
+test('the events entry loads the event types and their traits alone: no normalizer, dialect or validator', async () => {
+  const { metafile } = await build({
+    stdin: { contents: "export * from '@cursor-stream/core/events';", resolveDir: import.meta.dirname },
+    bundle: true,
+    write: false,
+    metafile: true,
+    format: 'esm',
+    platform: 'neutral',
+    conditions: ['@cursor-stream/source'],
+    logLevel: 'silent',
+  });
+  const sources = Object.keys(metafile.inputs).filter((input) => input !== '<stdin>');
+  expect(sources.map((input) => input.replace(/^.*packages\/core\/src\//, '')).sort()).toEqual([
+    'events/event-traits.ts',
+    'events/events.ts',
+    'events/index.ts',
+    'events/unreachable.ts',
+  ]);
 });

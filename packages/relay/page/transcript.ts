@@ -5,7 +5,7 @@
  */
 
 import { toolErrorText } from '@cursor-stream/ai-sdk';
-import type { CanonicalEvent } from '@cursor-stream/core/normalize';
+import { type CanonicalEvent, unreachable } from '@cursor-stream/core/events';
 
 /** One line or block of the transcript. */
 export type TranscriptItem =
@@ -141,8 +141,16 @@ export function applyEvent(transcript: Transcript, event: CanonicalEvent): numbe
       return [];
     case 'finish':
       return [add(transcript, endingOf(transcript, event))];
-    default:
+    // Not shown: the page is the conversation and how it ended.
+    case 'stream-start':
+    case 'reasoning-end':
+    case 'status':
+    case 'interaction':
+    case 'unknown':
+    case 'invalid-line':
       return [];
+    default:
+      return unreachable(event) ?? [];
   }
 }
 

@@ -4,14 +4,15 @@
  * one line.
  */
 
-import type {
-  CanonicalEvent,
-  FailureReason,
-  FinishEvent,
-  TextDeltaEvent,
-  ToolCallEvent,
-  ToolResultEvent,
-} from '@cursor-stream/core/normalize';
+import {
+  type CanonicalEvent,
+  type FailureReason,
+  type FinishEvent,
+  type TextDeltaEvent,
+  type ToolCallEvent,
+  type ToolResultEvent,
+  unreachable,
+} from '@cursor-stream/core/events';
 import type { Palette } from '../format/colors.ts';
 import {
   escapeControls,
@@ -207,6 +208,8 @@ export function createTranscript(palette: Palette, options: TranscriptOptions = 
         const message = findingMessage({ code: event.code, message: foldToOneLine(event.message) });
         return block([palette.yellow(`! ${where}${event.code}: ${message}`)]);
       }
+      default:
+        return unreachable(event) ?? '';
     }
   }
 

@@ -5,12 +5,14 @@
  * time of the last one that had, and a session with no time at all is laid out by the order of its events.
  */
 
-import type {
-  CanonicalEvent,
-  RecordTimes,
-  ToolCallEvent,
-  ToolResultEvent,
-} from '@cursor-stream/core/normalize';
+import {
+  type CanonicalEvent,
+  eventTraits,
+  type ToolCallEvent,
+  type ToolResultEvent,
+  unreachable,
+} from '@cursor-stream/core/events';
+import type { RecordTimes } from '@cursor-stream/core/normalize';
 import { formatDuration, plural, truncate } from '../format/text.ts';
 import { toolHeadline } from '../render/tool-lines.ts';
 import { escapeHtml } from './html.ts';
@@ -122,7 +124,7 @@ export function createTimeline(maxBars: number): TimelineBuilder {
   function push(event: CanonicalEvent, times: RecordTimes | undefined): void {
     if (times?.timestampMs !== undefined) lastMs = times.timestampMs;
     const at: Stamp = { ms: times?.timestampMs ?? lastMs, pos: pos++ };
-    if (event.type !== 'reasoning-delta' && event.type !== 'reasoning-end') closeReasoning(at);
+    if (!eventTraits(event.type).reasoning) closeReasoning(at);
     if (event.type !== 'text-delta') closeTurn();
     switch (event.type) {
       case 'reasoning-delta':
@@ -163,6 +165,17 @@ export function createTimeline(maxBars: number): TimelineBuilder {
         }
         openCalls.clear();
         return;
+      // Not drawn: the bars are the model's work and the tools'.
+      case 'stream-start':
+      case 'user-message':
+      case 'error':
+      case 'status':
+      case 'interaction':
+      case 'unknown':
+      case 'invalid-line':
+        return;
+      default:
+        unreachable(event);
     }
   }
 

@@ -5,7 +5,7 @@
  */
 
 import type { Detection, Dialect, DialectContext, JsonObject } from '../dialect.ts';
-import type { CanonicalEvent, SourceLocation } from '../events.ts';
+import type { CanonicalEvent, SourceLocation } from '../events/index.ts';
 import { asNumber, asObject, asString, isJsonObject } from '../json-values.ts';
 import { malformedRecord } from '../malformed-record.ts';
 import { typeNameOf, unknownEvent } from '../unknown-event.ts';

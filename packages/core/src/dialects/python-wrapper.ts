@@ -13,7 +13,7 @@ import type {
   SchemaIssue,
   ValidateOptions,
 } from '../dialect.ts';
-import type { CanonicalEvent, SourceLocation, ToolResultStatus } from '../events.ts';
+import type { CanonicalEvent, SourceLocation, ToolResultStatus } from '../events/index.ts';
 import { asNumber, asString, isJsonObject } from '../json-values.ts';
 import { malformedRecord } from '../malformed-record.ts';
 import { typeNameOf, unknownEvent } from '../unknown-event.ts';
