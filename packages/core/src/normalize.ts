@@ -13,11 +13,11 @@ export type {
   SchemaIssue,
   ValidateOptions,
 } from './dialect.ts';
-export { BUILT_IN_DIALECT_NAMES, type BuiltInDialectName } from './dialect-names.ts';
 export { BUILT_IN_DIALECTS } from './dialects/built-in.ts';
 export { officialDialect } from './dialects/official.ts';
 export { payloadEnvelopeDialect } from './dialects/payload-envelope.ts';
 export { pythonWrapperDialect } from './dialects/python-wrapper.ts';
+export { BUILT_IN_DIALECT_NAMES, type BuiltInDialectName } from './dialects/registry.ts';
 export {
   type AgentErrorEvent,
   CANONICAL_EVENT_TYPES,

@@ -26,9 +26,10 @@ test('normalizes without the validators, validates once they are loaded', async 
   expect(validateCanonicalEvent({ type: 'reasoning-end' })).toEqual([]);
 });
 
-test('the events entry loads the event types and their traits alone: no normalizer, dialect or validator', async () => {
+/** The core's source files a bundler takes for `entry`, relative to `packages/core/src/`. */
+async function sourcesOf(entry: string): Promise<string[]> {
   const { metafile } = await build({
-    stdin: { contents: "export * from '@cursor-stream/core/events';", resolveDir: import.meta.dirname },
+    stdin: { contents: `export * from '${entry}';`, resolveDir: import.meta.dirname },
     bundle: true,
     write: false,
     metafile: true,
@@ -37,11 +38,21 @@ test('the events entry loads the event types and their traits alone: no normaliz
     conditions: ['@cursor-stream/source'],
     logLevel: 'silent',
   });
-  const sources = Object.keys(metafile.inputs).filter((input) => input !== '<stdin>');
-  expect(sources.map((input) => input.replace(/^.*packages\/core\/src\//, '')).sort()).toEqual([
+  return Object.keys(metafile.inputs)
+    .filter((input) => input !== '<stdin>')
+    .map((input) => input.replace(/^.*packages\/core\/src\//, ''))
+    .sort();
+}
+
+test('the events entry loads the event types and their traits alone: no normalizer, dialect or validator', async () => {
+  expect(await sourcesOf('@cursor-stream/core/events')).toEqual([
     'events/event-traits.ts',
     'events/events.ts',
     'events/index.ts',
     'events/unreachable.ts',
   ]);
+});
+
+test('the dialect registry entry is the registry alone, so that listing the dialects loads none', async () => {
+  expect(await sourcesOf('@cursor-stream/core/dialect-registry')).toEqual(['dialects/registry.ts']);
 });

@@ -152,7 +152,7 @@ function normalizeOfficial(
 }
 
 /** The official `cursor-agent` stream-json dialect. */
-export const officialDialect: Dialect<CliStreamState> = {
+export const officialDialect: Dialect<CliStreamState, 'official'> = {
   name: 'official',
   description:
     'cursor-agent --print --output-format stream-json, as the CLI writes it (with or without --stream-partial-output).',

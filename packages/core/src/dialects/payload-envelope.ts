@@ -210,7 +210,7 @@ function normalizePayloadEnvelope(
 }
 
 /** The payload envelope of the WebSocket app, its `raw`/`error` wrapper events and the client's stored records. */
-export const payloadEnvelopeDialect: Dialect<CliStreamState> = {
+export const payloadEnvelopeDialect: Dialect<CliStreamState, 'payload-envelope'> = {
   name: 'payload-envelope',
   description:
     'A WebSocket app that wraps each event as {type, subtype, payload}, plus its raw/error events and stored client records.',

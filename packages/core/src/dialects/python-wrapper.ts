@@ -230,7 +230,7 @@ function validatePythonWrapper(record: JsonObject, options?: ValidateOptions): r
 }
 
 /** The Python wrapper's dialect, including logs of its serialized `AgentEvent` records. */
-export const pythonWrapperDialect: Dialect<CliStreamState> = {
+export const pythonWrapperDialect: Dialect<CliStreamState, 'python-wrapper'> = {
   name: 'python-wrapper',
   description:
     "The Python cursor_agent_api wrapper's events (tool-call-started/-completed, top-level assistant deltas) and its serialized AgentEvent records.",
