@@ -12,8 +12,8 @@ import {
   type ToolResultEvent,
   unreachable,
 } from '@cursor-stream/core/events';
+import { toolErrorText } from '@cursor-stream/core/tools';
 import type { FinishReason, UIMessageChunk } from 'ai';
-import { toolErrorText } from './tool-error-text.ts';
 
 /** Options of {@link createUIMessageEncoder} and {@link toUIMessageStream}. */
 export interface UIMessageEncoderOptions {

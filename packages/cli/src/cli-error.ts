@@ -3,7 +3,7 @@
  * layer prints them as one line.
  */
 
-import { escapeControls } from './format/text.ts';
+import { escapeControls } from '@cursor-stream/core/text';
 
 /** What kind of failure a {@link CliError} is. */
 export type CliErrorCode =

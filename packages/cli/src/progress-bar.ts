@@ -3,8 +3,8 @@
  * when done so that it never mixes with the output.
  */
 
+import { formatBytes } from '@cursor-stream/core/text';
 import { displayPath } from './cli-error.ts';
-import { formatBytes } from './format/text.ts';
 
 /** Inputs smaller than this finish before a bar would be worth drawing. */
 export const PROGRESS_MIN_BYTES = 32 * 1024 * 1024;

@@ -3,6 +3,8 @@
  * that entry (vitest isolates test files), so what it sees is what a fast-starting tool sees. The lean entries are
  * bundled to list what they load.
  */
+
+import { join } from 'node:path';
 import {
   createNormalizer,
   loadSchemaValidators,
@@ -30,6 +32,8 @@ test('normalizes without the validators, validates once they are loaded', async 
 async function sourcesOf(entry: string): Promise<string[]> {
   const { metafile } = await build({
     stdin: { contents: `export * from '${entry}';`, resolveDir: import.meta.dirname },
+    // Inputs are named relative to the repository's root.
+    absWorkingDir: join(import.meta.dirname, '../../..'),
     bundle: true,
     write: false,
     metafile: true,
@@ -55,4 +59,20 @@ test('the events entry loads the event types and their traits alone: no normaliz
 
 test('the dialect registry entry is the registry alone, so that listing the dialects loads none', async () => {
   expect(await sourcesOf('@cursor-stream/core/dialect-registry')).toEqual(['dialects/registry.ts']);
+});
+
+test('the text and tools entries load the text helpers and the tool texts alone', async () => {
+  expect(await sourcesOf('@cursor-stream/core/text')).toEqual(['text/display-text.ts', 'text/index.ts']);
+  const tools = await sourcesOf('@cursor-stream/core/tools');
+  // Writing an argument as JSON reads the tokenizer's lazy strings: the tokenizer's package, not the normalizer.
+  expect(tools.filter((source) => !source.startsWith('packages/ndjson/src/'))).toEqual([
+    'safe-json.ts',
+    'text/display-text.ts',
+    'text/index.ts',
+    'tools/index.ts',
+    'tools/tool-error-text.ts',
+    'tools/tool-headline.ts',
+    'tools/tool-outcome.ts',
+    'tools/tool-values.ts',
+  ]);
 });

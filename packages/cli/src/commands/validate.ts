@@ -1,10 +1,10 @@
 /** `cursor-stream validate`: schema, tokenizer and stream checks over many logs, in parallel, reported in order. */
 
+import { plural } from '@cursor-stream/core/text';
 import { type CliError, cliError, type Result } from '../cli-error.ts';
 import { type CliIo, jobsFor, progressFor, reportError, writeText } from '../cli-io.ts';
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
 import { createPalette, shouldUseColor } from '../format/colors.ts';
-import { plural } from '../format/text.ts';
 import {
   fileReportLines,
   totalsLine,

@@ -13,7 +13,6 @@ import {
   type ToolResultEvent,
   unreachable,
 } from '@cursor-stream/core/events';
-import type { Palette } from '../format/colors.ts';
 import {
   escapeControls,
   escapeControlsKeepingLines,
@@ -21,10 +20,11 @@ import {
   formatDuration,
   plural,
   truncate,
-} from '../format/text.ts';
+} from '@cursor-stream/core/text';
+import { toolArgumentDetails, toolHeadline, toolOutcomeDetails } from '@cursor-stream/core/tools';
+import type { Palette } from '../format/colors.ts';
 import { findingMessage } from '../format/validate-report.ts';
 import { failureText, interactionText, statusText } from './run-status-lines.ts';
-import { toolArgumentDetails, toolHeadline, toolOutcomeDetails } from './tool-lines.ts';
 
 /** Reasoning held for the preview: whitespace folds away, so more than the preview is kept, but not all of it. */
 const REASONING_HELD_LENGTH = 64 * 1024;

@@ -5,8 +5,8 @@
  */
 
 import type { CanonicalEvent, RecordTimes, SessionSummary } from '@cursor-stream/core/normalize';
+import { formatBytes, formatCount, formatDuration, plural, truncate } from '@cursor-stream/core/text';
 import { createPalette } from '../format/colors.ts';
-import { formatBytes, formatCount, formatDuration, plural, truncate } from '../format/text.ts';
 import { createTranscript } from '../render/transcript.ts';
 import { ansiToHtml, escapeHtml } from './html.ts';
 import type { ReportLimits } from './report-limits.ts';

@@ -13,8 +13,8 @@ import {
   unreachable,
 } from '@cursor-stream/core/events';
 import type { RecordTimes } from '@cursor-stream/core/normalize';
-import { formatDuration, plural, truncate } from '../format/text.ts';
-import { toolHeadline } from '../render/tool-lines.ts';
+import { formatDuration, plural } from '@cursor-stream/core/text';
+import { toolLabel } from '@cursor-stream/core/tools';
 import { escapeHtml } from './html.ts';
 
 /** A point of the session: its clock time when known, and the event's position in the session. */
@@ -45,11 +45,6 @@ export interface TimelineBuilder {
 }
 
 const TOOL_LABEL_CHARS = 80;
-
-function toolLabel(event: ToolCallEvent | ToolResultEvent, input: unknown): string {
-  const headline = toolHeadline(event.toolName, input);
-  return truncate(headline === '' ? event.toolName : `${event.toolName} ${headline}`, TOOL_LABEL_CHARS);
-}
 
 /** Creates a timeline builder drawing at most `maxBars` tool bars and `maxBars` other bars. */
 export function createTimeline(maxBars: number): TimelineBuilder {
@@ -90,7 +85,7 @@ export function createTimeline(maxBars: number): TimelineBuilder {
       start,
       end: undefined,
       state: 'pending',
-      label: toolLabel(event, event.input),
+      label: toolLabel(event.toolName, event.input, TOOL_LABEL_CHARS),
       detail: '',
     });
     if (bar !== undefined) openCalls.set(event.toolCallId, bar);
@@ -111,7 +106,7 @@ export function createTimeline(maxBars: number): TimelineBuilder {
         start: { ms: startMs, pos: at.pos },
         end: { ms: endMs, pos: at.pos },
         state: event.isError ? 'failed' : 'orphan',
-        label: toolLabel(event, undefined),
+        label: toolLabel(event.toolName, undefined, TOOL_LABEL_CHARS),
         detail: `${detail} · no matching call`,
       });
       return;

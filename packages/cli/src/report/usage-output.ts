@@ -4,7 +4,7 @@
  * written at the end, in order.
  */
 
-import { escapeControls, formatCount, truncate } from '../format/text.ts';
+import { escapeControls, formatCount, truncate } from '@cursor-stream/core/text';
 import { type LogSessionsOptions, type LogSessionsOutcome, visitLogSessions } from './log-sessions.ts';
 import { type FactsTracker, type SessionFacts, trackSessionFacts, utcDay } from './session-facts.ts';
 import type { UsageGrouping } from './usage-grouping.ts';

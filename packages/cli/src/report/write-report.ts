@@ -7,7 +7,7 @@
  * bounded cells, whatever the size of the logs (see {@link ReportLimits}).
  */
 
-import { plural } from '../format/text.ts';
+import { plural } from '@cursor-stream/core/text';
 import { type LogSessionsOptions, type LogSessionsOutcome, visitLogSessions } from './log-sessions.ts';
 import { DEFAULT_REPORT_LIMITS, type ReportLimits } from './report-limits.ts';
 import {

@@ -4,7 +4,7 @@
  */
 
 import type { SessionSummary, SourceLocation } from '@cursor-stream/core/normalize';
-import { escapeControls, plural } from '../format/text.ts';
+import { escapeControls, plural } from '@cursor-stream/core/text';
 import type { BoundedSession } from '../sessions/bounded-sessions.ts';
 import type { Finding } from './findings.ts';
 
