@@ -79,8 +79,8 @@ export {
   stringifyEvent,
   unwritableEvent,
 } from './safe-json.ts';
-export { TEXT_HEAD_LENGTH, TEXT_TAIL_LENGTH, type TextOmission } from './session/kept-text.ts';
-export { isSessionContent, opensNewSession, type SessionProgress } from './session/session-boundary.ts';
+export { TEXT_HEAD_LENGTH, TEXT_TAIL_LENGTH, type TextOmission } from './sessions/kept-text.ts';
+export { isSessionContent, opensNewSession, type SessionProgress } from './sessions/session-boundary.ts';
 export {
   createSessionReducer,
   reduceSessions,
@@ -89,8 +89,8 @@ export {
   type SessionReducerOptions,
   type SessionSummary,
   type ToolCallSummary,
-} from './session/session-reducer.ts';
-export type { TextDigest } from './session/text-digest.ts';
+} from './sessions/session-reducer.ts';
+export type { TextDigest } from './sessions/text-digest.ts';
 export { type EventPiece, stringifyEventPieces } from './spliced-event.ts';
 export {
   type DialectEncoderOptions,

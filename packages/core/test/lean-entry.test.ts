@@ -76,3 +76,23 @@ test('the text and tools entries load the text helpers and the tool texts alone'
     'tools/tool-values.ts',
   ]);
 });
+
+test('the sessions entry loads the session folds, the event types and the text helpers: no normalizer', async () => {
+  expect(await sourcesOf('@cursor-stream/core/sessions')).toEqual([
+    'events/event-traits.ts',
+    'events/events.ts',
+    'events/index.ts',
+    'events/unreachable.ts',
+    'sessions/bounded-sessions.ts',
+    'sessions/index.ts',
+    'sessions/kept-text.ts',
+    'sessions/session-boundary.ts',
+    'sessions/session-facts.ts',
+    'sessions/session-reducer.ts',
+    'sessions/stream-anomalies.ts',
+    'sessions/text-digest.ts',
+    'text/display-text.ts',
+    'text/index.ts',
+    'token-counts.ts',
+  ]);
+});

@@ -4,6 +4,9 @@
  * in ranges on worker threads, with the same output.
  */
 
+import { type BoundedSession, createBoundedSessions } from '@cursor-stream/core/sessions';
+// The digest alone, without the rest of the package (child processes), which a command's start-up need not load.
+import { createNodeTextDigest } from '@cursor-stream/node/text-digest';
 import type { Result } from '../cli-error.ts';
 import { type CliIo, jobsFor, progressFor, readingExitCode, reportError, writeText } from '../cli-io.ts';
 import { EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
@@ -20,7 +23,6 @@ import { type SummaryFooter, sessionTextBlock, summaryFooterLine } from '../form
 import type { InputOptions } from '../options.ts';
 import { readSplit } from '../parallel/split-read.ts';
 import { type LogStats, readLog } from '../read-log.ts';
-import { type BoundedSession, createBoundedSessions } from '../sessions/bounded-sessions.ts';
 
 /** Options of `summary`. */
 export interface SummaryOptions extends InputOptions {
@@ -70,7 +72,10 @@ async function summarizeHere(
   const invalidLines = createInvalidLineList();
   const finished: BoundedSession[] = [];
   const sessions = createBoundedSessions(
-    options.dialect === 'auto' ? {} : { dialect: options.dialect },
+    {
+      ...(options.dialect === 'auto' ? {} : { dialect: options.dialect }),
+      textDigest: createNodeTextDigest,
+    },
     (session) => finished.push(session),
   );
   // The dialect is known once detected; a session the reducer could not name one for is printed with it.

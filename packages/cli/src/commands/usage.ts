@@ -1,5 +1,6 @@
 /** `cursor-stream usage`: token totals of logs per day, session or model, from each session's `result.usage`. */
 
+import type { SessionFacts } from '@cursor-stream/core/sessions';
 import { displayPath, type Result } from '../cli-error.ts';
 import { type CliIo, jobsFor, logsExitCode, progressFor, writeText } from '../cli-io.ts';
 import type { ExitCode } from '../exit-codes.ts';
@@ -8,7 +9,6 @@ import type { UsageRangeResult } from '../parallel/consumers/usage.ts';
 import { readSplit } from '../parallel/split-read.ts';
 import { type UsageGrouping, writeUsage } from '../report/index.ts';
 import type { RangeSessionsOutcome } from '../report/log-sessions.ts';
-import type { SessionFacts } from '../report/session-facts.ts';
 
 /** Options of `usage`. */
 export interface UsageCommandOptions extends InputOptions {

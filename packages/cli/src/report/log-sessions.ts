@@ -10,12 +10,12 @@ import {
   isSessionContent,
   type RecordTimes,
 } from '@cursor-stream/core/normalize';
+import type { SessionFacts } from '@cursor-stream/core/sessions';
 import { type CliError, displayPath, type Result } from '../cli-error.ts';
 import { expandLogPaths } from '../input/walk-logs.ts';
 import type { InputOptions } from '../options.ts';
 import type { Progress } from '../progress-bar.ts';
 import { readLog } from '../read-log.ts';
-import type { SessionFacts } from './session-facts.ts';
 
 /** Receives the sessions of the logs, one at a time, in input order. */
 export interface SessionVisitor {

@@ -4,9 +4,14 @@
  * written at the end, in order.
  */
 
+import {
+  type FactsTracker,
+  type SessionFacts,
+  trackSessionFacts,
+  utcDay,
+} from '@cursor-stream/core/sessions';
 import { escapeControls, formatCount, truncate } from '@cursor-stream/core/text';
 import { type LogSessionsOptions, type LogSessionsOutcome, visitLogSessions } from './log-sessions.ts';
-import { type FactsTracker, type SessionFacts, trackSessionFacts, utcDay } from './session-facts.ts';
 import type { UsageGrouping } from './usage-grouping.ts';
 import {
   addUsage,

@@ -1,10 +1,12 @@
 /** `summary` on a worker: sessions reduced and rendered as they end, invalid lines listed. */
 
 import type { CanonicalEvent } from '@cursor-stream/core/normalize';
+import { type BoundedSession, createBoundedSessions } from '@cursor-stream/core/sessions';
+// The digest alone, without the rest of the package (child processes), which a command's start-up need not load.
+import { createNodeTextDigest } from '@cursor-stream/node/text-digest';
 import { createPalette } from '../../format/colors.ts';
 import { createInvalidLineList, sessionJson, sessionJsonBlock } from '../../format/summary-json.ts';
 import { sessionTextBlock } from '../../format/summary-text.ts';
-import { type BoundedSession, createBoundedSessions } from '../../sessions/bounded-sessions.ts';
 import type { CommandSetup, RangeConsumer } from '../range-consumer.ts';
 import { createSkip } from './skip.ts';
 
@@ -18,7 +20,7 @@ export function summaryConsumer(setup: CommandSetup & { command: 'summary' }, sk
   const invalidLines = createInvalidLineList();
   const finished: BoundedSession[] = [];
   const sessions = createBoundedSessions(
-    setup.dialect === undefined ? {} : { dialect: setup.dialect },
+    { ...(setup.dialect === undefined ? {} : { dialect: setup.dialect }), textDigest: createNodeTextDigest },
     (session) => finished.push(session),
   );
   const skipped = createSkip(skip);

@@ -1,8 +1,8 @@
 /** `usage` on a worker: each session's facts, from its events and its records' times, as it ends. */
 
 import { type CanonicalEvent, createRecordTimeIndex } from '@cursor-stream/core/normalize';
+import { type FactsTracker, type SessionFacts, trackSessionFacts } from '@cursor-stream/core/sessions';
 import { createSessionCutter } from '../../report/log-sessions.ts';
-import { type FactsTracker, type SessionFacts, trackSessionFacts } from '../../report/session-facts.ts';
 import type { CommandSetup, RangeConsumer } from '../range-consumer.ts';
 import { createSkip } from './skip.ts';
 
