@@ -4,7 +4,8 @@
  * These rows deliver canonical events, not records: events/s is their unit.
  */
 
-import type { CanonicalEvent, CanonicalEventType, NormalizerOptions } from '@cursor-stream/core';
+import type { CanonicalEvent, NormalizerOptions } from '@cursor-stream/core';
+import { CANONICAL_EVENT_TYPES, EVENT_TRAITS } from '@cursor-stream/core/events';
 import type { Approach, ParseInput, RecordSink } from './approach.ts';
 import { forEachChunk } from './stream-helpers.ts';
 
@@ -69,22 +70,10 @@ export const pipelineReducer: Approach = {
 };
 
 /**
- * Every canonical event type but the reasoning ones: what a consumer that shows no thinking asks for. Written out
- * rather than taken from the core, so that loading the row list does not load the core; a test checks it.
+ * Every canonical event type but the reasoning ones: what a consumer that shows no thinking asks for. Read from the
+ * core's lean event entry, so that loading the row list does not load the normalizer.
  */
-export const TYPES_WITHOUT_REASONING: readonly CanonicalEventType[] = [
-  'stream-start',
-  'user-message',
-  'text-delta',
-  'tool-call',
-  'tool-result',
-  'finish',
-  'error',
-  'status',
-  'interaction',
-  'unknown',
-  'invalid-line',
-];
+export const TYPES_WITHOUT_REASONING = CANONICAL_EVENT_TYPES.filter((type) => !EVENT_TRAITS[type].reasoning);
 
 /** The pipeline asked for every type but reasoning (`types`), so `thinking` records are skipped unparsed. */
 export const pipelineWithoutReasoning: Approach = {

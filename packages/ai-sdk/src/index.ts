@@ -3,12 +3,12 @@
  * front end can show a cursor-agent run (text, reasoning, tool calls and their outcomes) with no adapter of its own.
  */
 
+export { toolErrorText } from '@cursor-stream/core/tools';
 export {
   type CanonicalEventSource,
   toUIMessageReadableStream,
   toUIMessageStream,
 } from './to-ui-message-stream.ts';
-export { toolErrorText } from './tool-error-text.ts';
 export {
   createUIMessageEncoder,
   type UIMessageEncoder,

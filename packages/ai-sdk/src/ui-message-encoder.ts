@@ -5,14 +5,15 @@
  * stops reading at an error, has every part first.
  */
 
-import type {
-  CanonicalEvent,
-  FinishEvent,
-  ToolCallEvent,
-  ToolResultEvent,
-} from '@cursor-stream/core/normalize';
+import {
+  type CanonicalEvent,
+  type FinishEvent,
+  type ToolCallEvent,
+  type ToolResultEvent,
+  unreachable,
+} from '@cursor-stream/core/events';
+import { toolErrorText } from '@cursor-stream/core/tools';
 import type { FinishReason, UIMessageChunk } from 'ai';
-import { toolErrorText } from './tool-error-text.ts';
 
 /** Options of {@link createUIMessageEncoder} and {@link toUIMessageStream}. */
 export interface UIMessageEncoderOptions {
@@ -167,8 +168,16 @@ export function createUIMessageEncoder(options: UIMessageEncoderOptions = {}): U
       case 'finish':
         finish(out, event);
         return;
-      default:
+      // No chunk: the UI message stream has no part for them.
+      case 'stream-start':
+      case 'user-message':
+      case 'status':
+      case 'interaction':
+      case 'unknown':
+      case 'invalid-line':
         return;
+      default:
+        unreachable(event);
     }
   }
 

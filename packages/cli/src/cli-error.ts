@@ -3,8 +3,8 @@
  * layer prints them as one line.
  */
 
+import { escapeControls } from '@cursor-stream/core/text';
 import type { LogErrorCode } from '@cursor-stream/node/logs';
-import { escapeControls } from './format/text.ts';
 
 /** What kind of failure a {@link CliError} is: a log's own failures, and the CLI's. */
 export type CliErrorCode = LogErrorCode | 'export-failed' | 'invalid-value';

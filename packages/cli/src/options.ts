@@ -1,18 +1,13 @@
 /** Option values shared by the commands, and the parsers that check them. */
 
-import type { BuiltInDialectName } from '@cursor-stream/core/normalize';
+import { BUILT_IN_DIALECT_NAMES } from '@cursor-stream/core/dialect-registry';
 import { MAX_RECORD_BYTES_CAP } from '@cursor-stream/ndjson';
 
 /**
- * The values of `--dialect`. Listed here rather than read from the core so that `--help` does not load it; a test
- * checks the list against the core's built-in dialects.
+ * The values of `--dialect`: `auto` and the names of the core's dialect registry, which is data alone, so that the
+ * bundle's start-up (`--help`) takes the names without the dialects.
  */
-export const DIALECT_CHOICES = [
-  'auto',
-  'official',
-  'python-wrapper',
-  'payload-envelope',
-] as const satisfies readonly ('auto' | BuiltInDialectName)[];
+export const DIALECT_CHOICES = ['auto', ...BUILT_IN_DIALECT_NAMES] as const;
 
 /** A value of `--dialect`. */
 export type DialectChoice = (typeof DIALECT_CHOICES)[number];

@@ -4,6 +4,7 @@
  */
 
 import { readFileSync } from 'node:fs';
+import { escapeControls } from '@cursor-stream/core/text';
 import { Command, Option } from 'commander';
 import { addBench } from './bench-command.ts';
 import type { CliIo } from './cli-io.ts';
@@ -20,7 +21,6 @@ import {
 import type { ExportOptions } from './commands/export.ts';
 import type { ExitCode } from './exit-codes.ts';
 import { EXPORT_FORMATS, type ExportFormat } from './export-formats.ts';
-import { escapeControls } from './format/text.ts';
 import { USAGE_GROUPINGS, type UsageGrouping } from './report/usage-grouping.ts';
 import { addServe } from './serve-command.ts';
 

@@ -1,10 +1,10 @@
 import type { SessionSummary } from '@cursor-stream/core';
+import { finishedSession } from '@cursor-stream/core/sessions';
 import { describe, expect, test } from 'vitest';
 import { createPalette } from '../src/format/colors.ts';
-import { type SummaryJson, sessionJson } from '../src/format/summary-json.ts';
+import { createSummaryJsonWriter, type SummaryJson, sessionJson } from '../src/format/summary-json.ts';
 import { formatSummaryText } from '../src/format/summary-text.ts';
 import { displayWidth, formatTable } from '../src/format/table.ts';
-import { finishedSession } from '../src/sessions/bounded-sessions.ts';
 
 const plain = createPalette(false);
 
@@ -177,4 +177,47 @@ describe('formatTable', () => {
     ).toEqual(['閱讀  x', 'ab    y']);
     expect(displayWidth('閱讀a')).toBe(5);
   });
+});
+
+describe('createSummaryJsonWriter', () => {
+  const summary = (sessionId: string): SessionSummary => ({
+    sessionId,
+    dialect: 'official',
+    model: null,
+    status: 'success',
+    text: 'line\none',
+    textLength: 8,
+    textOmitted: null,
+    resultText: 'line\none',
+    textMatchesResult: true,
+    toolCalls: [],
+    counts: { 'stream-start': 1 },
+    failure: null,
+    durationMs: 5,
+    usage: { inputTokens: 3 },
+  });
+
+  test.each([0, 1, 3])(
+    'writes %i sessions exactly as JSON.stringify prints the whole document',
+    async (count) => {
+      const sessions = Array.from({ length: count }, (_, index) =>
+        sessionJson(finishedSession(summary(`s${index}`)), null),
+      );
+      const rest = {
+        invalidLines: [{ line: 2, offset: 10, code: 'invalid-json' }],
+        invalidLinesOmitted: 4,
+        lines: 9,
+        bytes: 99,
+      };
+      const parts: string[] = [];
+      const writer = createSummaryJsonWriter(async (text) => {
+        parts.push(text);
+      });
+      for (const session of sessions) await writer.session(session);
+      await writer.end(rest);
+      const whole: SummaryJson = { sessions, ...rest };
+      expect(parts.join('')).toBe(`${JSON.stringify(whole, null, 2)}\n`);
+      expect(parts.length).toBe(count + 1);
+    },
+  );
 });

@@ -1,7 +1,6 @@
 import type { CanonicalEvent } from '@cursor-stream/core';
 import { describe, expect, test } from 'vitest';
 import { createPalette } from '../src/format/colors.ts';
-import { toolArgumentDetails, toolHeadline, toolOutcomeDetails } from '../src/render/tool-lines.ts';
 import { createTranscript } from '../src/render/transcript.ts';
 
 function render(events: readonly CanonicalEvent[], color = false): string {
@@ -201,85 +200,6 @@ describe('createTranscript', () => {
 
   test('control characters in assistant text cannot drive the terminal', () => {
     expect(render([{ type: 'text-delta', text: 'a\u001b[2Jb\n' }])).toBe('a\\u001b[2Jb\n');
-  });
-});
-
-describe('tool lines', () => {
-  test("each tool's headline is what a person looks for in it", () => {
-    expect([
-      toolHeadline('shell', { command: 'ls -la', workingDirectory: '/w' }),
-      toolHeadline('read', { path: 'src/a.ts', offset: 10, limit: 50 }),
-      toolHeadline('read', { path: 'src/a.ts' }),
-      toolHeadline('grep', { pattern: 'TODO\\(', path: 'src', caseInsensitive: false }),
-      toolHeadline('grep', { pattern: 'x' }),
-      toolHeadline('glob', { globPattern: '**/*.ts', targetDirectory: 'src' }),
-      toolHeadline('ls', { path: 'C:\\Users\\dev' }),
-      toolHeadline('edit', { path: 'a.txt', streamContent: 'x' }),
-      toolHeadline('semSearch', { query: 'where is auth' }),
-      toolHeadline('shell', { whatever: 1 }),
-    ]).toEqual([
-      'ls -la',
-      'src/a.ts lines 10-59',
-      'src/a.ts',
-      '"TODO\\(" in src',
-      '"x"',
-      '"**/*.ts" in src',
-      'C:\\Users\\dev',
-      'a.txt',
-      'where is auth',
-      '',
-    ]);
-  });
-
-  test('the other arguments follow as key=value, values as written, plumbing only when verbose', () => {
-    const input = {
-      path: 'a.txt',
-      fileText: 'x\n'.repeat(50),
-      toolCallId: 'c1\nfc_1',
-      mode: 'w',
-      cwd: 'C:\\Users\\dev app',
-      simpleCommands: ['ls'],
-    };
-    expect(toolArgumentDetails('write', input)).toBe('fileText=(51 lines) mode=w cwd="C:\\Users\\dev app"');
-    expect(toolArgumentDetails('write', input, true)).toBe(
-      'fileText=(51 lines) toolCallId=c1\\nfc_1 mode=w cwd="C:\\Users\\dev app" simpleCommands=["ls"]',
-    );
-    expect(toolArgumentDetails('grep', { pattern: 'p', path: 'src', multiline: false })).toBe(
-      'multiline=false',
-    );
-  });
-
-  test('outcomes show the facts a person looks for, with plurals right', () => {
-    const grepContent = {
-      workspaceResults: {
-        '/w': { content: { matches: [{ file: 'a' }, { file: 'b' }], totalMatchedLines: 3 } },
-      },
-    };
-    expect([
-      toolOutcomeDetails({ exitCode: 1, stderr: 'boom\nmore' }, true),
-      toolOutcomeDetails({ totalLines: 54 }, false),
-      toolOutcomeDetails({ totalLines: 1 }, false),
-      toolOutcomeDetails({ readRange: { startLine: 10, endLine: 59 }, totalLines: 120 }, false),
-      toolOutcomeDetails({ linesAdded: 3, linesRemoved: 1 }, false),
-      toolOutcomeDetails(grepContent, false),
-      toolOutcomeDetails({ workspaceResults: { '/w': { files: { files: ['a'], totalFiles: 1 } } } }, false),
-      toolOutcomeDetails({ directoryTreeRoot: { childrenDirs: [{}], childrenFiles: [] } }, false),
-      toolOutcomeDetails({ totalFiles: 1, files: ['a'] }, false),
-      toolOutcomeDetails({ reason: 'rejected by user' }, true),
-      toolOutcomeDetails({ error: { error: 'regex parse error' } }, true),
-    ]).toEqual([
-      'exit 1, boom …',
-      '54 lines',
-      '1 line',
-      'lines 10-59 of 120',
-      '+3 -1',
-      '3 matching lines in 2 files',
-      '1 file',
-      '1 entry',
-      '1 file',
-      'rejected by user',
-      'regex parse error',
-    ]);
   });
 });
 

@@ -1,4 +1,5 @@
 import type { SessionSummary } from '@cursor-stream/core';
+import { finishedSession, sessionAnomalies } from '@cursor-stream/core/sessions';
 import { describe, expect, test } from 'vitest';
 import { cliError } from '../src/cli-error.ts';
 import { createPalette } from '../src/format/colors.ts';
@@ -8,9 +9,7 @@ import {
   totalsLine,
   unreadableFileJson,
 } from '../src/format/validate-report.ts';
-import { finishedSession } from '../src/sessions/bounded-sessions.ts';
 import type { FileReport } from '../src/validate/findings.ts';
-import { sessionAnomalies } from '../src/validate/stream-anomalies.ts';
 
 const plain = createPalette(false);
 

@@ -2,21 +2,22 @@
  * Generates the standalone validators and the canonical-event declarations from `schemas/` into `src/generated/`.
  * Run by `pnpm run gen`, which `prepare` (after every install) and `build` call first.
  *
- * For each dialect: `<dialect>.js` (the schema as written: open) and `<dialect>-strict.js` (unknown fields rejected,
- * see {@link deriveStrictSchema}). For the canonical union: `canonical-event.js` and `canonical-event.types.ts`.
+ * For each dialect of the registry (`src/dialects/registry.ts`): `<schemaStem>.js` (the schema as written: open) and
+ * `<schemaStem>-strict.js` (unknown fields rejected, see {@link deriveStrictSchema}). For the canonical union:
+ * `canonical-event.js` and `canonical-event.types.ts`. Then `schema-validators.ts`, which gathers them all.
  */
 
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { BUILT_IN_DIALECT_REGISTRY } from '../src/dialects/registry.ts';
 import { renderCanonicalTypes } from './canonical-types.ts';
 import { deriveStrictSchema, type SchemaObject } from './strict-schema.ts';
 import { renderValidatorModule } from './validator-module.ts';
+import { renderValidatorsIndex } from './validators-index.ts';
 
 const SCHEMA_DIR = join(import.meta.dirname, '../../../schemas');
 const OUT_DIR = join(import.meta.dirname, '../src/generated');
 
-/** The dialects with a schema, by file stem. */
-const DIALECTS = ['official', 'python-wrapper', 'payload-envelope'] as const;
 const CANONICAL = 'canonical-event';
 
 function readSchema(stem: string): SchemaObject {
@@ -31,12 +32,12 @@ async function main(): Promise<void> {
   // Start empty so that a renamed schema leaves no stale validator behind.
   rmSync(OUT_DIR, { recursive: true, force: true });
   mkdirSync(OUT_DIR, { recursive: true });
-  for (const dialect of DIALECTS) {
-    const schema = readSchema(dialect);
-    const source = `schemas/${dialect}.schema.json`;
-    write(`${dialect}.js`, renderValidatorModule(schema, source));
+  for (const { schemaStem } of BUILT_IN_DIALECT_REGISTRY) {
+    const schema = readSchema(schemaStem);
+    const source = `schemas/${schemaStem}.schema.json`;
+    write(`${schemaStem}.js`, renderValidatorModule(schema, source));
     write(
-      `${dialect}-strict.js`,
+      `${schemaStem}-strict.js`,
       renderValidatorModule(deriveStrictSchema(schema), `${source} (strict variant)`),
     );
   }
@@ -45,6 +46,7 @@ async function main(): Promise<void> {
   write(`${CANONICAL}.js`, renderValidatorModule(canonical, source));
   const banner = `// Generated from ${source} by packages/core/scripts/generate-validators.ts. Do not edit.`;
   write(`${CANONICAL}.types.ts`, await renderCanonicalTypes(canonical, banner));
+  write('schema-validators.ts', renderValidatorsIndex(BUILT_IN_DIALECT_REGISTRY, CANONICAL));
 }
 
 await main();

@@ -6,7 +6,7 @@
 import { type NdjsonSource, readChunks } from '@cursor-stream/ndjson';
 import type { Dialect } from './dialect.ts';
 import { BUILT_IN_DIALECTS } from './dialects/built-in.ts';
-import type { CanonicalEvent } from './events.ts';
+import type { CanonicalEvent } from './events/index.ts';
 import { createNormalizerEngine } from './normalizer/normalizer-engine.ts';
 import type { Normalizer, NormalizerOptions } from './normalizer/normalizer-types.ts';
 

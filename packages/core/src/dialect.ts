@@ -3,7 +3,7 @@
  * through this interface, so a third party adds one by passing it in `dialects`, without touching the core.
  */
 
-import type { CanonicalEvent, CanonicalEventType, SourceLocation } from './events.ts';
+import type { CanonicalEvent, CanonicalEventType, SourceLocation } from './events/index.ts';
 
 /** A JSON object record, as the tokenizer parsed it. */
 export type JsonObject = Record<string, unknown>;
@@ -51,10 +51,11 @@ export interface DialectContext<State> {
  * A dialect of cursor-agent output.
  *
  * @typeParam State - Per-stream state, e.g. which tool names were seen for which call ids.
+ * @typeParam Name - The dialect's name, when its type should say it (the built-in dialects' do).
  */
-export interface Dialect<State = unknown> {
+export interface Dialect<State = unknown, Name extends string = string> {
   /** Stable kebab-case name, e.g. `official`; the value of `--dialect`. */
-  readonly name: string;
+  readonly name: Name;
   /** One line for a person: which producer writes this dialect. */
   readonly description: string;
   /** How this dialect judges a record; see {@link Detection}. Must be cheap: it runs before every record is mapped. */

@@ -6,7 +6,7 @@
  */
 
 import type { JsonObject } from './dialect.ts';
-import type { SourceLocation } from './events.ts';
+import type { SourceLocation } from './events/index.ts';
 import { isJsonObject } from './json-values.ts';
 
 /** An agent whose logs are recognised and refused. */

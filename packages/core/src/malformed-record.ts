@@ -1,6 +1,6 @@
 import { excerptOf } from '@cursor-stream/ndjson';
 import type { JsonObject } from './dialect.ts';
-import type { InvalidLineEvent, SourceLocation } from './events.ts';
+import type { InvalidLineEvent, SourceLocation } from './events/index.ts';
 import { safeJsonStringify } from './safe-json.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { AgentErrorEvent } from './events.ts';
+import type { AgentErrorEvent } from './events/index.ts';
 
 /** The message of a failed result that says nothing, until the log gives a better one. */
 export const NO_ERROR_MESSAGE = 'The agent reported an error without a message.';

@@ -13,17 +13,20 @@ export type {
   SchemaIssue,
   ValidateOptions,
 } from './dialect.ts';
-export { BUILT_IN_DIALECT_NAMES, type BuiltInDialectName } from './dialect-names.ts';
 export { BUILT_IN_DIALECTS } from './dialects/built-in.ts';
 export { officialDialect } from './dialects/official.ts';
 export { payloadEnvelopeDialect } from './dialects/payload-envelope.ts';
 export { pythonWrapperDialect } from './dialects/python-wrapper.ts';
+export { BUILT_IN_DIALECT_NAMES, type BuiltInDialectName } from './dialects/registry.ts';
 export {
   type AgentErrorEvent,
   CANONICAL_EVENT_TYPES,
   type CanonicalEvent,
   type CanonicalEventBase,
   type CanonicalEventType,
+  EVENT_TRAITS,
+  type EventTraits,
+  eventTraits,
   type FailureReason,
   type FinishEvent,
   type FinishReason,
@@ -47,7 +50,8 @@ export {
   type UnknownEvent,
   type Usage,
   type UserMessageEvent,
-} from './events.ts';
+  unreachable,
+} from './events/index.ts';
 export {
   FOREIGN_FORMAT_NAMES,
   type ForeignAgent,
@@ -75,8 +79,8 @@ export {
   stringifyEvent,
   unwritableEvent,
 } from './safe-json.ts';
-export { TEXT_HEAD_LENGTH, TEXT_TAIL_LENGTH, type TextOmission } from './session/kept-text.ts';
-export { isSessionContent, opensNewSession, type SessionProgress } from './session/session-boundary.ts';
+export { TEXT_HEAD_LENGTH, TEXT_TAIL_LENGTH, type TextOmission } from './sessions/kept-text.ts';
+export { isSessionContent, opensNewSession, type SessionProgress } from './sessions/session-boundary.ts';
 export {
   createSessionReducer,
   reduceSessions,
@@ -85,8 +89,8 @@ export {
   type SessionReducerOptions,
   type SessionSummary,
   type ToolCallSummary,
-} from './session/session-reducer.ts';
-export type { TextDigest } from './session/text-digest.ts';
+} from './sessions/session-reducer.ts';
+export type { TextDigest } from './sessions/text-digest.ts';
 export { type EventPiece, stringifyEventPieces } from './spliced-event.ts';
 export {
   type DialectEncoderOptions,

@@ -6,7 +6,7 @@
  */
 
 import { hasLazyStrings, isLazyString } from '@cursor-stream/ndjson';
-import type { CanonicalEvent, InvalidLineCode, InvalidLineEvent } from './events.ts';
+import type { CanonicalEvent, InvalidLineCode, InvalidLineEvent } from './events/index.ts';
 
 /**
  * The deepest nesting of arrays and objects a record may have: 512 levels, far beyond any agent event and well

@@ -6,7 +6,7 @@
  */
 
 import { isLazyString, rawLazyString } from '@cursor-stream/ndjson';
-import type { CanonicalEvent } from './events.ts';
+import type { CanonicalEvent } from './events/index.ts';
 import { MAX_JSON_DEPTH, stringifyEvent } from './safe-json.ts';
 
 /** A piece of an event's JSON line: text, or the UTF-8 bytes of a string written as it came in. */

@@ -4,7 +4,7 @@
  * to `Infinity`). {@link checkUsage} is the one place that tells such counts from the others.
  */
 
-import type { Usage } from './events.ts';
+import type { Usage } from './events/index.ts';
 
 /** Whether `value` is a token count: a whole number from 0 to `Number.MAX_SAFE_INTEGER` (2^53 - 1). */
 export function isTokenCount(value: unknown): value is number {

@@ -1,5 +1,5 @@
 import type { JsonObject } from './dialect.ts';
-import type { SourceLocation, UnknownEvent } from './events.ts';
+import type { SourceLocation, UnknownEvent } from './events/index.ts';
 
 /**
  * An `unknown` event for a well-formed record of a type nothing models. The record is kept as it was, not cloned:

@@ -38,11 +38,27 @@ interface PageCheck {
 
 const PAGE_ENTRY = join(import.meta.dirname, 'browser/page-entry.ts');
 
+/** Each entry the core's manifest exports, with its source file: a new entry is checked as it is added. */
+function sourceEntries(): [string, string][] {
+  const manifest = JSON.parse(readFileSync(join(import.meta.dirname, '../package.json'), 'utf8')) as {
+    exports: Record<string, string | { '@cursor-stream/source'?: string }>;
+  };
+  return Object.entries(manifest.exports).flatMap(([name, target]) =>
+    typeof target === 'object' && target['@cursor-stream/source'] !== undefined
+      ? [[name, join(import.meta.dirname, '..', target['@cursor-stream/source'])]]
+      : [],
+  );
+}
+
 describe('the browser bundle', () => {
   test('builds without any Node built-in', async () => {
     const bundle = await bundleForBrowser(PAGE_ENTRY);
     expect(bundle).toContain('NormalizerTransformStream');
     expect(bundle).not.toMatch(/from\s*["']node:/);
+  });
+
+  test.each(sourceEntries())('the %s entry builds without any Node built-in', async (_name, source) => {
+    await expect(bundleForBrowser(source)).resolves.toEqual(expect.any(String));
   });
 
   test('fails when a Node built-in sneaks in, naming it', async () => {

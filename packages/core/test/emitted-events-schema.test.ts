@@ -2,12 +2,11 @@
  * Every event the normalizer emits is a valid canonical event by the closed schema: on every real recording, every
  * golden recording, and on records shaped like each dialect's but with arbitrary values.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { type CanonicalEvent, validateCanonicalEvent } from '@cursor-stream/core';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { CORPUS_DIR, ndjson, normalizeText, REAL_CORPUS } from './support.ts';
+import { dialectRecordings, ndjson, normalizeText, REAL_CORPUS } from './support.ts';
 
 function invalidEvents(events: readonly CanonicalEvent[]) {
   return events.flatMap((event) => {
@@ -16,18 +15,10 @@ function invalidEvents(events: readonly CanonicalEvent[]) {
   });
 }
 
-function ndjsonFiles(folder: string): string[] {
-  return readdirSync(folder)
-    .filter((name) => name.endsWith('.ndjson'))
-    .map((name) => join(folder, name));
-}
-
 const RECORDINGS = [
   ...REAL_CORPUS.ndjsonFiles(),
   ...REAL_CORPUS.ndjsonFiles('fragments'),
-  ...['official', 'python-wrapper', 'payload-envelope'].flatMap((dialect) =>
-    ndjsonFiles(join(CORPUS_DIR, dialect)),
-  ),
+  ...dialectRecordings(),
 ];
 
 describe('every emitted event matches the canonical schema', () => {

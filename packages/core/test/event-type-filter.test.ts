@@ -1,23 +1,17 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { CANONICAL_EVENT_TYPES, type CanonicalEventType, createNormalizer } from '@cursor-stream/core';
+import {
+  CANONICAL_EVENT_TYPES,
+  type CanonicalEventType,
+  createNormalizer,
+  EVENT_TRAITS,
+} from '@cursor-stream/core';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { CORPUS_DIR, normalizeText, REAL_CORPUS } from './support.ts';
+import { CORPUS_DIR, dialectRecordings, normalizeText, REAL_CORPUS } from './support.ts';
 
-function streams(): string[] {
-  const ours = ['official', 'python-wrapper', 'payload-envelope'].flatMap((dialect) =>
-    readdirSync(join(CORPUS_DIR, dialect))
-      .filter((name) => name.endsWith('.ndjson'))
-      .map((name) => join(CORPUS_DIR, dialect, name)),
-  );
-  return [...REAL_CORPUS.ndjsonFiles(), ...ours];
-}
-
-const STREAMS = streams();
-const NOT_REASONING = CANONICAL_EVENT_TYPES.filter(
-  (type) => type !== 'reasoning-delta' && type !== 'reasoning-end',
-);
+const STREAMS = [...REAL_CORPUS.ndjsonFiles(), ...dialectRecordings()];
+const NOT_REASONING = CANONICAL_EVENT_TYPES.filter((type) => !EVENT_TRAITS[type].reasoning);
 
 describe('emitting only some event types', () => {
   test.prop([fc.constantFrom(...STREAMS), fc.subarray([...CANONICAL_EVENT_TYPES])])(

@@ -1,16 +1,15 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CanonicalEvent } from '@cursor-stream/core';
+import { BUILT_IN_DIALECT_REGISTRY } from '@cursor-stream/core/dialect-registry';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { CORPUS_DIR, cutAt, normalizeChunks, normalizeText } from './support.ts';
 
-const DIALECT_FOLDERS = ['official', 'python-wrapper', 'payload-envelope'] as const;
-
-const recordings = DIALECT_FOLDERS.flatMap((folder) =>
+const recordings = BUILT_IN_DIALECT_REGISTRY.flatMap(({ name: dialect, corpusFolder: folder }) =>
   readdirSync(join(CORPUS_DIR, folder))
     .filter((name) => name.endsWith('.ndjson'))
-    .map((name) => ({ folder, name, path: join(CORPUS_DIR, folder, name) })),
+    .map((name) => ({ dialect, folder, name, path: join(CORPUS_DIR, folder, name) })),
 );
 
 /**
@@ -25,17 +24,18 @@ function stable(events: readonly CanonicalEvent[]): unknown[] {
 
 describe('golden recordings', () => {
   test('there is at least one recording per dialect', () => {
-    for (const folder of DIALECT_FOLDERS) expect(recordings.some((r) => r.folder === folder)).toBe(true);
+    for (const { name } of BUILT_IN_DIALECT_REGISTRY)
+      expect(recordings.some((r) => r.dialect === name)).toBe(true);
   });
 
-  for (const { folder, name, path } of recordings) {
-    test(`${folder}/${name} normalizes to the events beside it, detected as ${folder}`, () => {
+  for (const { dialect, folder, name, path } of recordings) {
+    test(`${folder}/${name} normalizes to the events beside it, detected as ${dialect}`, () => {
       const expected = JSON.parse(
         readFileSync(path.replace(/\.ndjson$/, '.events.json'), 'utf8'),
       ) as CanonicalEvent[];
       const { events, normalizer } = normalizeChunks([readFileSync(path)]);
       expect(stable(events)).toEqual(stable(expected));
-      expect(normalizer.dialect).toBe(folder);
+      expect(normalizer.dialect).toBe(dialect);
     });
 
     test.prop([fc.array(fc.nat(), { maxLength: 12 })])(

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, test as it } from 'vitest';
-import { createTextKeeper, type TextKeeperOptions } from '../src/session/kept-text.ts';
-import { createTextDigest } from '../src/session/text-digest.ts';
+import { createTextKeeper, type TextKeeperOptions } from '../src/sessions/kept-text.ts';
+import { createTextDigest } from '../src/sessions/text-digest.ts';
 
 function keep(pieces: readonly string[], head: number, tail: number, options: TextKeeperOptions = {}) {
   const keeper = createTextKeeper({ headLength: head, tailLength: tail, ...options });

@@ -1,13 +1,17 @@
 /**
  * `@cursor-stream/core/normalize` is the full API without the generated validators loaded. This file imports only
- * that entry (vitest isolates test files), so what it sees is what a fast-starting tool sees.
+ * that entry (vitest isolates test files), so what it sees is what a fast-starting tool sees. The lean entries are
+ * bundled to list what they load.
  */
+
+import { join } from 'node:path';
 import {
   createNormalizer,
   loadSchemaValidators,
   officialDialect,
   validateCanonicalEvent,
 } from '@cursor-stream/core/normalize';
+import { build } from 'esbuild';
 import { expect, test } from 'vitest';
 
 const INIT = '{"type":"system","subtype":"init","session_id":"s","model":"Auto"}\n';
@@ -22,4 +26,73 @@ test('normalizes without the validators, validates once they are loaded', async 
   await loadSchemaValidators();
   expect(officialDialect.validate({ type: 'tool_call', subtype: 'started' }).length).toBeGreaterThan(0);
   expect(validateCanonicalEvent({ type: 'reasoning-end' })).toEqual([]);
+});
+
+/** The core's source files a bundler takes for `entry`, relative to `packages/core/src/`. */
+async function sourcesOf(entry: string): Promise<string[]> {
+  const { metafile } = await build({
+    stdin: { contents: `export * from '${entry}';`, resolveDir: import.meta.dirname },
+    // Inputs are named relative to the repository's root.
+    absWorkingDir: join(import.meta.dirname, '../../..'),
+    bundle: true,
+    write: false,
+    metafile: true,
+    format: 'esm',
+    platform: 'neutral',
+    conditions: ['@cursor-stream/source'],
+    logLevel: 'silent',
+  });
+  return Object.keys(metafile.inputs)
+    .filter((input) => input !== '<stdin>')
+    .map((input) => input.replace(/^.*packages\/core\/src\//, ''))
+    .sort();
+}
+
+test('the events entry loads the event types and their traits alone: no normalizer, dialect or validator', async () => {
+  expect(await sourcesOf('@cursor-stream/core/events')).toEqual([
+    'events/event-traits.ts',
+    'events/events.ts',
+    'events/index.ts',
+    'events/unreachable.ts',
+  ]);
+});
+
+test('the dialect registry entry is the registry alone, so that listing the dialects loads none', async () => {
+  expect(await sourcesOf('@cursor-stream/core/dialect-registry')).toEqual(['dialects/registry.ts']);
+});
+
+test('the text and tools entries load the text helpers and the tool texts alone', async () => {
+  expect(await sourcesOf('@cursor-stream/core/text')).toEqual(['text/display-text.ts', 'text/index.ts']);
+  const tools = await sourcesOf('@cursor-stream/core/tools');
+  // Writing an argument as JSON reads the tokenizer's lazy strings: the tokenizer's package, not the normalizer.
+  expect(tools.filter((source) => !source.startsWith('packages/ndjson/src/'))).toEqual([
+    'safe-json.ts',
+    'text/display-text.ts',
+    'text/index.ts',
+    'tools/index.ts',
+    'tools/tool-error-text.ts',
+    'tools/tool-headline.ts',
+    'tools/tool-outcome.ts',
+    'tools/tool-values.ts',
+  ]);
+});
+
+test('the sessions entry loads the session folds, the event types and the text helpers: no normalizer', async () => {
+  expect(await sourcesOf('@cursor-stream/core/sessions')).toEqual([
+    'events/event-traits.ts',
+    'events/events.ts',
+    'events/index.ts',
+    'events/unreachable.ts',
+    'sessions/bounded-sessions.ts',
+    'sessions/index.ts',
+    'sessions/kept-text.ts',
+    'sessions/session-boundary.ts',
+    'sessions/session-facts.ts',
+    'sessions/session-reducer.ts',
+    'sessions/stream-anomalies.ts',
+    'sessions/text-digest.ts',
+    'text/display-text.ts',
+    'text/index.ts',
+    'token-counts.ts',
+  ]);
 });

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import {
   type CanonicalEvent,
@@ -9,7 +9,15 @@ import {
   validateCanonicalEvent,
 } from '@cursor-stream/core';
 import { describe, expect, test } from 'vitest';
-import { CORPUS_DIR, ndjson, normalizeChunks, normalizeText, ofType, REAL_CORPUS } from './support.ts';
+import {
+  CORPUS_DIR,
+  dialectRecordings,
+  ndjson,
+  normalizeChunks,
+  normalizeText,
+  ofType,
+  REAL_CORPUS,
+} from './support.ts';
 
 const official = (name: string) => join(CORPUS_DIR, 'official', `${name}.ndjson`);
 
@@ -152,12 +160,7 @@ describe('logs of other agents', () => {
   });
 
   test("no recording of cursor-agent or its wrappers is taken for another agent's", () => {
-    const own = ['official', 'python-wrapper', 'payload-envelope'].flatMap((folder) =>
-      readdirSync(join(CORPUS_DIR, folder))
-        .filter((name) => name.endsWith('.ndjson'))
-        .map((name) => join(CORPUS_DIR, folder, name)),
-    );
-    const paths = [...own, ...REAL_CORPUS.ndjsonFiles()];
+    const paths = [...dialectRecordings(), ...REAL_CORPUS.ndjsonFiles()];
     expect(paths.length).toBeGreaterThan(10);
     for (const path of paths) {
       expect(normalizeChunks([readFileSync(path)]).normalizer.foreign, basename(path)).toBeUndefined();

@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   type CanonicalEvent,
@@ -5,6 +6,7 @@ import {
   type Normalizer,
   type NormalizerOptions,
 } from '@cursor-stream/core';
+import { BUILT_IN_DIALECT_REGISTRY } from '@cursor-stream/core/dialect-registry';
 import { sharedFolder } from '../../../tools/shared-material.ts';
 
 /** The shared real recordings (read in place, never copied); suites skip what needs them when they are missing. */
@@ -12,6 +14,15 @@ export const REAL_CORPUS = sharedFolder('real-corpus');
 
 /** This repository's recordings with their expected events. */
 export const CORPUS_DIR = join(import.meta.dirname, '../../../corpus');
+
+/** The paths of this repository's recordings of the built-in dialects: each registry entry's corpus folder. */
+export function dialectRecordings(): string[] {
+  return BUILT_IN_DIALECT_REGISTRY.flatMap(({ corpusFolder }) =>
+    readdirSync(join(CORPUS_DIR, corpusFolder))
+      .filter((name) => name.endsWith('.ndjson'))
+      .map((name) => join(CORPUS_DIR, corpusFolder, name)),
+  );
+}
 
 /** Every event of `input` fed to a fresh normalizer in the given chunks, `end()` included. */
 export function normalizeChunks(

@@ -15,6 +15,7 @@ import {
   type SessionSummary,
   type ToolResultStatus,
   type Usage,
+  unreachable,
 } from '@cursor-stream/core/normalize';
 
 /** One tool call of an exported session. Absent values are `null`. */
@@ -174,6 +175,21 @@ function noteEvent(
       if (content && extras.output === undefined) extras.output = event.output;
       return;
     }
+    // The session reducer's summary holds what the rows need of them.
+    case 'stream-start':
+    case 'user-message':
+    case 'reasoning-delta':
+    case 'reasoning-end':
+    case 'text-delta':
+    case 'finish':
+    case 'error':
+    case 'status':
+    case 'interaction':
+    case 'unknown':
+    case 'invalid-line':
+      return;
+    default:
+      unreachable(event);
   }
 }
 

@@ -1,7 +1,7 @@
+import { createTextDigest } from '@cursor-stream/core/sessions';
 import { createNodeTextDigest } from '@cursor-stream/node';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { createTextDigest } from '../../core/src/session/text-digest.ts';
 
 describe('createNodeTextDigest', () => {
   test.prop([fc.array(fc.string({ unit: 'binary', maxLength: 60 }), { maxLength: 10 })])(

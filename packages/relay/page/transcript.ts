@@ -4,8 +4,8 @@
  * (with the agent's or the relay's sentence saying why, when it failed). Pure, so it is tested without a browser.
  */
 
-import { toolErrorText } from '@cursor-stream/ai-sdk';
-import type { CanonicalEvent } from '@cursor-stream/core/normalize';
+import { type CanonicalEvent, unreachable } from '@cursor-stream/core/events';
+import { toolErrorText, toolLabel } from '@cursor-stream/core/tools';
 
 /** One line or block of the transcript. */
 export type TranscriptItem =
@@ -36,19 +36,8 @@ export function createTranscript(): Transcript {
   return { items: [], tools: new Map(), lastError: undefined };
 }
 
-/** Arguments that say what a tool call is about, most telling first. */
-const LABEL_FIELDS = ['command', 'pattern', 'globPattern', 'query', 'searchTerm', 'url', 'path', 'filePath'];
-
-/** A tool call in one line: its name and the argument that says most, e.g. `read README.md`. */
-export function toolLabel(toolName: string, input: unknown): string {
-  if (typeof input === 'object' && input !== null) {
-    for (const field of LABEL_FIELDS) {
-      const value = (input as Record<string, unknown>)[field];
-      if (typeof value === 'string' && value !== '') return `${toolName} ${oneLine(value, 100)}`;
-    }
-  }
-  return toolName;
-}
+/** The longest tool label, in characters: the tool's name and what the call is about, as `render` shows it. */
+const TOOL_LABEL_LENGTH = 100;
 
 /** `text` on one line, cut to `max` characters. */
 export function oneLine(text: string, max: number): string {
@@ -103,7 +92,7 @@ export function applyEvent(transcript: Transcript, event: CanonicalEvent): numbe
       return event.text === '' ? [] : [appendText(transcript, 'reasoning', event.text)];
     case 'tool-call': {
       if (transcript.tools.has(event.toolCallId)) return [];
-      const label = toolLabel(event.toolName, event.input);
+      const label = toolLabel(event.toolName, event.input, TOOL_LABEL_LENGTH);
       const at = add(transcript, {
         kind: 'tool',
         toolCallId: event.toolCallId,
@@ -121,7 +110,8 @@ export function applyEvent(transcript: Transcript, event: CanonicalEvent): numbe
         at = add(transcript, {
           kind: 'tool',
           toolCallId: event.toolCallId,
-          label: event.toolName,
+          // A completion whose start was not seen may repeat the call's arguments.
+          label: toolLabel(event.toolName, event.input, TOOL_LABEL_LENGTH),
           state: 'running',
           durationMs: undefined,
           errorText: undefined,
@@ -141,8 +131,16 @@ export function applyEvent(transcript: Transcript, event: CanonicalEvent): numbe
       return [];
     case 'finish':
       return [add(transcript, endingOf(transcript, event))];
-    default:
+    // Not shown: the page is the conversation and how it ended.
+    case 'stream-start':
+    case 'reasoning-end':
+    case 'status':
+    case 'interaction':
+    case 'unknown':
+    case 'invalid-line':
       return [];
+    default:
+      return unreachable(event) ?? [];
   }
 }
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { CanonicalEvent } from '@cursor-stream/core';
 import { createNormalizer } from '@cursor-stream/core';
 import { describe, expect, test } from 'vitest';
-import { applyEvent, createTranscript, toolLabel, toolLine } from '../page/transcript.ts';
+import { applyEvent, createTranscript, toolLine } from '../page/transcript.ts';
 import { RECORDING } from './support.ts';
 
 function transcriptOf(events: readonly CanonicalEvent[]) {
@@ -86,9 +86,24 @@ describe('the page transcript', () => {
     expect(applyEvent(transcript, call)).toEqual([]);
   });
 
-  test('tool labels name the telling argument, on one line', () => {
-    expect(toolLabel('grep', { pattern: 'a\nb', path: 'src' })).toBe('grep a b');
-    expect(toolLabel('mcp', { name: 'x' })).toBe('mcp');
-    expect(toolLabel('shell', { command: 'x'.repeat(300) })).toHaveLength('shell '.length + 100);
+  test('tool labels say what the call is about as render does, on one bounded line', () => {
+    const labelOf = (toolName: string, input: unknown): string | undefined => {
+      const transcript = createTranscript();
+      applyEvent(transcript, {
+        type: 'tool-call',
+        toolCallId: 'c',
+        toolName,
+        providerToolName: toolName,
+        input,
+      });
+      const item = transcript.items[0];
+      return item?.kind === 'tool' ? item.label : undefined;
+    };
+    expect(labelOf('grep', { pattern: 'a\nb', path: 'src' })).toBe('grep "a …" in src');
+    expect(labelOf('read', { path: 'README.md', offset: 10, limit: 5 })).toBe('read README.md lines 10-14');
+    expect(labelOf('mcp', { name: 'x' })).toBe('mcp x');
+    expect(labelOf('shell', { command: 'rm \u202e-rf' })).toBe('shell rm \\u202e-rf');
+    expect(labelOf('shell', { command: 'x'.repeat(300) })).toBe(`shell ${'x'.repeat(93)}…`);
+    expect(labelOf('ls', {})).toBe('ls');
   });
 });

@@ -5,7 +5,7 @@
  */
 
 import { safeJsonStringify } from '@cursor-stream/core/normalize';
-import { truncate } from '../format/text.ts';
+import { truncate } from '@cursor-stream/core/text';
 import type { DriftItem, RecordDrift } from './record-drift.ts';
 
 /** Where something first appeared: a log and its 1-based physical line. */

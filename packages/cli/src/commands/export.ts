@@ -6,6 +6,7 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { escapeControls, plural } from '@cursor-stream/core/text';
 import {
   ExportFailure,
   type ExportTotals,
@@ -18,7 +19,6 @@ import { type CliError, cliError, type Result } from '../cli-error.ts';
 import { type CliIo, progressFor, readingExitCode, reportError, writeText } from '../cli-io.ts';
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
 import type { ExportFormat } from '../export-formats.ts';
-import { escapeControls, plural } from '../format/text.ts';
 import type { InputOptions } from '../options.ts';
 
 /** Options of `export`. */

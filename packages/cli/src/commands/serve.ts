@@ -1,9 +1,9 @@
 /** `cursor-stream serve`: the relay of `@cursor-stream/relay` on the command line, until SIGINT or SIGTERM. */
 
+import { escapeControls } from '@cursor-stream/core/text';
 import { createRelayServer, RelayConfigError, type RelayServer } from '@cursor-stream/relay';
 import type { CliIo } from '../cli-io.ts';
 import { EXIT_OK, EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
-import { escapeControls } from '../format/text.ts';
 import { TOKEN_ENV } from '../serve-command.ts';
 
 /** What `serve` runs with. */

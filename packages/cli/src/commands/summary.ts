@@ -4,8 +4,11 @@
  * in ranges on worker threads, with the same output.
  */
 
+import { type BoundedSession, createBoundedSessions } from '@cursor-stream/core/sessions';
 import { type LogStats, readLog } from '@cursor-stream/node/logs';
 import { readInRanges } from '@cursor-stream/node/ranges';
+// The digest alone, without the rest of the package (child processes), which a command's start-up need not load.
+import { createNodeTextDigest } from '@cursor-stream/node/text-digest';
 import type { Result } from '../cli-error.ts';
 import {
   type CliIo,
@@ -29,7 +32,6 @@ import {
 } from '../format/summary-json.ts';
 import { type SummaryFooter, sessionTextBlock, summaryFooterLine } from '../format/summary-text.ts';
 import type { InputOptions } from '../options.ts';
-import { type BoundedSession, createBoundedSessions } from '../sessions/bounded-sessions.ts';
 import type { SummaryRangeSetup } from './summary/range-consumer.ts';
 
 /** Options of `summary`. */
@@ -80,7 +82,10 @@ async function summarizeHere(
   const invalidLines = createInvalidLineList();
   const finished: BoundedSession[] = [];
   const sessions = createBoundedSessions(
-    options.dialect === 'auto' ? {} : { dialect: options.dialect },
+    {
+      ...(options.dialect === 'auto' ? {} : { dialect: options.dialect }),
+      textDigest: createNodeTextDigest,
+    },
     (session) => finished.push(session),
   );
   // The dialect is known once detected; a session the reducer could not name one for is printed with it.

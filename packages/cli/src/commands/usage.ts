@@ -1,5 +1,6 @@
 /** `cursor-stream usage`: token totals of logs per day, session or model, from each session's `result.usage`. */
 
+import type { SessionFacts } from '@cursor-stream/core/sessions';
 import type { LogResult, RangeSessionsOutcome } from '@cursor-stream/node/logs';
 import { readInRanges } from '@cursor-stream/node/ranges';
 import { displayPath } from '../cli-error.ts';
@@ -8,7 +9,6 @@ import { commandModuleUrl } from '../command-modules.ts';
 import type { ExitCode } from '../exit-codes.ts';
 import type { InputOptions } from '../options.ts';
 import { type UsageGrouping, writeUsage } from '../report/index.ts';
-import type { SessionFacts } from '../report/session-facts.ts';
 import type { UsageRangeResult, UsageRangeSetup } from './usage/range-consumer.ts';
 
 /** Options of `usage`. */

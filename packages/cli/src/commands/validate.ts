@@ -1,5 +1,6 @@
 /** `cursor-stream validate`: schema, tokenizer and stream checks over many logs, in parallel, reported in order. */
 
+import { plural } from '@cursor-stream/core/text';
 import type { Progress } from '@cursor-stream/node/logs';
 import { expandLogPaths, type LogEntry } from '@cursor-stream/node/logs';
 import { readInRanges, runInWorkers } from '@cursor-stream/node/ranges';
@@ -8,7 +9,6 @@ import { type CliIo, jobsFor, progressFor, reportError, splitBytesFrom, writeTex
 import { commandModuleUrl } from '../command-modules.ts';
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
 import { createPalette, shouldUseColor } from '../format/colors.ts';
-import { plural } from '../format/text.ts';
 import {
   fileReportLines,
   totalsLine,

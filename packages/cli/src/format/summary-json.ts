@@ -6,7 +6,7 @@ import type {
   TextOmission,
   ToolCallSummary,
 } from '@cursor-stream/core/normalize';
-import type { BoundedSession } from '../sessions/bounded-sessions.ts';
+import type { BoundedSession } from '@cursor-stream/core/sessions';
 
 /** One tool call in `summary --json`. */
 export interface SummaryToolCallJson {

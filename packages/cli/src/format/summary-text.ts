@@ -1,5 +1,14 @@
 /** The text form of `summary`: a compact table per session that a person reads at a glance. */
 
+import {
+  escapeControls,
+  foldToOneLine,
+  formatBytes,
+  formatCount,
+  formatDuration,
+  plural,
+  truncate,
+} from '@cursor-stream/core/text';
 import { failureText } from '../render/run-status-lines.ts';
 import type { Palette } from './colors.ts';
 import {
@@ -9,15 +18,6 @@ import {
   type SummaryToolCallJson,
 } from './summary-json.ts';
 import { type Cell, formatTable } from './table.ts';
-import {
-  escapeControls,
-  foldToOneLine,
-  formatBytes,
-  formatCount,
-  formatDuration,
-  plural,
-  truncate,
-} from './text.ts';
 
 /** Longest assistant text shown, in characters; the JSON form has it whole. */
 const TEXT_PREVIEW_LENGTH = 100;

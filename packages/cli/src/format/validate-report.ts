@@ -1,9 +1,9 @@
 /** The outputs of `validate`: one line per finding and a summary per file, or the `--json` document. */
 
+import { escapeControls, plural } from '@cursor-stream/core/text';
 import { type CliError, displayPath } from '../cli-error.ts';
 import { type FileReport, type Finding, problemCount, warningCount } from '../validate/findings.ts';
 import type { Palette } from './colors.ts';
-import { escapeControls, plural } from './text.ts';
 
 /** One file in `validate --json`: its report, or the I/O error that stopped it. */
 export type ValidateFileJson =

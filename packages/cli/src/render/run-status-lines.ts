@@ -3,7 +3,7 @@
  * the agent's questions and their answers (a plan in `--mode plan`), and of the sentence a failed run ends with.
  */
 
-import { foldToOneLine, plural, truncate } from '../format/text.ts';
+import { foldToOneLine, plural, truncate } from '@cursor-stream/core/text';
 
 /** Longest plan, reason or message shown on one line. */
 const MAX_LINE_LENGTH = 160;

@@ -4,15 +4,15 @@
  * one line.
  */
 
-import type {
-  CanonicalEvent,
-  FailureReason,
-  FinishEvent,
-  TextDeltaEvent,
-  ToolCallEvent,
-  ToolResultEvent,
-} from '@cursor-stream/core/normalize';
-import type { Palette } from '../format/colors.ts';
+import {
+  type CanonicalEvent,
+  type FailureReason,
+  type FinishEvent,
+  type TextDeltaEvent,
+  type ToolCallEvent,
+  type ToolResultEvent,
+  unreachable,
+} from '@cursor-stream/core/events';
 import {
   escapeControls,
   escapeControlsKeepingLines,
@@ -20,10 +20,11 @@ import {
   formatDuration,
   plural,
   truncate,
-} from '../format/text.ts';
+} from '@cursor-stream/core/text';
+import { toolArgumentDetails, toolHeadline, toolOutcomeDetails } from '@cursor-stream/core/tools';
+import type { Palette } from '../format/colors.ts';
 import { findingMessage } from '../format/validate-report.ts';
 import { failureText, interactionText, statusText } from './run-status-lines.ts';
-import { toolArgumentDetails, toolHeadline, toolOutcomeDetails } from './tool-lines.ts';
 
 /** Reasoning held for the preview: whitespace folds away, so more than the preview is kept, but not all of it. */
 const REASONING_HELD_LENGTH = 64 * 1024;
@@ -207,6 +208,8 @@ export function createTranscript(palette: Palette, options: TranscriptOptions = 
         const message = findingMessage({ code: event.code, message: foldToOneLine(event.message) });
         return block([palette.yellow(`! ${where}${event.code}: ${message}`)]);
       }
+      default:
+        return unreachable(event) ?? '';
     }
   }
 

@@ -3,7 +3,7 @@
  * a fixed set of classes, so that no log content can ever become markup.
  */
 
-import { escapeControlsKeepingLines } from '../format/text.ts';
+import { escapeControlsKeepingLines } from '@cursor-stream/core/text';
 
 const HTML_ESCAPES: Readonly<Record<string, string>> = {
   '&': '&amp;',

@@ -3,8 +3,8 @@
  * The `report` and `usage` commands are thin adapters over this entry.
  */
 
+export { type SessionFacts, trackSessionFacts, utcDay } from '@cursor-stream/core/sessions';
 export { DEFAULT_REPORT_LIMITS, type ReportLimits } from './report-limits.ts';
-export { type SessionFacts, trackSessionFacts, utcDay } from './session-facts.ts';
 export { type UsageOptions, type WriteText, writeUsage } from './usage-output.ts';
 export {
   addUsage,

@@ -5,8 +5,8 @@
  */
 
 import { createHash } from 'node:crypto';
+import { formatCount, formatDuration, plural, truncate } from '@cursor-stream/core/text';
 import { displayPath } from '../cli-error.ts';
-import { formatCount, formatDuration, plural, truncate } from '../format/text.ts';
 import { escapeHtml } from './html.ts';
 import { INDEX_CELL_CHARS } from './report-limits.ts';
 import { formatUtc, type SessionRow } from './session-section.ts';

@@ -5,12 +5,12 @@
  */
 
 import type { CanonicalEvent, RecordTimes, SessionSummary } from '@cursor-stream/core/normalize';
+import { type SessionFacts, trackSessionFacts } from '@cursor-stream/core/sessions';
+import { formatBytes, formatCount, formatDuration, plural, truncate } from '@cursor-stream/core/text';
 import { createPalette } from '../format/colors.ts';
-import { formatBytes, formatCount, formatDuration, plural, truncate } from '../format/text.ts';
 import { createTranscript } from '../render/transcript.ts';
 import { ansiToHtml, escapeHtml } from './html.ts';
 import type { ReportLimits } from './report-limits.ts';
-import { type SessionFacts, trackSessionFacts } from './session-facts.ts';
 import { hasContent, valueDetails } from './shown-value.ts';
 import { createTimeline } from './timeline.ts';
 

@@ -4,7 +4,7 @@
  */
 
 import { safeJsonStringify } from '@cursor-stream/core/normalize';
-import { formatBytes } from '../format/text.ts';
+import { formatBytes } from '@cursor-stream/core/text';
 import { escapeHtml } from './html.ts';
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -5,14 +5,16 @@
  * time of the last one that had, and a session with no time at all is laid out by the order of its events.
  */
 
-import type {
-  CanonicalEvent,
-  RecordTimes,
-  ToolCallEvent,
-  ToolResultEvent,
-} from '@cursor-stream/core/normalize';
-import { formatDuration, plural, truncate } from '../format/text.ts';
-import { toolHeadline } from '../render/tool-lines.ts';
+import {
+  type CanonicalEvent,
+  eventTraits,
+  type ToolCallEvent,
+  type ToolResultEvent,
+  unreachable,
+} from '@cursor-stream/core/events';
+import type { RecordTimes } from '@cursor-stream/core/normalize';
+import { formatDuration, plural } from '@cursor-stream/core/text';
+import { toolLabel } from '@cursor-stream/core/tools';
 import { escapeHtml } from './html.ts';
 
 /** A point of the session: its clock time when known, and the event's position in the session. */
@@ -43,11 +45,6 @@ export interface TimelineBuilder {
 }
 
 const TOOL_LABEL_CHARS = 80;
-
-function toolLabel(event: ToolCallEvent | ToolResultEvent, input: unknown): string {
-  const headline = toolHeadline(event.toolName, input);
-  return truncate(headline === '' ? event.toolName : `${event.toolName} ${headline}`, TOOL_LABEL_CHARS);
-}
 
 /** Creates a timeline builder drawing at most `maxBars` tool bars and `maxBars` other bars. */
 export function createTimeline(maxBars: number): TimelineBuilder {
@@ -88,7 +85,7 @@ export function createTimeline(maxBars: number): TimelineBuilder {
       start,
       end: undefined,
       state: 'pending',
-      label: toolLabel(event, event.input),
+      label: toolLabel(event.toolName, event.input, TOOL_LABEL_CHARS),
       detail: '',
     });
     if (bar !== undefined) openCalls.set(event.toolCallId, bar);
@@ -109,7 +106,7 @@ export function createTimeline(maxBars: number): TimelineBuilder {
         start: { ms: startMs, pos: at.pos },
         end: { ms: endMs, pos: at.pos },
         state: event.isError ? 'failed' : 'orphan',
-        label: toolLabel(event, undefined),
+        label: toolLabel(event.toolName, undefined, TOOL_LABEL_CHARS),
         detail: `${detail} · no matching call`,
       });
       return;
@@ -122,7 +119,7 @@ export function createTimeline(maxBars: number): TimelineBuilder {
   function push(event: CanonicalEvent, times: RecordTimes | undefined): void {
     if (times?.timestampMs !== undefined) lastMs = times.timestampMs;
     const at: Stamp = { ms: times?.timestampMs ?? lastMs, pos: pos++ };
-    if (event.type !== 'reasoning-delta' && event.type !== 'reasoning-end') closeReasoning(at);
+    if (!eventTraits(event.type).reasoning) closeReasoning(at);
     if (event.type !== 'text-delta') closeTurn();
     switch (event.type) {
       case 'reasoning-delta':
@@ -163,6 +160,17 @@ export function createTimeline(maxBars: number): TimelineBuilder {
         }
         openCalls.clear();
         return;
+      // Not drawn: the bars are the model's work and the tools'.
+      case 'stream-start':
+      case 'user-message':
+      case 'error':
+      case 'status':
+      case 'interaction':
+      case 'unknown':
+      case 'invalid-line':
+        return;
+      default:
+        unreachable(event);
     }
   }
 

@@ -4,10 +4,15 @@
  * written at the end, in order.
  */
 
+import {
+  type FactsTracker,
+  type SessionFacts,
+  trackSessionFacts,
+  utcDay,
+} from '@cursor-stream/core/sessions';
+import { escapeControls, formatCount, truncate } from '@cursor-stream/core/text';
 import { type LogSessionsOptions, visitLogSessions } from '@cursor-stream/node/logs';
 import { displayPath } from '../cli-error.ts';
-import { escapeControls, formatCount, truncate } from '../format/text.ts';
-import { type FactsTracker, type SessionFacts, trackSessionFacts, utcDay } from './session-facts.ts';
 import type { UsageGrouping } from './usage-grouping.ts';
 import {
   addUsage,

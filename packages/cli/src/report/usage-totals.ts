@@ -9,7 +9,7 @@
  */
 
 import type { Usage } from '@cursor-stream/core/normalize';
-import { type SessionFacts, utcDay } from './session-facts.ts';
+import { type SessionFacts, utcDay } from '@cursor-stream/core/sessions';
 
 export { USAGE_GROUPINGS, type UsageGrouping } from './usage-grouping.ts';
 

@@ -4,10 +4,10 @@
  * exit code 1. Bounded: past {@link MAX_VALUE_PROBLEMS_LISTED} lines they are counted.
  */
 
+import type { SessionFacts } from '@cursor-stream/core/sessions';
+import { escapeControls, plural } from '@cursor-stream/core/text';
 import type { LogSessionsOutcome } from '@cursor-stream/node/logs';
 import { type CliError, cliError } from '../cli-error.ts';
-import { escapeControls, plural } from '../format/text.ts';
-import type { SessionFacts } from './session-facts.ts';
 
 /** The most values left out that a command lists; a last line counts the rest. */
 export const MAX_VALUE_PROBLEMS_LISTED = 100;

@@ -7,9 +7,9 @@
  * bounded cells, whatever the size of the logs (see {@link ReportLimits}).
  */
 
+import { plural } from '@cursor-stream/core/text';
 import { type LogSessionsOptions, type LogSessionsOutcome, visitLogSessions } from '@cursor-stream/node/logs';
 import { displayPath } from '../cli-error.ts';
-import { plural } from '../format/text.ts';
 import { DEFAULT_REPORT_LIMITS, type ReportLimits } from './report-limits.ts';
 import {
   type IndexRow,

@@ -1,12 +1,9 @@
 /** What `validate` reports about a line: problems (exit 1) and warnings (reported, exit unchanged). */
 
+import type { StreamAnomalyCode } from '@cursor-stream/core/sessions';
+
 /** Codes of findings about the stream as a whole rather than one record; warnings unless `--strict`. */
-export type AnomalyCode =
-  | 'unknown-event'
-  | 'orphan-tool-result'
-  | 'pending-tool-call'
-  | 'missing-result'
-  | 'text-mismatch';
+export type AnomalyCode = 'unknown-event' | StreamAnomalyCode;
 
 /** One thing `validate` found, located in the input. */
 export interface Finding {

@@ -12,14 +12,15 @@ import {
   type SourceLocation,
   TOO_DEEP_KEYWORD,
 } from '@cursor-stream/core/normalize';
+import { createBoundedSessions, MAX_TOOL_CALLS_LISTED, sessionAnomalies } from '@cursor-stream/core/sessions';
 import type { NdjsonRecord } from '@cursor-stream/ndjson';
 import type { Progress } from '@cursor-stream/node/logs';
 import { type LogStats, readLog } from '@cursor-stream/node/logs';
+// The digest alone, without the rest of the package (child processes), which a command's start-up need not load.
+import { createNodeTextDigest } from '@cursor-stream/node/text-digest';
 import type { Result } from '../cli-error.ts';
 import type { InputOptions } from '../options.ts';
-import { createBoundedSessions, MAX_TOOL_CALLS_LISTED } from '../sessions/bounded-sessions.ts';
 import { byPosition, createFindingList, type FileReport, type Finding } from './findings.ts';
-import { sessionAnomalies } from './stream-anomalies.ts';
 
 // A tool call has a start line and an end line.
 const MAX_TOOL_LINES_KEPT = 2 * MAX_TOOL_CALLS_LISTED;
@@ -73,7 +74,8 @@ export function createValidateCollector(
   // verdict is not doubled; a record's events come in the batch that read it.
   const schemaLines = new Set<number>();
   const anomalyList = (): FindingSink => (strict ? problems : warnings);
-  const sessions = createBoundedSessions(dialect === undefined ? {} : { dialect }, (session) => {
+  const boundedOptions = { ...(dialect === undefined ? {} : { dialect }), textDigest: createNodeTextDigest };
+  const sessions = createBoundedSessions(boundedOptions, (session) => {
     for (const finding of sessionAnomalies(session, { toolOffsets, end: endOfSession }))
       anomalyList().add(finding);
     toolOffsets = new Map();

@@ -14,7 +14,7 @@ import type {
   StreamStartEvent,
   TextDeltaEvent,
   UserMessageEvent,
-} from '../events.ts';
+} from '../events/index.ts';
 import { asCount, asString, assignDefined, isJsonObject } from '../json-values.ts';
 import { messagelessError } from '../messageless-error.ts';
 import { typeNameOf, unknownEvent } from '../unknown-event.ts';

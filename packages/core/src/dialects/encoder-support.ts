@@ -11,7 +11,7 @@ import type {
   ToolResultEvent,
   UnknownEvent,
   UserMessageEvent,
-} from '../events.ts';
+} from '../events/index.ts';
 
 /** Copies the defined entries of `fields` into `record` (JSON has no `undefined`). */
 export function withDefined(record: JsonObject, fields: JsonObject): JsonObject {

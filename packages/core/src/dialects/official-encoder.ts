@@ -1,5 +1,10 @@
 import type { JsonObject } from '../dialect.ts';
-import type { CanonicalEvent, ToolCallEvent, ToolResultEvent } from '../events.ts';
+import {
+  type CanonicalEvent,
+  type ToolCallEvent,
+  type ToolResultEvent,
+  unreachable,
+} from '../events/index.ts';
 import {
   callTimesOf,
   encodeEventsWithResultErrors,
@@ -63,9 +68,12 @@ function encodeEvent(event: CanonicalEvent, errorMessage: string | undefined): J
       return interactionRecordOf(event);
     case 'unknown':
       return rawRecordOf(event);
-    default:
-      // `error` events travel inside the failed `result`; `invalid-line` has no record form.
+    // `error` events travel inside the failed `result`; `invalid-line` has no record form.
+    case 'error':
+    case 'invalid-line':
       return undefined;
+    default:
+      return unreachable(event);
   }
 }
 

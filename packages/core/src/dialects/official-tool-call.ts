@@ -5,7 +5,7 @@
  */
 
 import type { JsonObject } from '../dialect.ts';
-import type { ToolName, ToolResultEvent, ToolResultStatus } from '../events.ts';
+import type { ToolName, ToolResultEvent, ToolResultStatus } from '../events/index.ts';
 import { asNumber, asNumberLike, asObject, asString, isJsonObject } from '../json-values.ts';
 import { toolResultEvent } from './tool-events.ts';
 import { isToolKind, toolNameOfKind, toolNameOfLabel } from './tool-names.ts';

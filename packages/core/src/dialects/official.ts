@@ -6,7 +6,7 @@
  */
 
 import type { Detection, Dialect, DialectContext, JsonObject } from '../dialect.ts';
-import type { CanonicalEvent, SourceLocation } from '../events.ts';
+import type { CanonicalEvent, SourceLocation } from '../events/index.ts';
 import { asObject, asString, isJsonObject } from '../json-values.ts';
 import { malformedRecord } from '../malformed-record.ts';
 import { typeNameOf, unknownEvent } from '../unknown-event.ts';
@@ -152,7 +152,7 @@ function normalizeOfficial(
 }
 
 /** The official `cursor-agent` stream-json dialect. */
-export const officialDialect: Dialect<CliStreamState> = {
+export const officialDialect: Dialect<CliStreamState, 'official'> = {
   name: 'official',
   description:
     'cursor-agent --print --output-format stream-json, as the CLI writes it (with or without --stream-partial-output).',

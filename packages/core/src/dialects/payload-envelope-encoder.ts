@@ -1,5 +1,10 @@
 import type { JsonObject } from '../dialect.ts';
-import type { CanonicalEvent, ToolCallEvent, ToolResultEvent } from '../events.ts';
+import {
+  type CanonicalEvent,
+  type ToolCallEvent,
+  type ToolResultEvent,
+  unreachable,
+} from '../events/index.ts';
 import {
   callTimesOf,
   initFields,
@@ -79,8 +84,11 @@ function encodeEvent(event: CanonicalEvent): JsonObject | undefined {
       return runRecordEnvelope(interactionRecordOf(event));
     case 'unknown':
       return rawRecordOf(event);
-    default:
+    // `invalid-line` has no record form.
+    case 'invalid-line':
       return undefined;
+    default:
+      return unreachable(event);
   }
 }
 

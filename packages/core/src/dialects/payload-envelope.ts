@@ -5,7 +5,7 @@
  */
 
 import type { Detection, Dialect, DialectContext, JsonObject } from '../dialect.ts';
-import type { CanonicalEvent, SourceLocation } from '../events.ts';
+import type { CanonicalEvent, SourceLocation } from '../events/index.ts';
 import { asNumber, asObject, asString, isJsonObject } from '../json-values.ts';
 import { malformedRecord } from '../malformed-record.ts';
 import { typeNameOf, unknownEvent } from '../unknown-event.ts';
@@ -210,7 +210,7 @@ function normalizePayloadEnvelope(
 }
 
 /** The payload envelope of the WebSocket app, its `raw`/`error` wrapper events and the client's stored records. */
-export const payloadEnvelopeDialect: Dialect<CliStreamState> = {
+export const payloadEnvelopeDialect: Dialect<CliStreamState, 'payload-envelope'> = {
   name: 'payload-envelope',
   description:
     'A WebSocket app that wraps each event as {type, subtype, payload}, plus its raw/error events and stored client records.',

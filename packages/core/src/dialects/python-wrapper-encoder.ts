@@ -1,5 +1,5 @@
 import type { JsonObject } from '../dialect.ts';
-import type { CanonicalEvent } from '../events.ts';
+import { type CanonicalEvent, unreachable } from '../events/index.ts';
 import { isJsonObject } from '../json-values.ts';
 import {
   encodeEventsWithResultErrors,
@@ -61,8 +61,12 @@ function encodeEvent(event: CanonicalEvent, errorMessage: string | undefined): J
       return interactionRecordOf(event);
     case 'unknown':
       return rawRecordOf(event);
-    default:
+    // `error` events travel inside the failed `result`; `invalid-line` has no record form.
+    case 'error':
+    case 'invalid-line':
       return undefined;
+    default:
+      return unreachable(event);
   }
 }
 

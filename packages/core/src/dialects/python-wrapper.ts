@@ -13,7 +13,7 @@ import type {
   SchemaIssue,
   ValidateOptions,
 } from '../dialect.ts';
-import type { CanonicalEvent, SourceLocation, ToolResultStatus } from '../events.ts';
+import type { CanonicalEvent, SourceLocation, ToolResultStatus } from '../events/index.ts';
 import { asNumber, asString, isJsonObject } from '../json-values.ts';
 import { malformedRecord } from '../malformed-record.ts';
 import { typeNameOf, unknownEvent } from '../unknown-event.ts';
@@ -230,7 +230,7 @@ function validatePythonWrapper(record: JsonObject, options?: ValidateOptions): r
 }
 
 /** The Python wrapper's dialect, including logs of its serialized `AgentEvent` records. */
-export const pythonWrapperDialect: Dialect<CliStreamState> = {
+export const pythonWrapperDialect: Dialect<CliStreamState, 'python-wrapper'> = {
   name: 'python-wrapper',
   description:
     "The Python cursor_agent_api wrapper's events (tool-call-started/-completed, top-level assistant deltas) and its serialized AgentEvent records.",

@@ -1,12 +1,16 @@
 import type { Dialect } from '../dialect.ts';
+import { CANONICAL_EVENT_TYPES, EVENT_TRAITS } from '../events/index.ts';
+
+/** The reasoning types (see `EVENT_TRAITS`): the only events a `thinking` record gives. */
+const REASONING_TYPES = CANONICAL_EVENT_TYPES.filter((type) => EVENT_TRAITS[type].reasoning);
 
 /**
  * A {@link Dialect.skipPrefixes} for `thinking` records, which give only reasoning events and touch no other state:
- * when neither reasoning type is wanted, records starting with one of `prefixes` may be skipped unparsed. Prefixes
+ * when no reasoning type is wanted, records starting with one of `prefixes` may be skipped unparsed. Prefixes
  * are exact (key order and spacing as the producer writes them), so a record written otherwise is simply parsed.
  */
 export function reasoningSkipPrefixes(prefixes: readonly string[]): NonNullable<Dialect['skipPrefixes']> {
-  return (wanted) => (wanted.has('reasoning-delta') || wanted.has('reasoning-end') ? undefined : prefixes);
+  return (wanted) => (REASONING_TYPES.some((type) => wanted.has(type)) ? undefined : prefixes);
 }
 
 /** How the CLI, and the wrappers that pass its records on, begin a `thinking` record. */

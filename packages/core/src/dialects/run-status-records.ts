@@ -5,7 +5,7 @@
  */
 
 import type { JsonObject } from '../dialect.ts';
-import type { InteractionEvent, SourceLocation, StatusEvent, StatusKind } from '../events.ts';
+import type { InteractionEvent, SourceLocation, StatusEvent, StatusKind } from '../events/index.ts';
 import { asNumber, asObject, asString, isJsonObject } from '../json-values.ts';
 
 /** Where each status kind comes from: the record's `type` and `subtype`. */

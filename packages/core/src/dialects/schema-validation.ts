@@ -1,6 +1,6 @@
 import type { JsonObject, SchemaIssue, ValidateOptions } from '../dialect.ts';
-import type { BuiltInDialectName } from '../dialect-names.ts';
 import { validateDialectRecord } from '../validation/validator-registry.ts';
+import type { BuiltInDialectName } from './registry.ts';
 
 /** A built-in dialect's `validate`: its record checked against the dialect's JSON Schema (generated validators). */
 export function schemaValidator(

@@ -1,4 +1,4 @@
-import type { ToolCallEvent, ToolName, ToolResultEvent, ToolResultStatus } from '../events.ts';
+import type { ToolCallEvent, ToolName, ToolResultEvent, ToolResultStatus } from '../events/index.ts';
 
 /** The fields of a `tool-result`, before `loc` and `sessionId`. */
 export interface ToolResultFields {

@@ -3,7 +3,7 @@
  * wrapper's names (`Shell`, `StrReplace`) and the payload envelope's kinds (`writeFileToolCall`) all map here.
  */
 
-import { KNOWN_TOOL_NAMES, type ToolName } from '../events.ts';
+import { KNOWN_TOOL_NAMES, type ToolName } from '../events/index.ts';
 
 const TOOL_CALL_SUFFIX = 'ToolCall';
 

@@ -1,4 +1,4 @@
-import type { Usage } from '../events.ts';
+import type { Usage } from '../events/index.ts';
 import { asCount, isJsonObject } from '../json-values.ts';
 
 /** Each canonical usage field, with the spellings sources use for it (camelCase, snake_case, Anthropic's). */

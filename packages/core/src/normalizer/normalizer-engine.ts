@@ -10,11 +10,11 @@ import {
   type NdjsonRecord,
 } from '@cursor-stream/ndjson';
 import type { Dialect, DialectContext, JsonObject } from '../dialect.ts';
-import type { CanonicalEvent, InvalidLineCode, InvalidLineEvent, SourceLocation } from '../events.ts';
+import type { CanonicalEvent, InvalidLineCode, InvalidLineEvent, SourceLocation } from '../events/index.ts';
 import { type ForeignLog, foreignAgentOf, foreignLog } from '../foreign-agents.ts';
 import { isJsonObject } from '../json-values.ts';
 import { exceedsJsonDepth, type JsonWriteProblem, MAX_JSON_DEPTH, safeJsonStringify } from '../safe-json.ts';
-import { createSessionTracker } from '../session/session-tracker.ts';
+import { createSessionTracker } from '../sessions/session-tracker.ts';
 import { unknownEvent } from '../unknown-event.ts';
 import { createDialectRouter } from './dialect-router.ts';
 import type { Normalizer, NormalizerOptions } from './normalizer-types.ts';

@@ -1,6 +1,6 @@
 import type { LazyStringBounds, NdjsonRecord } from '@cursor-stream/ndjson';
 import type { Dialect } from '../dialect.ts';
-import type { CanonicalEvent, CanonicalEventType, SourceLocation } from '../events.ts';
+import type { CanonicalEvent, CanonicalEventType, SourceLocation } from '../events/index.ts';
 import type { ForeignLog } from '../foreign-agents.ts';
 
 /** Options of {@link createNormalizer} and {@link normalizeStream}. */

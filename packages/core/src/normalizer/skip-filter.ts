@@ -1,5 +1,5 @@
 import type { Dialect } from '../dialect.ts';
-import type { CanonicalEventType } from '../events.ts';
+import type { CanonicalEventType } from '../events/index.ts';
 
 /**
  * The raw-text test that lets the tokenizer skip records giving only unwanted events, or `undefined` when nothing

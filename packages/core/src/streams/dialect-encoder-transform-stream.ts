@@ -4,7 +4,7 @@
  */
 
 import type { Dialect } from '../dialect.ts';
-import type { CanonicalEvent, InvalidLineEvent } from '../events.ts';
+import type { CanonicalEvent, InvalidLineEvent } from '../events/index.ts';
 import { safeJsonStringify, unwritableEvent } from '../safe-json.ts';
 
 /** Options of {@link DialectEncoderTransformStream}. */

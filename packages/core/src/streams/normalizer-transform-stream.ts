@@ -2,7 +2,7 @@
 
 import type { NdjsonChunk } from '@cursor-stream/ndjson';
 import { createNormalizer } from '../create-normalizer.ts';
-import type { CanonicalEvent } from '../events.ts';
+import type { CanonicalEvent } from '../events/index.ts';
 import type { NormalizerOptions } from '../normalizer/normalizer-types.ts';
 
 /**

@@ -4,7 +4,13 @@
  * disagree. Types only: nothing of this module exists at run time.
  */
 
-import type { CanonicalEvent, CanonicalEventType, FailureReason, SourceLocation, Usage } from '../events.ts';
+import type {
+  CanonicalEvent,
+  CanonicalEventType,
+  FailureReason,
+  SourceLocation,
+  Usage,
+} from '../events/index.ts';
 import type * as FromSchema from '../generated/canonical-event.types.ts';
 
 /** `true` when each type is assignable to the other. */

@@ -3,7 +3,7 @@
  * imports this, so that `validate` works there without a prior `await`.
  */
 
-import { GENERATED_VALIDATORS } from './generated-validators.ts';
+import { GENERATED_VALIDATORS } from '../generated/schema-validators.ts';
 import { installSchemaValidators } from './validator-registry.ts';
 
 installSchemaValidators(GENERATED_VALIDATORS);

@@ -13,6 +13,6 @@ import { installSchemaValidators, schemaValidatorsLoaded } from './validator-reg
  */
 export async function loadSchemaValidators(): Promise<void> {
   if (schemaValidatorsLoaded()) return;
-  const { GENERATED_VALIDATORS } = await import('./generated-validators.ts');
+  const { GENERATED_VALIDATORS } = await import('../generated/schema-validators.ts');
   installSchemaValidators(GENERATED_VALIDATORS);
 }

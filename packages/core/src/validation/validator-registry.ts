@@ -5,7 +5,7 @@
  */
 
 import type { JsonObject, SchemaIssue, ValidateOptions } from '../dialect.ts';
-import type { BuiltInDialectName } from '../dialect-names.ts';
+import type { BuiltInDialectName } from '../dialects/registry.ts';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../safe-json.ts';
 import { toSchemaIssues, type ValidatorError } from './schema-issues.ts';
 

@@ -13,6 +13,7 @@ import {
   createNormalizer,
   createSessionReducer,
   type FinishEvent,
+  isSessionContent,
   type SessionSummary,
 } from '@cursor-stream/core/normalize';
 import type { AgentRunError, StreamEnd } from './agent-outcome.ts';
@@ -63,11 +64,6 @@ export interface RunEventOptions {
   hooks?: RunEventHooks;
   /** Keep the events handed out until {@link RunEvents.stopKeeping}. @defaultValue `true` */
   keep?: boolean;
-}
-
-/** Whether an event belongs to a session's content; noise and errors around a finished session do not. */
-function isContent(event: CanonicalEvent): boolean {
-  return event.type !== 'unknown' && event.type !== 'invalid-line' && event.type !== 'error';
 }
 
 /** Creates the event recorder of one run. */
@@ -122,7 +118,8 @@ export function createRunEvents(options: RunEventOptions = {}): RunEvents {
     const out: CanonicalEvent[] = [];
     for (const event of events) {
       observe(event);
-      if (held !== undefined && isContent(event)) {
+      // Noise, errors and notices about the run after a finish stay before it; the next session's content does not.
+      if (held !== undefined && isSessionContent(event)) {
         out.push(held);
         held = undefined;
       }

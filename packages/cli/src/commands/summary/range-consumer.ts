@@ -1,11 +1,13 @@
 /** `summary` on a worker: sessions reduced and rendered as they end, invalid lines listed. */
 
 import type { CanonicalEvent } from '@cursor-stream/core/normalize';
+import { type BoundedSession, createBoundedSessions } from '@cursor-stream/core/sessions';
 import { type CreateConsumerFactory, createSkip, type RangeConsumer } from '@cursor-stream/node/ranges';
+// The digest alone, without the rest of the package (child processes), which a command's start-up need not load.
+import { createNodeTextDigest } from '@cursor-stream/node/text-digest';
 import { createPalette } from '../../format/colors.ts';
 import { createInvalidLineList, sessionJson, sessionJsonBlock } from '../../format/summary-json.ts';
 import { sessionTextBlock } from '../../format/summary-text.ts';
-import { type BoundedSession, createBoundedSessions } from '../../sessions/bounded-sessions.ts';
 
 /** What `summary`'s output on a worker depends on. */
 export interface SummaryRangeSetup {
@@ -25,7 +27,7 @@ export function summaryConsumer(setup: SummaryRangeSetup, skip: number): RangeCo
   const invalidLines = createInvalidLineList();
   const finished: BoundedSession[] = [];
   const sessions = createBoundedSessions(
-    setup.dialect === undefined ? {} : { dialect: setup.dialect },
+    { ...(setup.dialect === undefined ? {} : { dialect: setup.dialect }), textDigest: createNodeTextDigest },
     (session) => finished.push(session),
   );
   const skipped = createSkip(skip);

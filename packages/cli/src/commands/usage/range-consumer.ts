@@ -1,9 +1,9 @@
 /** `usage` on a worker: each session's facts, from its events and its records' times, as it ends. */
 
 import { type CanonicalEvent, createRecordTimeIndex } from '@cursor-stream/core/normalize';
+import { type FactsTracker, type SessionFacts, trackSessionFacts } from '@cursor-stream/core/sessions';
 import { createSessionCutter } from '@cursor-stream/node/logs';
 import { type CreateConsumerFactory, createSkip, type RangeConsumer } from '@cursor-stream/node/ranges';
-import { type FactsTracker, type SessionFacts, trackSessionFacts } from '../../report/session-facts.ts';
 
 /** Bytes a session's facts are counted as in memory: a summary with a few tool calls. */
 const FACTS_BYTES = 2048;

@@ -1,29 +1,25 @@
 /**
  * The sessions of a log, handed on one at a time as each finishes, each held in bounded memory: its assistant text
- * beyond a bound kept as head and tail (by the core's reducer), its tool calls beyond a bound only counted. What a
- * command keeps is then the open session, never the sessions before it, so memory does not grow with the number of
+ * beyond a bound kept as head and tail (by the session reducer), its tool calls beyond a bound only counted. What a
+ * caller keeps is then the open session, never the sessions before it, so memory does not grow with the number of
  * sessions in a log.
  */
 
+import type { CanonicalEvent, CanonicalEventType, SourceLocation } from '../events/index.ts';
+import { isSessionContent, opensNewSession } from './session-boundary.ts';
 import {
-  type CanonicalEvent,
-  type CanonicalEventType,
   createSessionReducer,
-  isSessionContent,
-  opensNewSession,
   type SessionReducer,
+  type SessionReducerOptions,
   type SessionSummary,
-  type SourceLocation,
-} from '@cursor-stream/core/normalize';
-// The digest alone, without the rest of the package (child processes), which a command's start-up need not load.
-import { createNodeTextDigest } from '@cursor-stream/node/text-digest';
+} from './session-reducer.ts';
 
 /** Tool calls listed per session; calls past it are counted by their starts, and their events stay in `counts`. */
 export const MAX_TOOL_CALLS_LISTED = 1000;
 
-/** A finished session: the core's summary, its tool calls bounded. */
+/** A finished session: the session reducer's summary, its tool calls bounded. */
 export interface BoundedSession {
-  /** The core reducer's summary: its text whole or head and tail, as `textLength` and `textOmitted` say. */
+  /** The session reducer's summary: its text whole or head and tail, as `textLength` and `textOmitted` say. */
   summary: SessionSummary;
   /** Tool calls past {@link MAX_TOOL_CALLS_LISTED}, counted by their `tool-call` events. */
   toolCallsOmitted: number;
@@ -53,9 +49,14 @@ export interface BoundedSessionsOptions {
   dialect?: string | undefined;
   /** Tool calls listed per session; {@link MAX_TOOL_CALLS_LISTED} by default. */
   maxToolCalls?: number;
-  /** Bounds of the kept text, for tests. */
+  /** Bounds of the kept text; see {@link SessionReducerOptions.textHeadLength}. */
   textHeadLength?: number;
   textTailLength?: number;
+  /**
+   * The digest a cut text is compared with the result's by; see {@link SessionReducerOptions.textDigest}. In Node,
+   * `createNodeTextDigest` from `@cursor-stream/node/text-digest` is the same digest, several times faster.
+   */
+  textDigest?: SessionReducerOptions['textDigest'];
 }
 
 interface OpenSession {
@@ -69,8 +70,8 @@ interface OpenSession {
 }
 
 /**
- * Cuts a stream of canonical events into sessions where the core's reducer cuts them, and calls `onSession` with
- * each as soon as it ends (a new session begins, or {@link end} is called).
+ * Cuts a stream of canonical events into sessions where the session reducer cuts them, and calls `onSession` with
+ * each as soon as it ends (a new session begins, or `end` is called).
  */
 export function createBoundedSessions(
   options: BoundedSessionsOptions,
@@ -81,7 +82,7 @@ export function createBoundedSessions(
     ...(options.dialect === undefined ? {} : { dialect: options.dialect }),
     textHeadLength: options.textHeadLength,
     textTailLength: options.textTailLength,
-    textDigest: createNodeTextDigest,
+    textDigest: options.textDigest,
   };
 
   function open(): OpenSession {

@@ -1,4 +1,7 @@
-/** Small text helpers shared by the text formats: one-line escaping, truncation, human numbers. */
+/**
+ * Text for a person, from values a log holds: escaped onto one line, cut to a length, and numbers, sizes and durations
+ * in words. Shared by every view (the terminal's, the pages', the tools' headlines) so that each shows a value alike.
+ */
 
 // C0 controls, DEL and C1 controls, the Unicode line and paragraph separators, and the bidirectional formatting
 // characters (marks, embeddings, overrides, isolates): anything that would break a one-line message, move the
@@ -15,7 +18,7 @@ function escapeControl(char: string): string {
 /**
  * Escapes control and bidirectional formatting characters (`\n`, `\t`, `\u001b`, `\u202e`, ...) so that a value
  * prints on one line, cannot move the cursor and reads in its stored order: for every file name and every piece of
- * untrusted text the CLI prints on a terminal.
+ * untrusted text a view shows, on a terminal or a page.
  */
 export function escapeControls(text: string): string {
   return text.replace(CONTROL_CHARACTERS, escapeControl);

@@ -3,14 +3,32 @@
  * pending at the end, a session with no `result`, and assistant text that differs from `result.result`.
  */
 
-import type { SessionSummary, SourceLocation } from '@cursor-stream/core/normalize';
-import { escapeControls, plural } from '../format/text.ts';
-import type { BoundedSession } from '../sessions/bounded-sessions.ts';
-import type { Finding } from './findings.ts';
+import type { SourceLocation } from '../events/index.ts';
+import { escapeControls, plural } from '../text/index.ts';
+import type { BoundedSession } from './bounded-sessions.ts';
+import type { SessionSummary } from './session-reducer.ts';
+
+/** What is odd about a session as a whole rather than one of its records. */
+export type StreamAnomalyCode =
+  | 'orphan-tool-result'
+  | 'pending-tool-call'
+  | 'missing-result'
+  | 'text-mismatch';
+
+/** One anomaly of a session, located in the input. */
+export interface StreamAnomaly {
+  /** 1-based physical line of the record that shows it. */
+  line: number;
+  /** Byte offset of that record, or of the end of input for a session that ends without a result. */
+  offset: number;
+  code: StreamAnomalyCode;
+  /** For a person, with the call or session it is about. */
+  message: string;
+}
 
 /** Where things are in the input, gathered from the session's events while reading. */
 export interface SessionLocations {
-  /** Byte offset of each line that starts a tool call or tool result, to locate tool findings exactly. */
+  /** Byte offset of each line that starts a tool call or tool result, to locate tool anomalies exactly. */
   toolOffsets: ReadonlyMap<number, number>;
   /** Where the session ended: the event after it, or the end of input (its last line and byte count). */
   end: SourceLocation;
@@ -20,11 +38,11 @@ function describeCall(toolCallId: string, toolName: string): string {
   return `${toolName} call ${escapeControls(JSON.stringify(toolCallId))}`;
 }
 
-function toolAnomalies(session: SessionSummary, where: SessionLocations): Finding[] {
-  const findings: Finding[] = [];
+function toolAnomalies(session: SessionSummary, where: SessionLocations): StreamAnomaly[] {
+  const anomalies: StreamAnomaly[] = [];
   for (const call of session.toolCalls) {
     if (call.orphan && call.endLine !== null) {
-      findings.push({
+      anomalies.push({
         line: call.endLine,
         offset: where.toolOffsets.get(call.endLine) ?? where.end.offset,
         code: 'orphan-tool-result',
@@ -33,7 +51,7 @@ function toolAnomalies(session: SessionSummary, where: SessionLocations): Findin
     }
     if (call.status === 'pending') {
       const line = call.startLine ?? where.end.line;
-      findings.push({
+      anomalies.push({
         line,
         offset: where.toolOffsets.get(line) ?? where.end.offset,
         code: 'pending-tool-call',
@@ -41,14 +59,14 @@ function toolAnomalies(session: SessionSummary, where: SessionLocations): Findin
       });
     }
   }
-  return findings;
+  return anomalies;
 }
 
 function sessionName(session: SessionSummary): string {
   return session.sessionId === null ? 'the session' : `session ${escapeControls(session.sessionId)}`;
 }
 
-function endAnomalies(bounded: BoundedSession, where: SessionLocations): Finding[] {
+function endAnomalies(bounded: BoundedSession, where: SessionLocations): StreamAnomaly[] {
   const { summary: session } = bounded;
   const at = bounded.finishLoc ?? where.end;
   if (session.status === 'incomplete') {
@@ -68,6 +86,6 @@ function endAnomalies(bounded: BoundedSession, where: SessionLocations): Finding
 }
 
 /** The anomalies of one session, each located at the line that shows it. */
-export function sessionAnomalies(session: BoundedSession, where: SessionLocations): Finding[] {
+export function sessionAnomalies(session: BoundedSession, where: SessionLocations): StreamAnomaly[] {
   return [...toolAnomalies(session.summary, where), ...endAnomalies(session, where)];
 }

@@ -1,10 +1,11 @@
-import type {
-  AgentErrorEvent,
-  CanonicalEvent,
-  FailureReason,
-  FinishEvent,
-  SourceLocation,
-} from '../events.ts';
+import {
+  type AgentErrorEvent,
+  type CanonicalEvent,
+  type FailureReason,
+  type FinishEvent,
+  type SourceLocation,
+  unreachable,
+} from '../events/index.ts';
 import { isMessageless } from '../messageless-error.ts';
 import { isSessionContent, opensNewSession, type SessionProgress } from './session-boundary.ts';
 
@@ -108,8 +109,19 @@ export function createSessionTracker(): SessionTracker {
         return observeError(event);
       case 'finish':
         return observeFinish(event);
-      default:
+      // Passed on as they are: nothing the tracker keeps depends on them.
+      case 'stream-start':
+      case 'user-message':
+      case 'reasoning-delta':
+      case 'reasoning-end':
+      case 'text-delta':
+      case 'status':
+      case 'interaction':
+      case 'unknown':
         return event;
+      default:
+        // A type from outside the union is passed on too.
+        return unreachable(event) ?? event;
     }
   }
 

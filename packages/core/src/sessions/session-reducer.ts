@@ -4,16 +4,17 @@
  * `kept-text.ts`), so a session of any length is summarized in bounded memory.
  */
 
-import type {
-  CanonicalEvent,
-  CanonicalEventType,
-  FinishEvent,
-  ToolCallEvent,
-  ToolName,
-  ToolResultEvent,
-  ToolResultStatus,
-  Usage,
-} from '../events.ts';
+import {
+  type CanonicalEvent,
+  type CanonicalEventType,
+  type FinishEvent,
+  type ToolCallEvent,
+  type ToolName,
+  type ToolResultEvent,
+  type ToolResultStatus,
+  type Usage,
+  unreachable,
+} from '../events/index.ts';
 import { createTextKeeper, type TextKeeper, type TextOmission } from './kept-text.ts';
 import { isSessionContent, opensNewSession } from './session-boundary.ts';
 import type { TextDigest } from './text-digest.ts';
@@ -250,6 +251,18 @@ function apply(builder: SessionBuilder, event: CanonicalEvent): void {
     case 'finish':
       applyFinish(builder, event);
       break;
+    // Counted only: what the summary holds comes from the events above.
+    case 'user-message':
+    case 'reasoning-delta':
+    case 'reasoning-end':
+    case 'error':
+    case 'status':
+    case 'interaction':
+    case 'unknown':
+    case 'invalid-line':
+      break;
+    default:
+      unreachable(event);
   }
 }
 

@@ -1,18 +1,14 @@
 /**
- * The facts of one session that the report and the usage totals share: the core reducer's summary (status, model,
+ * The facts of one session that a report and usage totals share: the session reducer's summary (status, model,
  * usage, duration) plus where the session is and when it ran, by its records' clocks. Values no total or date can
  * take (a time past any date, a token count of `1e308` or `1.5`) are left out here, once for both, each a located
  * problem of the session.
  */
 
-import {
-  type CanonicalEvent,
-  checkUsage,
-  createSessionReducer,
-  type RecordTimes,
-  type SessionReducer,
-  type SessionSummary,
-} from '@cursor-stream/core/normalize';
+import type { CanonicalEvent } from '../events/index.ts';
+import type { RecordTimes } from '../record-times.ts';
+import { checkUsage } from '../token-counts.ts';
+import { createSessionReducer, type SessionReducer, type SessionSummary } from './session-reducer.ts';
 
 /** A value of the log left out of a session's facts, and where it is. */
 export interface ValueProblem {
@@ -31,7 +27,7 @@ export interface SessionFacts {
   file: string;
   /** Line of the session's first record; `null` when its events have no location. */
   line: number | null;
-  /** What the core's session reducer made of the session, its usage holding token counts only. */
+  /** What the session reducer made of the session, its usage holding token counts only. */
   summary: SessionSummary;
   /** The earliest and latest time its records carry (ms since the epoch); `null` when they carry none. */
   firstAtMs: number | null;

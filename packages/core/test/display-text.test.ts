@@ -1,5 +1,3 @@
-import { fc, test as propTest } from '@fast-check/vitest';
-import { describe, expect, test } from 'vitest';
 import {
   codePointCount,
   escapeControls,
@@ -10,7 +8,9 @@ import {
   formatDuration,
   plural,
   truncate,
-} from '../src/format/text.ts';
+} from '@cursor-stream/core/text';
+import { fc, test as propTest } from '@fast-check/vitest';
+import { describe, expect, test } from 'vitest';
 
 describe('escapeControls', () => {
   test('a call id holding a line feed prints on one line with the feed escaped', () => {

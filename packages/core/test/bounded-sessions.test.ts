@@ -1,19 +1,13 @@
 import {
   type CanonicalEvent,
   reduceSessions,
-  type SessionSummary,
   type ToolCallEvent,
   type ToolResultEvent,
 } from '@cursor-stream/core';
+import { type BoundedSession, createBoundedSessions } from '@cursor-stream/core/sessions';
 import { test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { ARM_RESULTS, canonicalLog } from '../../core/test/canonical-sessions.ts';
-import { createSummaryJsonWriter, type SummaryJson, sessionJson } from '../src/format/summary-json.ts';
-import {
-  type BoundedSession,
-  createBoundedSessions,
-  finishedSession,
-} from '../src/sessions/bounded-sessions.ts';
+import { ARM_RESULTS, canonicalLog } from './canonical-sessions.ts';
 
 function sessionsOf(events: readonly CanonicalEvent[], options = {}): BoundedSession[] {
   const sessions: BoundedSession[] = [];
@@ -88,47 +82,4 @@ describe('createBoundedSessions', () => {
     expect(same?.summary.textMatchesResult).toBe(true);
     expect(different?.summary.textMatchesResult).toBe(false);
   });
-});
-
-describe('createSummaryJsonWriter', () => {
-  const summary = (sessionId: string): SessionSummary => ({
-    sessionId,
-    dialect: 'official',
-    model: null,
-    status: 'success',
-    text: 'line\none',
-    textLength: 8,
-    textOmitted: null,
-    resultText: 'line\none',
-    textMatchesResult: true,
-    toolCalls: [],
-    counts: { 'stream-start': 1 },
-    failure: null,
-    durationMs: 5,
-    usage: { inputTokens: 3 },
-  });
-
-  test.each([0, 1, 3])(
-    'writes %i sessions exactly as JSON.stringify prints the whole document',
-    async (count) => {
-      const sessions = Array.from({ length: count }, (_, index) =>
-        sessionJson(finishedSession(summary(`s${index}`)), null),
-      );
-      const rest = {
-        invalidLines: [{ line: 2, offset: 10, code: 'invalid-json' }],
-        invalidLinesOmitted: 4,
-        lines: 9,
-        bytes: 99,
-      };
-      const parts: string[] = [];
-      const writer = createSummaryJsonWriter(async (text) => {
-        parts.push(text);
-      });
-      for (const session of sessions) await writer.session(session);
-      await writer.end(rest);
-      const whole: SummaryJson = { sessions, ...rest };
-      expect(parts.join('')).toBe(`${JSON.stringify(whole, null, 2)}\n`);
-      expect(parts.length).toBe(count + 1);
-    },
-  );
 });

@@ -3,22 +3,15 @@
  * and the session reducer (which folds events into summaries), so both cut a log at the same places.
  */
 
-import type { CanonicalEvent } from '../events.ts';
+import { type CanonicalEvent, eventTraits } from '../events/index.ts';
 
 /**
- * Whether an event is part of an agent session's content. `unknown`, `invalid-line`, `error`, `status` and
- * `interaction` events are not: trailing noise or a reconnect notice after a `result` must not open a session of its
- * own.
+ * Whether an event is part of an agent session's content, as its type's traits say (see `EVENT_TRAITS`): the
+ * conversation and its `finish` are; `unknown`, `invalid-line`, `error`, `status` and `interaction` events are not,
+ * so that trailing noise or a reconnect notice after a `result` does not open a session of its own.
  */
 export function isSessionContent(event: CanonicalEvent): boolean {
-  const type = event.type;
-  return (
-    type !== 'unknown' &&
-    type !== 'invalid-line' &&
-    type !== 'error' &&
-    type !== 'status' &&
-    type !== 'interaction'
-  );
+  return eventTraits(event.type).sessionContent;
 }
 
 /** What {@link opensNewSession} needs to know about the current session. */

@@ -1,0 +1,16 @@
+/**
+ * `@cursor-stream/core/text`: values of a log as text for a person, escaped onto one line and cut to a length, with
+ * counts, sizes and durations in words. Pure and small, for any view's start-up.
+ */
+
+export {
+  codePointCount,
+  escapeControls,
+  escapeControlsKeepingLines,
+  foldToOneLine,
+  formatBytes,
+  formatCount,
+  formatDuration,
+  plural,
+  truncate,
+} from './display-text.ts';

@@ -1,0 +1,9 @@
+/**
+ * `@cursor-stream/core/tools`: a tool call as text for a person, the same in every view: what it is about (its
+ * headline and other arguments), how it ended (the facts of its output), and why it failed (its error text).
+ */
+
+export { toolErrorText, toolFailureReason } from './tool-error-text.ts';
+export { toolArgumentDetails, toolHeadline, toolLabel } from './tool-headline.ts';
+export { toolOutcomeDetails } from './tool-outcome.ts';
+export { MAX_TOOL_TEXT_LENGTH } from './tool-values.ts';
