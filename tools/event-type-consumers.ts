@@ -47,8 +47,8 @@ export const EVENT_TYPE_CONSUMERS: readonly EventTypeConsumer[] = [
     file: 'packages/core/src/dialects/payload-envelope-encoder.ts',
     decides: 'the payload envelope it is written as, if any',
   },
-  { file: 'packages/cli/src/render/transcript.ts', decides: 'its line in `render` and the report' },
-  { file: 'packages/cli/src/report/timeline.ts', decides: 'its bar on a report’s timeline, if any' },
+  { file: 'packages/inspect/src/transcript/transcript.ts', decides: 'its line in `render` and the report' },
+  { file: 'packages/inspect/src/report/timeline.ts', decides: 'its bar on a report’s timeline, if any' },
   {
     file: 'packages/ai-sdk/src/ui-message-encoder.ts',
     decides: 'the AI SDK UI message chunks it becomes, if any',

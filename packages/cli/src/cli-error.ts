@@ -3,7 +3,7 @@
  * layer prints them as one line.
  */
 
-import { escapeControls } from '@cursor-stream/core/text';
+import { displayPath } from '@cursor-stream/core/text';
 import type { LogErrorCode } from '@cursor-stream/node/logs';
 
 /** What kind of failure a {@link CliError} is: a log's own failures, and the CLI's. */
@@ -31,9 +31,4 @@ export function formatCliError(error: CliError, program = 'cursor-stream'): stri
   return error.path === undefined
     ? `${program}: ${error.message}`
     : `${program}: ${displayPath(error.path)}: ${error.message}`;
-}
-
-/** How a path appears in messages: `-` is standard input, and control and bidi characters are escaped. */
-export function displayPath(path: string): string {
-  return path === '-' ? '<stdin>' : escapeControls(path);
 }

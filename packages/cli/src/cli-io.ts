@@ -14,6 +14,9 @@ export interface OutputStream extends ProgressTarget {
   once(event: 'drain', listener: () => void): unknown;
 }
 
+/** Where a command's text output goes; awaited, so a slow reader holds the reading back. */
+export type WriteText = (text: string) => Promise<void>;
+
 /** Standard streams and environment of one CLI run. */
 export interface CliIo {
   readonly stdin: AsyncIterable<Uint8Array | string> & { readonly isTTY?: boolean | undefined };

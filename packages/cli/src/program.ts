@@ -5,6 +5,8 @@
 
 import { readFileSync } from 'node:fs';
 import { escapeControls } from '@cursor-stream/core/text';
+// The groupings alone, without the code that counts, which --help need not load.
+import { USAGE_GROUPINGS, type UsageGrouping } from '@cursor-stream/inspect/usage-grouping';
 import { Command, Option } from 'commander';
 import { addBench } from './bench-command.ts';
 import type { CliIo } from './cli-io.ts';
@@ -21,7 +23,6 @@ import {
 import type { ExportOptions } from './commands/export.ts';
 import type { ExitCode } from './exit-codes.ts';
 import { EXPORT_FORMATS, type ExportFormat } from './export-formats.ts';
-import { USAGE_GROUPINGS, type UsageGrouping } from './report/usage-grouping.ts';
 import { addServe } from './serve-command.ts';
 
 const VALIDATE_EXIT_HELP = `

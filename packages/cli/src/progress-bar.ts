@@ -3,9 +3,8 @@
  * when done so that it never mixes with the output.
  */
 
-import { formatBytes } from '@cursor-stream/core/text';
+import { displayPath, formatBytes } from '@cursor-stream/core/text';
 import type { Progress } from '@cursor-stream/node/logs';
-import { displayPath } from './cli-error.ts';
 
 /** Inputs smaller than this finish before a bar would be worth drawing. */
 export const PROGRESS_MIN_BYTES = 32 * 1024 * 1024;

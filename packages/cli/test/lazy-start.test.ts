@@ -46,7 +46,7 @@ function loadedBy(...entries: string[]): string[] {
 /** Code no command on a small log needs: the agent runner, the report, the validators, the range engine's workers. */
 const HEAVY = [
   /^\.\.\/node\/src\/agent\//,
-  /^src\/report\/(?!usage-grouping\.ts$)/,
+  /^\.\.\/inspect\/src\/(report|usage|census|validate)\/(?!usage-grouping\.ts$)/,
   /generated-validators/,
   /^\.\.\/node\/src\/ranges\/(range-scheduler|range-run|range-worker|worker-pool|pool-worker)\.ts$/,
   /^\.\.\/(relay|export)\//,
@@ -67,6 +67,11 @@ describe('the bundled CLI', () => {
       start.filter((file) => /^\.\.\/(core|node|relay|export)\//.test(file) && !startUpLibrary.test(file)),
     ).toEqual([]);
     expect(heavyIn(start)).toEqual([]);
+  });
+
+  test('loads no view before a command runs, but the list of the groupings of usage for --help', () => {
+    const views = loadedBy('src/cli.ts').filter((file) => file.startsWith('../inspect/'));
+    expect(views).toEqual(['../inspect/src/usage/usage-grouping.ts']);
   });
 
   test('reads a small log for summary, normalize and render without the heavy code', () => {

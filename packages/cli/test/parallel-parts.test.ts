@@ -1,6 +1,7 @@
 /** The CLI's side of reading a file in ranges: the split size it reads, the consumers' results joined. */
 
 import type { CanonicalEvent } from '@cursor-stream/core/normalize';
+import { MAX_FINDINGS_LISTED } from '@cursor-stream/inspect/validate';
 import { fc, test as propertyTest } from '@fast-check/vitest';
 import { describe, expect, test } from 'vitest';
 import { SPLIT_BYTES_ENV, splitBytesFrom } from '../src/cli-io.ts';
@@ -10,7 +11,6 @@ import {
   joinInvalidLines,
   MAX_INVALID_LINES_LISTED,
 } from '../src/format/summary-json.ts';
-import { MAX_FINDINGS_LISTED } from '../src/validate/findings.ts';
 
 describe('the split size', () => {
   test('is read from the environment when it holds a byte size, else left to the range engine', () => {

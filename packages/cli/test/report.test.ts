@@ -2,13 +2,10 @@ import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { escapeControlsKeepingLines } from '@cursor-stream/core/text';
-import { fc, test as propTest } from '@fast-check/vitest';
+import type { ReportLimits } from '@cursor-stream/inspect/report';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { generateCorpus } from '../../../corpus/generator/index.ts';
-import { ansiToHtml, escapeHtml } from '../src/report/html.ts';
-import { type ReportLimits, writeReport } from '../src/report/index.ts';
-import { packLanes } from '../src/report/timeline.ts';
+import { writeReport } from '../src/commands/report.ts';
 import { sampleCalls, sessionLog } from './report-logs.ts';
 import { REPO_ROOT, runCli } from './run-cli.ts';
 import { fakeIo } from './support.ts';
@@ -162,56 +159,7 @@ describe('the size of the report is bounded whatever the log', () => {
   });
 });
 
-const ESC = String.fromCharCode(27);
-
-/** What escaped text never holds: markup, control characters but line feeds and tabs, bidi controls. */
-const UNSAFE_IN_PAGE =
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: no control character may reach the page.
-  /[<>"'\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
-
 describe('HTML from untrusted text', () => {
-  const sgr = fc.constantFrom(
-    '\u001b[1m',
-    '\u001b[2m',
-    '\u001b[22m',
-    '\u001b[31m',
-    '\u001b[39m',
-    '\u001b[9m',
-    '\u001b[',
-  );
-  const styled = fc
-    .array(fc.oneof(fc.string(), sgr, fc.constantFrom('<', '>', '&', '"', "'")), { maxLength: 20 })
-    .map((parts) => parts.join(''));
-
-  propTest.prop([styled])(
-    'ansiToHtml makes only its own span tags, never nested, and keeps the text',
-    (text) => {
-      const html = ansiToHtml(text);
-      const tags = [...html.matchAll(/<[^>]*>/g)].map(([tag]) => tag);
-      for (const tag of tags) expect(tag).toMatch(/^(<span class="[a-z ]+">|<\/span>)$/);
-      expect(
-        tags.every((tag, index) => (index % 2 === 0 ? tag.startsWith('<span') : tag === '</span>')),
-      ).toBe(true);
-      const text_ = html
-        .replace(/<[^>]*>/g, '')
-        .replaceAll('&lt;', '<')
-        .replaceAll('&gt;', '>')
-        .replaceAll('&quot;', '"')
-        .replaceAll('&#39;', "'")
-        .replaceAll('&amp;', '&');
-      expect(text_).toBe(
-        escapeControlsKeepingLines(text.replace(new RegExp(`${ESC}\\[(1|2|22|31|39)m`, 'g'), '')),
-      );
-    },
-  );
-
-  propTest.prop([fc.string({ unit: 'binary' })])(
-    'escapeHtml leaves no markup character, no control character but line feeds and tabs, and no bidi control',
-    (text) => {
-      expect(escapeHtml(text)).not.toMatch(UNSAFE_IN_PAGE);
-    },
-  );
-
   test('the report shows bidi controls of a log as escapes, wherever they are', async () => {
     const bidi = '\u202egnp.exe\u2066x\u200f';
     const log = sessionLog({
@@ -250,21 +198,6 @@ describe('HTML from untrusted text', () => {
     expect(directives.get('form-action')).toBe("'none'");
     expect(policy).not.toMatch(/script-src[^;]*unsafe-inline/);
     expect(count(html, /<script/g)).toBe(1);
-  });
-});
-
-describe('timeline lanes', () => {
-  const interval = fc
-    .tuple(fc.integer({ min: 0, max: 100 }), fc.integer({ min: 0, max: 30 }))
-    .map(([from, length]) => ({ from, to: from + length }));
-  propTest.prop([fc.array(interval, { maxLength: 30 })])('bars on one lane never overlap', (items) => {
-    const sorted = [...items].sort((a, b) => a.from - b.from);
-    const lanes = packLanes(sorted);
-    sorted.forEach((a, i) => {
-      sorted.forEach((b, j) => {
-        if (i < j && lanes[i] === lanes[j]) expect(a.to < b.from || b.to < a.from).toBe(true);
-      });
-    });
   });
 });
 

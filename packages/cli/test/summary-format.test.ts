@@ -1,10 +1,9 @@
 import type { SessionSummary } from '@cursor-stream/core';
 import { finishedSession } from '@cursor-stream/core/sessions';
+import { createPalette } from '@cursor-stream/inspect/terminal';
 import { describe, expect, test } from 'vitest';
-import { createPalette } from '../src/format/colors.ts';
 import { createSummaryJsonWriter, type SummaryJson, sessionJson } from '../src/format/summary-json.ts';
 import { formatSummaryText } from '../src/format/summary-text.ts';
-import { displayWidth, formatTable } from '../src/format/table.ts';
 
 const plain = createPalette(false);
 
@@ -164,18 +163,6 @@ describe('formatSummaryText', () => {
   test('colors the status on a terminal', () => {
     const lines = formatSummaryText(summary([session({ status: 'error' })]), createPalette(true));
     expect(lines.find((line) => line.includes('status'))).toContain('\u001b[31merror\u001b[39m');
-  });
-});
-
-describe('formatTable', () => {
-  test('aligns columns by display width, so CJK text does not skew them', () => {
-    expect(
-      formatTable([
-        [{ text: '閱讀' }, { text: 'x' }],
-        [{ text: 'ab' }, { text: 'y' }],
-      ]),
-    ).toEqual(['閱讀  x', 'ab    y']);
-    expect(displayWidth('閱讀a')).toBe(5);
   });
 });
 

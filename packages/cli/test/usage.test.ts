@@ -3,10 +3,11 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MAX_RECORD_TIME_MS } from '@cursor-stream/core';
+import { USAGE_GROUPINGS, type UsageGrouping, type UsageTotals } from '@cursor-stream/inspect/usage';
 import { fc, test as propTest } from '@fast-check/vitest';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { generateCorpus } from '../../../corpus/generator/index.ts';
-import { USAGE_GROUPINGS, type UsageGrouping, type UsageTotals, writeUsage } from '../src/report/index.ts';
+import { writeUsage } from '../src/commands/usage.ts';
 import { REAL_CORPUS, REPO_ROOT, runCli } from './run-cli.ts';
 import { fakeIo } from './support.ts';
 

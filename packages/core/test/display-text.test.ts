@@ -1,5 +1,6 @@
 import {
   codePointCount,
+  displayPath,
   escapeControls,
   escapeControlsKeepingLines,
   foldToOneLine,
@@ -27,6 +28,14 @@ describe('escapeControls', () => {
 
   test('multi-line text keeps its line feeds and tabs but loses carriage returns before them', () => {
     expect(escapeControlsKeepingLines('one\r\ntwo\tthree\u001b')).toBe('one\ntwo\tthree\\u001b');
+  });
+});
+
+describe('displayPath', () => {
+  test('standard input is named as such, and a path keeps no control or bidi character', () => {
+    expect(displayPath('-')).toBe('<stdin>');
+    expect(displayPath('logs/a\u202eb\n.ndjson')).toBe('logs/a\\u202eb\\n.ndjson');
+    expect(displayPath('./-')).toBe('./-');
   });
 });
 

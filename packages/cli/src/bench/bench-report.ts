@@ -1,7 +1,7 @@
 /** The report of `cursor-stream bench`: medians per row and file, as a table or as JSON. */
 
 import { escapeControls, formatCount } from '@cursor-stream/core/text';
-import { formatTable } from '../format/table.ts';
+import { formatTable } from '@cursor-stream/inspect/terminal';
 import { type BenchRowName, type BenchRun, REFERENCE_ROW } from './bench-rows.ts';
 import type { MachineInfo } from './machine.ts';
 

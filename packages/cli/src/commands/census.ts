@@ -1,17 +1,56 @@
 /** `cursor-stream census`: what the schemas and the canonical model do not know about a set of logs. */
 
-import { censusOfLogs } from '../census/census-log.ts';
-import { formatCensusText } from '../census/census-report.ts';
-import { censusFoundDrift } from '../census/census-tally.ts';
+import { loadSchemaValidators } from '@cursor-stream/core/normalize';
+import { displayPath } from '@cursor-stream/core/text';
+import {
+  type CensusJson,
+  censusFoundDrift,
+  createCensusReader,
+  createCensusTally,
+  formatCensusText,
+} from '@cursor-stream/inspect/census';
+import { createPalette, shouldUseColor } from '@cursor-stream/inspect/terminal';
+import { expandLogPaths, type Progress, readLog } from '@cursor-stream/node/logs';
 import { cliError } from '../cli-error.ts';
 import { type CliIo, progressFor, reportError, writeText } from '../cli-io.ts';
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
-import { createPalette, shouldUseColor } from '../format/colors.ts';
 import type { InputOptions } from '../options.ts';
 
 /** Options of `census`. */
 export interface CensusOptions extends InputOptions {
   json: boolean;
+}
+
+/** What besides options the census needs from its process. */
+export interface CensusContext {
+  readonly stdin: AsyncIterable<Uint8Array | string> & { readonly isTTY?: boolean | undefined };
+  readonly progress?: (size: number | undefined, label: string) => Progress;
+}
+
+/**
+ * The census of logs and directories of logs (walked like `validate` walks them), read one after the other.
+ *
+ * @returns The census; logs that could not be read are listed in its `unreadable`.
+ */
+export async function censusOfLogs(
+  paths: readonly string[],
+  options: InputOptions,
+  context: CensusContext,
+): Promise<CensusJson> {
+  await loadSchemaValidators();
+  const tally = createCensusTally();
+  for (const entry of await expandLogPaths(paths)) {
+    const where = displayPath(entry.path);
+    if ('error' in entry) {
+      tally.addUnreadable({ path: where, code: entry.error.code, message: entry.error.message });
+      continue;
+    }
+    const reader = createCensusReader(tally, where);
+    const result = await readLog(entry.path, { ...options, ...context, ...reader });
+    if (result.ok) tally.addFile();
+    else tally.addUnreadable({ path: where, code: result.error.code, message: result.error.message });
+  }
+  return tally.result();
 }
 
 /**

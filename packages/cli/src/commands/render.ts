@@ -1,12 +1,13 @@
 /** `cursor-stream render`: a readable transcript of a log, live with `--follow`. */
 
+import { displayPath } from '@cursor-stream/core/text';
+import { createPalette, shouldUseColor } from '@cursor-stream/inspect/terminal';
+import { createTranscript } from '@cursor-stream/inspect/transcript';
 import { hasGzipExtension, readLog } from '@cursor-stream/node/logs';
-import { cliError, displayPath } from '../cli-error.ts';
+import { cliError } from '../cli-error.ts';
 import { type CliIo, progressFor, readingExitCode, reportError, writeText } from '../cli-io.ts';
 import { EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
-import { createPalette, shouldUseColor } from '../format/colors.ts';
 import type { InputOptions } from '../options.ts';
-import { createTranscript } from '../render/transcript.ts';
 
 /** Options of `render`. */
 export interface RenderOptions extends InputOptions {

@@ -1,12 +1,14 @@
 /** `cursor-stream report`: one self-contained HTML page of the sessions of logs. */
 
 import { type FileHandle, open } from 'node:fs/promises';
-import { ioError } from '@cursor-stream/node/logs';
+import { displayPath } from '@cursor-stream/core/text';
+import { createReport, type ReportLimits } from '@cursor-stream/inspect/report';
+import { ioError, type LogSessionsOptions, visitLogSessions } from '@cursor-stream/node/logs';
 import { type CliError, cliError, type Result } from '../cli-error.ts';
-import { type CliIo, logsExitCode, progressFor, reportError, writeText } from '../cli-io.ts';
+import { type CliIo, logsExitCode, progressFor, reportError, type WriteText, writeText } from '../cli-io.ts';
 import { EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
 import type { InputOptions } from '../options.ts';
-import { type WriteText, writeReport } from '../report/index.ts';
+import { createValueProblemList, type LogsOutcome, withValueProblems } from '../value-problems.ts';
 
 /** Options of `report`. */
 export interface ReportCommandOptions extends InputOptions {
@@ -34,6 +36,58 @@ function fileWriter(handle: FileHandle, path: string) {
     }
   };
   return { write, failure: () => failure };
+}
+
+/** Options of {@link writeReport}. */
+export interface ReportOptions extends LogSessionsOptions {
+  /** The page's title. @defaultValue `'cursor-stream report'` */
+  title?: string;
+  /** Caps on what the page shows; the defaults are `DEFAULT_REPORT_LIMITS`. */
+  limits?: Partial<ReportLimits>;
+}
+
+/**
+ * Reads the logs session by session and writes the report page through `write`: a section as each session ends,
+ * the overview and index last, so that memory holds one session and the index rows, never the page.
+ *
+ * @returns What reading came to: unreadable arguments and invalid lines are for the caller to report.
+ */
+export async function writeReport(
+  paths: readonly string[],
+  options: ReportOptions,
+  write: WriteText,
+): Promise<LogsOutcome> {
+  const report = createReport({
+    ...(options.title === undefined ? {} : { title: options.title }),
+    inputs: paths,
+    ...(options.limits === undefined ? {} : { limits: options.limits }),
+  });
+  const problems = createValueProblemList();
+  await write(report.head);
+  const outcome = await visitLogSessions(paths, options, {
+    start(path) {
+      report.startSession(displayPath(path));
+    },
+    event(event, times) {
+      report.push(event, times);
+    },
+    async end() {
+      const ended = report.endSession();
+      if (ended === undefined) return;
+      problems.add(ended.facts);
+      if (ended.html !== '') await write(ended.html);
+    },
+  });
+  await write(
+    report.end({
+      files: outcome.files,
+      invalidLines: outcome.invalidLines,
+      valuesLeftOut: problems.count,
+      eventsOutsideSessions: outcome.eventsOutsideSessions,
+      unreadable: outcome.errors.length,
+    }),
+  );
+  return withValueProblems(outcome, problems);
 }
 
 /**

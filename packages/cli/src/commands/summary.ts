@@ -5,6 +5,7 @@
  */
 
 import { type BoundedSession, createBoundedSessions } from '@cursor-stream/core/sessions';
+import { createPalette, type Palette, shouldUseColor } from '@cursor-stream/inspect/terminal';
 import { type LogStats, readLog } from '@cursor-stream/node/logs';
 import { readInRanges } from '@cursor-stream/node/ranges';
 // The digest alone, without the rest of the package (child processes), which a command's start-up need not load.
@@ -21,7 +22,6 @@ import {
 } from '../cli-io.ts';
 import { commandModuleUrl } from '../command-modules.ts';
 import { EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
-import { createPalette, type Palette, shouldUseColor } from '../format/colors.ts';
 import {
   createInvalidLineList,
   createSummaryJsonWriter,

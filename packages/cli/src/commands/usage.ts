@@ -1,14 +1,28 @@
 /** `cursor-stream usage`: token totals of logs per day, session or model, from each session's `result.usage`. */
 
-import type { SessionFacts } from '@cursor-stream/core/sessions';
-import type { LogResult, RangeSessionsOutcome } from '@cursor-stream/node/logs';
+import { type FactsTracker, type SessionFacts, trackSessionFacts } from '@cursor-stream/core/sessions';
+import { displayPath } from '@cursor-stream/core/text';
+import { createUsageOutput, type UsageGrouping, type UsageOptions } from '@cursor-stream/inspect/usage';
+import {
+  type LogResult,
+  type LogSessionsOptions,
+  type RangeSessionsOutcome,
+  visitLogSessions,
+} from '@cursor-stream/node/logs';
 import { readInRanges } from '@cursor-stream/node/ranges';
-import { displayPath } from '../cli-error.ts';
-import { type CliIo, jobsFor, logsExitCode, progressFor, splitBytesFrom, writeText } from '../cli-io.ts';
+import {
+  type CliIo,
+  jobsFor,
+  logsExitCode,
+  progressFor,
+  splitBytesFrom,
+  type WriteText,
+  writeText,
+} from '../cli-io.ts';
 import { commandModuleUrl } from '../command-modules.ts';
 import type { ExitCode } from '../exit-codes.ts';
 import type { InputOptions } from '../options.ts';
-import { type UsageGrouping, writeUsage } from '../report/index.ts';
+import { createValueProblemList, type LogsOutcome, withValueProblems } from '../value-problems.ts';
 import type { UsageRangeResult, UsageRangeSetup } from './usage/range-consumer.ts';
 
 /** Options of `usage`. */
@@ -45,6 +59,43 @@ function rangeReader(options: UsageCommandOptions, io: CliIo, jobs: number) {
     const { invalidLines, inputProblems } = read.value.stats;
     return { ok: true, value: { invalidLines, eventsOutsideSessions, inputProblems } };
   };
+}
+
+/**
+ * Reads the logs session by session and writes their token usage grouped as `options.by` asks: rows of
+ * `--by session` as each session ends, the rest at the end.
+ *
+ * @returns What reading came to: unreadable arguments and invalid lines are for the caller to report.
+ */
+export async function writeUsage(
+  paths: readonly string[],
+  options: UsageOptions & LogSessionsOptions<SessionFacts>,
+  write: WriteText,
+): Promise<LogsOutcome> {
+  const output = createUsageOutput(options);
+  const problems = createValueProblemList();
+  const add = async (facts: SessionFacts): Promise<void> => {
+    problems.add(facts);
+    const row = output.add(facts);
+    if (row !== '') await write(row);
+  };
+  let tracker: FactsTracker | undefined;
+  const outcome = await visitLogSessions(paths, options, {
+    start(path) {
+      tracker = trackSessionFacts(displayPath(path));
+    },
+    event(event, times) {
+      tracker?.push(event, times);
+    },
+    async end() {
+      const facts = tracker?.facts();
+      if (facts !== undefined) await add(facts);
+      tracker = undefined;
+    },
+    whole: add,
+  });
+  await write(output.end());
+  return withValueProblems(outcome, problems);
 }
 
 /**

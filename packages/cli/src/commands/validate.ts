@@ -1,6 +1,17 @@
 /** `cursor-stream validate`: schema, tokenizer and stream checks over many logs, in parallel, reported in order. */
 
 import { plural } from '@cursor-stream/core/text';
+import { createPalette, shouldUseColor } from '@cursor-stream/inspect/terminal';
+import {
+  type FileReport,
+  fileReportLines,
+  problemCount,
+  totalsLine,
+  unreadableFileJson,
+  type ValidateFileJson,
+  type ValidateJson,
+  validationReport,
+} from '@cursor-stream/inspect/validate';
 import type { Progress } from '@cursor-stream/node/logs';
 import { expandLogPaths, type LogEntry } from '@cursor-stream/node/logs';
 import { readInRanges, runInWorkers } from '@cursor-stream/node/ranges';
@@ -8,16 +19,6 @@ import { type CliError, cliError, type Result } from '../cli-error.ts';
 import { type CliIo, jobsFor, progressFor, reportError, splitBytesFrom, writeText } from '../cli-io.ts';
 import { commandModuleUrl } from '../command-modules.ts';
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
-import { createPalette, shouldUseColor } from '../format/colors.ts';
-import {
-  fileReportLines,
-  totalsLine,
-  unreadableFileJson,
-  type ValidateFileJson,
-  type ValidateJson,
-} from '../format/validate-report.ts';
-import { type FileReport, problemCount } from '../validate/findings.ts';
-import { type ValidateLogOptions, validateLog, validationReport } from '../validate/validate-log.ts';
 import {
   joinFindings,
   keptFindings,
@@ -25,6 +26,7 @@ import {
   type ValidateRangeResult,
   type ValidateRangeSetup,
 } from './validate/range-consumer.ts';
+import { type ValidateLogOptions, validateLog } from './validate/validate-log.ts';
 
 /** A file to validate, and its place among the arguments' files. */
 interface ValidateTask {

@@ -9,15 +9,14 @@ import {
   plural,
   truncate,
 } from '@cursor-stream/core/text';
-import { failureText } from '../render/run-status-lines.ts';
-import type { Palette } from './colors.ts';
+import { type Cell, formatTable, type Palette } from '@cursor-stream/inspect/terminal';
+import { failureText } from '@cursor-stream/inspect/transcript';
 import {
   invalidLineCount,
   type SummaryJson,
   type SummarySessionJson,
   type SummaryToolCallJson,
 } from './summary-json.ts';
-import { type Cell, formatTable } from './table.ts';
 
 /** Longest assistant text shown, in characters; the JSON form has it whole. */
 const TEXT_PREVIEW_LENGTH = 100;

@@ -24,6 +24,14 @@ export function escapeControls(text: string): string {
   return text.replace(CONTROL_CHARACTERS, escapeControl);
 }
 
+/**
+ * How a log's path appears in messages and pages: `-` (standard input, as every reader of logs takes it) is
+ * `<stdin>`, and control and bidi characters are escaped as {@link escapeControls} does.
+ */
+export function displayPath(path: string): string {
+  return path === '-' ? '<stdin>' : escapeControls(path);
+}
+
 /** Like {@link escapeControls}, but keeps line feeds and tabs: for multi-line text such as assistant messages. */
 export function escapeControlsKeepingLines(text: string): string {
   return text

@@ -5,6 +5,7 @@
 
 export {
   codePointCount,
+  displayPath,
   escapeControls,
   escapeControlsKeepingLines,
   foldToOneLine,

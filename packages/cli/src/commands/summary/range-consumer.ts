@@ -2,10 +2,10 @@
 
 import type { CanonicalEvent } from '@cursor-stream/core/normalize';
 import { type BoundedSession, createBoundedSessions } from '@cursor-stream/core/sessions';
+import { createPalette } from '@cursor-stream/inspect/terminal';
 import { type CreateConsumerFactory, createSkip, type RangeConsumer } from '@cursor-stream/node/ranges';
 // The digest alone, without the rest of the package (child processes), which a command's start-up need not load.
 import { createNodeTextDigest } from '@cursor-stream/node/text-digest';
-import { createPalette } from '../../format/colors.ts';
 import { createInvalidLineList, sessionJson, sessionJsonBlock } from '../../format/summary-json.ts';
 import { sessionTextBlock } from '../../format/summary-text.ts';
 

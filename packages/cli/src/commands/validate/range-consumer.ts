@@ -1,14 +1,21 @@
 /** `validate` on a worker: findings collected as on one thread, each tagged with when one thread finds it. */
 
 import { loadSchemaValidators, type SourceLocation } from '@cursor-stream/core/normalize';
+import {
+  createValidateCollector,
+  type Finding,
+  type FindingSink,
+  type KeptFindings,
+  MAX_FINDINGS_LISTED,
+} from '@cursor-stream/inspect/validate';
 import type {
   ConsumerFactory,
   CreateConsumerFactory,
   RangeConsumer,
   ReadingStep,
 } from '@cursor-stream/node/ranges';
-import { type Finding, MAX_FINDINGS_LISTED } from '../../validate/findings.ts';
-import { createValidateCollector, type FindingSink, type KeptFindings } from '../../validate/validate-log.ts';
+// The digest alone, without the rest of the package (child processes), which a worker need not load.
+import { createNodeTextDigest } from '@cursor-stream/node/text-digest';
 
 /** What `validate`'s findings on a worker depend on. */
 export interface ValidateRangeSetup {
@@ -58,7 +65,11 @@ function validateConsumer(setup: ValidateRangeSetup): RangeConsumer {
   let at: ReadingStep = 0;
   const problems = createStepList(() => at);
   const warnings = createStepList(() => at);
-  const collector = createValidateCollector(setup.strict, setup.dialect, problems, warnings);
+  const collector = createValidateCollector(
+    { strict: setup.strict, dialect: setup.dialect, textDigest: createNodeTextDigest },
+    problems,
+    warnings,
+  );
   return {
     onRecord(record, dialect, step) {
       at = step;

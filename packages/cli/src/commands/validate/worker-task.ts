@@ -1,9 +1,9 @@
 /** `validate` on a pool worker: one file at a time, validated as on the main thread. */
 
+import type { FileReport } from '@cursor-stream/inspect/validate';
 import type { CreateTaskRunner } from '@cursor-stream/node/ranges';
 import type { Result } from '../../cli-error.ts';
-import type { FileReport } from '../../validate/findings.ts';
-import { type ValidateLogOptions, validateLog } from '../../validate/validate-log.ts';
+import { type ValidateLogOptions, validateLog } from './validate-log.ts';
 
 // Workers never read standard input: the main thread validates `-` itself.
 const noInput: AsyncIterable<Uint8Array> = { async *[Symbol.asyncIterator]() {} };

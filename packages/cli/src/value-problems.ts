@@ -7,7 +7,7 @@
 import type { SessionFacts } from '@cursor-stream/core/sessions';
 import { escapeControls, plural } from '@cursor-stream/core/text';
 import type { LogSessionsOutcome } from '@cursor-stream/node/logs';
-import { type CliError, cliError } from '../cli-error.ts';
+import { type CliError, cliError } from './cli-error.ts';
 
 /** The most values left out that a command lists; a last line counts the rest. */
 export const MAX_VALUE_PROBLEMS_LISTED = 100;

@@ -1,8 +1,7 @@
 /** The text form of the census: one block per dialect, one line per record type, its drift indented below it. */
 
 import { escapeControls, formatCount, plural } from '@cursor-stream/core/text';
-import type { Palette } from '../format/colors.ts';
-import { type Cell, formatTable } from '../format/table.ts';
+import { type Cell, formatTable, type Palette } from '../terminal/index.ts';
 import type { CensusDriftEntry, CensusJson, CensusLocation, CensusRow } from './census-tally.ts';
 
 function at(location: CensusLocation): string {

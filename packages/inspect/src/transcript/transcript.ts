@@ -1,7 +1,7 @@
 /**
- * The `render` transcript: canonical events in, readable text out, incrementally, so that `--follow` shows a live
- * session as it happens. Assistant text streams as it arrives; reasoning is held until it ends and then folded to
- * one line.
+ * The transcript as `render` writes it: canonical events in, readable text out, incrementally, so that a live session
+ * shows as it happens. Assistant text streams as it arrives; reasoning is held until it ends and then folded to one
+ * line.
  */
 
 import {
@@ -22,8 +22,8 @@ import {
   truncate,
 } from '@cursor-stream/core/text';
 import { toolArgumentDetails, toolHeadline, toolOutcomeDetails } from '@cursor-stream/core/tools';
-import type { Palette } from '../format/colors.ts';
-import { findingMessage } from '../format/validate-report.ts';
+import { findingMessage } from '../finding-message.ts';
+import type { Palette } from '../terminal/index.ts';
 import { failureText, interactionText, statusText } from './run-status-lines.ts';
 
 /** Reasoning held for the preview: whitespace folds away, so more than the preview is kept, but not all of it. */
@@ -31,6 +31,11 @@ const REASONING_HELD_LENGTH = 64 * 1024;
 
 /** Longest folded reasoning line, in characters. */
 const REASONING_PREVIEW_LENGTH = 160;
+
+/** Reasoning as a transcript previews it: folded to one escaped line, cut to a length. */
+export function reasoningPreview(text: string): string {
+  return truncate(foldToOneLine(text), REASONING_PREVIEW_LENGTH);
+}
 
 /** Turns canonical events into transcript text, a piece at a time. */
 export interface Transcript {
@@ -74,7 +79,7 @@ export function createTranscript(palette: Palette, options: TranscriptOptions = 
 
   function flushReasoning(): string {
     if (reasoning.length === 0) return '';
-    const folded = truncate(foldToOneLine(reasoning.join('')), REASONING_PREVIEW_LENGTH);
+    const folded = reasoningPreview(reasoning.join(''));
     reasoning = [];
     reasoningLength = 0;
     const lead = atLineStart ? '' : '\n';

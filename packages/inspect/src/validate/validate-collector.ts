@@ -1,41 +1,29 @@
 /**
- * Validation of one log: every record against its dialect's schema, every line against the tokenizer's rules, and
- * the stream as a whole against the session reducer. The same function runs in the main thread and in workers.
+ * Validation of one log as it is read: every record against its dialect's schema, every line against the tokenizer's
+ * rules, and the stream as a whole against the session reducer. A reader of the log hands on records and events; the
+ * same collector runs on the main thread and on workers.
  */
 
-import {
-  type CanonicalEvent,
-  type Dialect,
-  type JsonObject,
-  loadSchemaValidators,
-  type SchemaIssue,
-  type SourceLocation,
-  TOO_DEEP_KEYWORD,
+import type {
+  CanonicalEvent,
+  Dialect,
+  ForeignLog,
+  JsonObject,
+  SchemaIssue,
+  SourceLocation,
 } from '@cursor-stream/core/normalize';
-import { createBoundedSessions, MAX_TOOL_CALLS_LISTED, sessionAnomalies } from '@cursor-stream/core/sessions';
+import { TOO_DEEP_KEYWORD } from '@cursor-stream/core/normalize';
+import {
+  type BoundedSessionsOptions,
+  createBoundedSessions,
+  MAX_TOOL_CALLS_LISTED,
+  sessionAnomalies,
+} from '@cursor-stream/core/sessions';
 import type { NdjsonRecord } from '@cursor-stream/ndjson';
-import type { Progress } from '@cursor-stream/node/logs';
-import { type LogStats, readLog } from '@cursor-stream/node/logs';
-// The digest alone, without the rest of the package (child processes), which a command's start-up need not load.
-import { createNodeTextDigest } from '@cursor-stream/node/text-digest';
-import type { Result } from '../cli-error.ts';
-import type { InputOptions } from '../options.ts';
-import { byPosition, createFindingList, type FileReport, type Finding } from './findings.ts';
+import { byPosition, type FileReport, type Finding } from './findings.ts';
 
 // A tool call has a start line and an end line.
 const MAX_TOOL_LINES_KEPT = 2 * MAX_TOOL_CALLS_LISTED;
-
-/** Options of {@link validateLog}. */
-export interface ValidateLogOptions extends InputOptions {
-  /** Report unknown fields, unknown event types and stream anomalies as problems rather than warnings. */
-  strict: boolean;
-}
-
-/** What besides options the validation needs from its thread. */
-export interface ValidateLogContext {
-  readonly stdin: AsyncIterable<Uint8Array | string> & { readonly isTTY?: boolean | undefined };
-  readonly progress?: (size: number | undefined, label: string) => Progress;
-}
 
 // The keywords a schema reports an unexpected property with; only strict validation produces them.
 const UNKNOWN_FIELD_KEYWORDS = new Set(['additionalProperties', 'unevaluatedProperties']);
@@ -55,26 +43,48 @@ export interface FindingSink {
   add(finding: Finding): void;
 }
 
+/** How a log is validated. */
+export interface ValidateCollectorOptions {
+  /** Report unknown fields, unknown event types and stream anomalies as problems rather than warnings. */
+  readonly strict: boolean;
+  /** The dialect the user forced, which each session reports; `undefined` for `auto`. */
+  readonly dialect?: string | undefined;
+  /** The digest of a session's long text; see `BoundedSessionsOptions.textDigest` of `@cursor-stream/core/sessions`. */
+  readonly textDigest?: BoundedSessionsOptions['textDigest'];
+}
+
+/** Takes one log's records and events; see {@link createValidateCollector}. */
+export interface ValidateCollector {
+  /** A record, with the dialect that reads it (`undefined` when none does): checked against its schema. */
+  onRecord(record: NdjsonRecord, dialect: Dialect | undefined): void;
+  /** The events of the records read since the last batch. */
+  onEvents(events: readonly CanonicalEvent[]): void;
+  /** The end of the input, at `end`: the last session's anomalies are added. */
+  end(end: SourceLocation): void;
+}
+
 /**
  * Collects findings event by event into `problems` and `warnings`. Each session's anomalies are added when it ends,
  * and what is kept about it (its tool lines, its bounded summary) goes with it: memory holds the open session and the
- * listed findings, never the sessions or the lines before.
- *
- * @param dialect - The dialect the user forced, which each session reports; `undefined` for `auto`.
+ * listed findings, never the sessions or the lines before. The dialects' validators must be loaded
+ * (`loadSchemaValidators` of `@cursor-stream/core/normalize`).
  */
 export function createValidateCollector(
-  strict: boolean,
-  dialect: string | undefined,
+  options: ValidateCollectorOptions,
   problems: FindingSink,
   warnings: FindingSink,
-) {
+): ValidateCollector {
+  const { strict, dialect } = options;
   // Byte offsets of the open session's tool lines, to locate its tool findings exactly (bounded like its calls).
   let toolOffsets = new Map<number, number>();
   // Lines of the current batch whose record the schema check already reported, so that a normalizer's own schema
   // verdict is not doubled; a record's events come in the batch that read it.
   const schemaLines = new Set<number>();
   const anomalyList = (): FindingSink => (strict ? problems : warnings);
-  const boundedOptions = { ...(dialect === undefined ? {} : { dialect }), textDigest: createNodeTextDigest };
+  const boundedOptions: BoundedSessionsOptions = {
+    ...(dialect === undefined ? {} : { dialect }),
+    ...(options.textDigest === undefined ? {} : { textDigest: options.textDigest }),
+  };
   const sessions = createBoundedSessions(boundedOptions, (session) => {
     for (const finding of sessionAnomalies(session, { toolOffsets, end: endOfSession }))
       anomalyList().add(finding);
@@ -127,43 +137,14 @@ export function createValidateCollector(
   };
 }
 
-/**
- * Validates one log.
- *
- * @param path - A file path, or `-` for standard input.
- * @returns The report, or the I/O error that stopped the reading.
- */
-export async function validateLog(
-  path: string,
-  options: ValidateLogOptions,
-  context: ValidateLogContext,
-): Promise<Result<FileReport>> {
-  // The generated validators are most of the code; only validation loads them, once per thread.
-  await loadSchemaValidators();
-  const problems = createFindingList();
-  const warnings = createFindingList();
-  const collector = createValidateCollector(
-    options.strict,
-    options.dialect === 'auto' ? undefined : options.dialect,
-    problems,
-    warnings,
-  );
-  const result = await readLog(path, {
-    ...options,
-    ...context,
-    onRecord: collector.onRecord,
-    onEvents: collector.onEvents,
-  });
-  if (!result.ok) return result;
-  const stats = result.value;
-  if (stats.foreign === null) {
-    const end = { line: Math.max(1, stats.lines), offset: stats.bytes };
-    collector.end(end);
-    for (const problem of stats.inputProblems) {
-      problems.add({ ...end, code: problem.code, message: problem.message });
-    }
-  }
-  return { ok: true, value: validationReport(path, stats, problems, warnings) };
+/** What reading a log came to, as a report of it says: `LogStats` of `@cursor-stream/node/logs` has these. */
+export interface ReadLogFacts {
+  readonly lines: number;
+  readonly events: number;
+  /** The dialect that read the log; `null` when none was detected. */
+  readonly dialect: string | null;
+  /** Another agent's log found in it; `null` for a log of cursor-agent's. */
+  readonly foreign: ForeignLog | null;
 }
 
 /** Findings as a validation keeps them: the first ones listed, in the order found, the rest counted. */
@@ -178,7 +159,7 @@ export interface KeptFindings {
  */
 export function validationReport(
   path: string,
-  stats: Pick<LogStats, 'lines' | 'events' | 'dialect' | 'foreign'>,
+  stats: ReadLogFacts,
   problems: KeptFindings,
   warnings: KeptFindings,
 ): FileReport {

@@ -7,6 +7,28 @@ import { safeJsonStringify } from '@cursor-stream/core/normalize';
 import { formatBytes } from '@cursor-stream/core/text';
 import { escapeHtml } from './html.ts';
 
+/**
+ * Bytes of `text` in UTF-8, a lone surrogate counted as the three bytes of the U+FFFD it is written as: what a file
+ * of the text takes, counted without encoding it (no `Buffer` in a browser, and no copy of a large output).
+ */
+export function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && isLowSurrogate(text.charCodeAt(index + 1))) {
+      bytes += 4;
+      index++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -42,10 +64,10 @@ export function hasContent(value: unknown): boolean {
  */
 export function valueDetails(className: string, title: string, value: unknown, maxChars: number): string {
   const text = valueText(value);
-  const bytes = Buffer.byteLength(text);
+  const bytes = utf8Length(text);
   const cut = text.length > maxChars;
   const kept = cut ? text.slice(0, maxChars) : text;
-  const keptBytes = cut ? Buffer.byteLength(kept) : bytes;
+  const keptBytes = cut ? utf8Length(kept) : bytes;
   const summary = cut
     ? `${title} · first ${formatBytes(keptBytes)} of ${formatBytes(bytes)}`
     : `${title} · ${formatBytes(bytes)}`;

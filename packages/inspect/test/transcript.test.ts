@@ -1,7 +1,7 @@
 import type { CanonicalEvent } from '@cursor-stream/core';
+import { createPalette } from '@cursor-stream/inspect/terminal';
+import { createTranscript } from '@cursor-stream/inspect/transcript';
 import { describe, expect, test } from 'vitest';
-import { createPalette } from '../src/format/colors.ts';
-import { createTranscript } from '../src/render/transcript.ts';
 
 function render(events: readonly CanonicalEvent[], color = false): string {
   const transcript = createTranscript(createPalette(color));

@@ -7,8 +7,8 @@
 import type { CanonicalEvent, RecordTimes, SessionSummary } from '@cursor-stream/core/normalize';
 import { type SessionFacts, trackSessionFacts } from '@cursor-stream/core/sessions';
 import { formatBytes, formatCount, formatDuration, plural, truncate } from '@cursor-stream/core/text';
-import { createPalette } from '../format/colors.ts';
-import { createTranscript } from '../render/transcript.ts';
+import { createPalette } from '../terminal/index.ts';
+import { createTranscript } from '../transcript/index.ts';
 import { ansiToHtml, escapeHtml } from './html.ts';
 import type { ReportLimits } from './report-limits.ts';
 import { hasContent, valueDetails } from './shown-value.ts';

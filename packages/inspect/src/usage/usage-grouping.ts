@@ -1,6 +1,6 @@
 /**
- * The groupings of `usage`, in a module of their own with no imports, so that the command line can list them in
- * `--help` without loading the code that reads logs.
+ * The groupings of `usage`, in a module of their own with no imports, so that a command line can list them in its
+ * help without loading the code that counts.
  */
 
 /** Every way `usage` groups sessions: per UTC day, per session, per model. */

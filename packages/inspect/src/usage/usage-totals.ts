@@ -11,8 +11,6 @@
 import type { Usage } from '@cursor-stream/core/normalize';
 import { type SessionFacts, utcDay } from '@cursor-stream/core/sessions';
 
-export { USAGE_GROUPINGS, type UsageGrouping } from './usage-grouping.ts';
-
 /** Token counts summed over sessions. `totalTokens` is the sum of the four others, as in ccusage. */
 export interface TokenTotals {
   inputTokens: number;

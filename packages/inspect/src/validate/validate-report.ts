@@ -1,9 +1,9 @@
 /** The outputs of `validate`: one line per finding and a summary per file, or the `--json` document. */
 
-import { escapeControls, plural } from '@cursor-stream/core/text';
-import { type CliError, displayPath } from '../cli-error.ts';
-import { type FileReport, type Finding, problemCount, warningCount } from '../validate/findings.ts';
-import type { Palette } from './colors.ts';
+import { displayPath, escapeControls, plural } from '@cursor-stream/core/text';
+import { findingMessage } from '../finding-message.ts';
+import type { Palette } from '../terminal/index.ts';
+import { type FileReport, type Finding, problemCount, warningCount } from './findings.ts';
 
 /** One file in `validate --json`: its report, or the I/O error that stopped it. */
 export type ValidateFileJson =
@@ -17,8 +17,11 @@ export interface ValidateJson {
   files: ValidateFileJson[];
 }
 
-/** A file's entry in the JSON document when it could not be read. */
-export function unreadableFileJson(path: string, error: CliError): ValidateFileJson {
+/** A file's entry in the JSON document when it could not be read, with the error (its code and message) that stopped it. */
+export function unreadableFileJson(
+  path: string,
+  error: { readonly code: string; readonly message: string },
+): ValidateFileJson {
   return {
     path,
     dialect: null,
@@ -43,15 +46,6 @@ export function findingLine(
   const pointer =
     finding.pointer === undefined || finding.pointer === '' ? '' : ` (at ${escapeControls(finding.pointer)})`;
   return `${palette.bold(where)} ${code}: ${findingMessage(finding)}${pointer}`;
-}
-
-/** Codes whose message is a line of the input itself (the agent's plain-text output), shown in quotes. */
-const QUOTED_LINE_CODES: ReadonlySet<string> = new Set(['non-json-output']);
-
-/** A finding's message on one line; the agent's own output line is quoted as written. */
-export function findingMessage(finding: Pick<Finding, 'code' | 'message'>): string {
-  const message = escapeControls(finding.message);
-  return QUOTED_LINE_CODES.has(finding.code) ? `"${message}"` : message;
 }
 
 function warningCounts(warnings: readonly Finding[]): string {

@@ -1,5 +1,5 @@
+import { createPalette, displayWidth, formatTable, shouldUseColor } from '@cursor-stream/inspect/terminal';
 import { describe, expect, test } from 'vitest';
-import { createPalette, shouldUseColor } from '../src/format/colors.ts';
 
 describe('shouldUseColor', () => {
   test('a terminal gets color', () => {
@@ -39,5 +39,17 @@ describe('createPalette', () => {
   test('a disabled palette leaves text alone', () => {
     const palette = createPalette(false);
     expect([palette.red('x'), palette.bold('y'), palette.dim('z')]).toEqual(['x', 'y', 'z']);
+  });
+});
+
+describe('formatTable', () => {
+  test('aligns columns by display width, so CJK text does not skew them', () => {
+    expect(
+      formatTable([
+        [{ text: '閱讀' }, { text: 'x' }],
+        [{ text: 'ab' }, { text: 'y' }],
+      ]),
+    ).toEqual(['閱讀  x', 'ab    y']);
+    expect(displayWidth('閱讀a')).toBe(5);
   });
 });

@@ -1,5 +1,5 @@
+import { failureText, interactionText, statusText } from '@cursor-stream/inspect/transcript';
 import { describe, expect, test } from 'vitest';
-import { failureText, interactionText, statusText } from '../src/render/run-status-lines.ts';
 
 describe('run status lines', () => {
   test('say what happened to the run, with the attempt', () => {

@@ -1,18 +1,11 @@
 /**
- * `usage` output: a table (a header, one row per group, a total) or ccusage-style JSON. Rows of `--by session` are
- * written as each session ends, so that memory does not grow with the number of sessions; days and models are
- * written at the end, in order.
+ * `usage` output: a table (a header, one row per group, a total) or ccusage-style JSON, from each session's facts as
+ * it ends. Rows per session are handed back as each session ends, so that memory does not grow with the number of
+ * sessions; days and models come at the end, in order.
  */
 
-import {
-  type FactsTracker,
-  type SessionFacts,
-  trackSessionFacts,
-  utcDay,
-} from '@cursor-stream/core/sessions';
+import { type SessionFacts, utcDay } from '@cursor-stream/core/sessions';
 import { escapeControls, formatCount, truncate } from '@cursor-stream/core/text';
-import { type LogSessionsOptions, visitLogSessions } from '@cursor-stream/node/logs';
-import { displayPath } from '../cli-error.ts';
 import type { UsageGrouping } from './usage-grouping.ts';
 import {
   addUsage,
@@ -24,16 +17,22 @@ import {
   sessionUsageRow,
   type UsageTotals,
 } from './usage-totals.ts';
-import { createValueProblemList, type LogsOutcome, withValueProblems } from './value-problems.ts';
 
-/** Options of {@link writeUsage}. */
-export interface UsageOptions extends LogSessionsOptions<SessionFacts> {
-  by: UsageGrouping;
-  json: boolean;
+/** Options of {@link createUsageOutput}. */
+export interface UsageOptions {
+  /** How sessions are grouped. */
+  readonly by: UsageGrouping;
+  /** ccusage-style JSON instead of a table. */
+  readonly json: boolean;
 }
 
-/** Where the output goes; awaited, so a slow reader holds the reading back. */
-export type WriteText = (text: string) => Promise<void>;
+/** The text of `usage`, a piece at a time; see {@link createUsageOutput}. */
+export interface UsageOutput {
+  /** Counts a session that ended; returns the text to write now (its row with `--by session`, else nothing). */
+  add(facts: SessionFacts): string;
+  /** The rest of the text: the groups and the totals, or the end of the JSON document. */
+  end(): string;
+}
 
 const NUMBER_WIDTH = 13;
 const COLUMNS = ['Sessions', 'No usage', 'Input', 'Output', 'Cache write', 'Cache read', 'Total'] as const;
@@ -79,23 +78,20 @@ function jsonDocument(by: UsageGrouping, rows: readonly unknown[], totals: Usage
   return `{\n  "${JSON_KEYS[by]}": [${elements === '' ? '' : `\n${elements}\n  `}],\n  "totals": ${JSON.stringify(totals, null, 2).replaceAll('\n', '\n  ')}\n}\n`;
 }
 
-/** Session rows, written as each session ends. */
-function createSessionRows(options: UsageOptions, write: WriteText) {
+/** Session rows, handed back as each session ends. */
+function createSessionRows(options: UsageOptions): UsageOutput {
   const totals = emptyTotals();
   const width = 38;
   let rows = 0;
   return {
-    async add(facts: SessionFacts): Promise<void> {
+    add(facts) {
       const row: SessionUsageRow = sessionUsageRow(facts);
       addUsage(totals, facts.summary.usage);
-      if (options.json) await write(`${rows === 0 ? `{\n  "sessions": [\n` : ',\n'}${jsonElement(row)}`);
-      else {
-        const label = escapeControls(row.sessionId ?? `${row.file}:${row.line ?? '?'}`);
-        await write(
-          `${rows === 0 ? `${headerLine('session', width)}\n` : ''}${tableLine(label, width, numbers(row))}\n`,
-        );
-      }
+      const first = rows === 0;
       rows += 1;
+      if (options.json) return `${first ? `{\n  "sessions": [\n` : ',\n'}${jsonElement(row)}`;
+      const label = escapeControls(row.sessionId ?? `${row.file}:${row.line ?? '?'}`);
+      return `${first ? `${headerLine('session', width)}\n` : ''}${tableLine(label, width, numbers(row))}\n`;
     },
     end(): string {
       if (options.json) {
@@ -108,13 +104,16 @@ function createSessionRows(options: UsageOptions, write: WriteText) {
   };
 }
 
-/** Day or model rows, summed as sessions end and written at the end. */
-function createGroupRows(options: UsageOptions) {
+/** Day or model rows, summed as sessions end and handed back at the end. */
+function createGroupRows(options: UsageOptions): UsageOutput {
   const by = options.by;
   const tally = createUsageTally((facts) => (by === 'day' ? utcDay(facts.firstAtMs) : facts.summary.model));
   return {
-    add: (facts: SessionFacts): void => tally.add(facts),
-    end(): string {
+    add(facts) {
+      tally.add(facts);
+      return '';
+    },
+    end() {
       const groups = tally.groups();
       if (options.json) {
         const rows = groups.map(({ key, totals, modelsUsed }): DailyUsageRow | ModelUsageRow =>
@@ -134,41 +133,7 @@ function createGroupRows(options: UsageOptions) {
   };
 }
 
-/**
- * Reads the logs and writes their token usage grouped as `options.by` asks.
- *
- * @returns What reading came to: unreadable arguments and invalid lines are for the caller to report.
- */
-export async function writeUsage(
-  paths: readonly string[],
-  options: UsageOptions,
-  write: WriteText,
-): Promise<LogsOutcome> {
-  const sessionRows = options.by === 'session' ? createSessionRows(options, write) : createGroupRows(options);
-  const problems = createValueProblemList();
-  const output = {
-    add(facts: SessionFacts): void | Promise<void> {
-      problems.add(facts);
-      return sessionRows.add(facts);
-    },
-  };
-  let tracker: FactsTracker | undefined;
-  const outcome = await visitLogSessions(paths, options, {
-    start(path) {
-      tracker = trackSessionFacts(displayPath(path));
-    },
-    event(event, times) {
-      tracker?.push(event, times);
-    },
-    async end() {
-      const facts = tracker?.facts();
-      if (facts !== undefined) await output.add(facts);
-      tracker = undefined;
-    },
-    async whole(facts) {
-      await output.add(facts);
-    },
-  });
-  await write(sessionRows.end());
-  return withValueProblems(outcome, problems);
+/** The output of `usage` grouped as `options.by` asks, fed each session's facts as it ends. */
+export function createUsageOutput(options: UsageOptions): UsageOutput {
+  return options.by === 'session' ? createSessionRows(options) : createGroupRows(options);
 }

@@ -1,15 +1,14 @@
 import type { SessionSummary } from '@cursor-stream/core';
 import { finishedSession, sessionAnomalies } from '@cursor-stream/core/sessions';
-import { describe, expect, test } from 'vitest';
-import { cliError } from '../src/cli-error.ts';
-import { createPalette } from '../src/format/colors.ts';
+import { createPalette } from '@cursor-stream/inspect/terminal';
 import {
+  type FileReport,
   fileReportLines,
   findingLine,
   totalsLine,
   unreadableFileJson,
-} from '../src/format/validate-report.ts';
-import type { FileReport } from '../src/validate/findings.ts';
+} from '@cursor-stream/inspect/validate';
+import { describe, expect, test } from 'vitest';
 
 const plain = createPalette(false);
 
@@ -95,10 +94,7 @@ describe('fileReportLines', () => {
 
 describe('totalsLine', () => {
   test('adds up problems and warnings and counts the files that could not be read', () => {
-    const unreadable = unreadableFileJson(
-      'gone.ndjson',
-      cliError('no-such-file', 'no such file', 'gone.ndjson'),
-    );
+    const unreadable = unreadableFileJson('gone.ndjson', { code: 'no-such-file', message: 'no such file' });
     expect(totalsLine([report, unreadable], plain)).toBe('2 files: 2 problems, 1 warning, 1 file not read');
   });
 });

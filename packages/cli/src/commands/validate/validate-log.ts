@@ -1,0 +1,71 @@
+/**
+ * `validate` of one log: the log read through the node package's reader, its records and events handed to the
+ * collector of `@cursor-stream/inspect/validate`. The same function runs on the main thread and on pool workers.
+ */
+
+import { loadSchemaValidators } from '@cursor-stream/core/normalize';
+import {
+  createFindingList,
+  createValidateCollector,
+  type FileReport,
+  validationReport,
+} from '@cursor-stream/inspect/validate';
+import { type Progress, readLog } from '@cursor-stream/node/logs';
+// The digest alone, without the rest of the package (child processes), which a command's start-up need not load.
+import { createNodeTextDigest } from '@cursor-stream/node/text-digest';
+import type { Result } from '../../cli-error.ts';
+import type { InputOptions } from '../../options.ts';
+
+/** Options of {@link validateLog}. */
+export interface ValidateLogOptions extends InputOptions {
+  /** Report unknown fields, unknown event types and stream anomalies as problems rather than warnings. */
+  strict: boolean;
+}
+
+/** What besides options the validation needs from its thread. */
+export interface ValidateLogContext {
+  readonly stdin: AsyncIterable<Uint8Array | string> & { readonly isTTY?: boolean | undefined };
+  readonly progress?: (size: number | undefined, label: string) => Progress;
+}
+
+/**
+ * Validates one log.
+ *
+ * @param path - A file path, or `-` for standard input.
+ * @returns The report, or the I/O error that stopped the reading.
+ */
+export async function validateLog(
+  path: string,
+  options: ValidateLogOptions,
+  context: ValidateLogContext,
+): Promise<Result<FileReport>> {
+  // The generated validators are most of the code; only validation loads them, once per thread.
+  await loadSchemaValidators();
+  const problems = createFindingList();
+  const warnings = createFindingList();
+  const collector = createValidateCollector(
+    {
+      strict: options.strict,
+      dialect: options.dialect === 'auto' ? undefined : options.dialect,
+      textDigest: createNodeTextDigest,
+    },
+    problems,
+    warnings,
+  );
+  const result = await readLog(path, {
+    ...options,
+    ...context,
+    onRecord: collector.onRecord,
+    onEvents: collector.onEvents,
+  });
+  if (!result.ok) return result;
+  const stats = result.value;
+  if (stats.foreign === null) {
+    const end = { line: Math.max(1, stats.lines), offset: stats.bytes };
+    collector.end(end);
+    for (const problem of stats.inputProblems) {
+      problems.add({ ...end, code: problem.code, message: problem.message });
+    }
+  }
+  return { ok: true, value: validationReport(path, stats, problems, warnings) };
+}

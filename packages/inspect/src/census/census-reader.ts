@@ -1,0 +1,62 @@
+/**
+ * One log's records and events counted into a census, as a reader of the log hands them on: each record under its
+ * dialect, type and subtype, checked against its dialect's strict schema for drift, and matched with the `unknown`
+ * events the normalizer reads it as.
+ */
+
+import type { CanonicalEvent, Dialect, JsonObject } from '@cursor-stream/core/normalize';
+import type { NdjsonRecord } from '@cursor-stream/ndjson';
+import type { CensusRow, CensusTally } from './census-tally.ts';
+import { censusPointer, recordDrift } from './record-drift.ts';
+
+/** Records awaiting their events; a batch holds far fewer. */
+const PENDING_ROWS = 4096;
+
+/** Takes one log's records and events into a census; see {@link createCensusReader}. */
+export interface CensusReader {
+  /** A record, with the dialect that explains it (`undefined` when none does). */
+  onRecord(record: NdjsonRecord, explainedBy: Dialect | undefined): void;
+  /** The events of the records read since the last batch. */
+  onEvents(events: readonly CanonicalEvent[]): void;
+}
+
+/**
+ * Counts one log into `tally`, its locations under the name `where`. The dialects' strict validators must be loaded
+ * (`loadSchemaValidators` of `@cursor-stream/core/normalize`) for the drift to be found.
+ */
+export function createCensusReader(tally: CensusTally, where: string): CensusReader {
+  // Rows of the records of the batch being read, by line, so that an `unknown` event finds its record's row.
+  let rowsByLine = new Map<number, CensusRow>();
+
+  // The dialect of the stream so far: a record no dialect explains (a type none knows) is judged by its schema.
+  let streamDialect: Dialect | undefined;
+
+  function onRecord(record: NdjsonRecord, explainedBy: Dialect | undefined): void {
+    const at = { path: where, line: record.line };
+    const value = record.value as JsonObject;
+    if (explainedBy !== undefined) streamDialect = explainedBy;
+    const dialect = explainedBy ?? streamDialect;
+    const row = tally.addRecord(at, dialect?.name ?? null, value);
+    if (row === null) return;
+    rowsByLine.set(record.line, row);
+    // Records that give no event never see a batch end; the oldest are let go so the map stays small.
+    if (rowsByLine.size > PENDING_ROWS) rowsByLine.delete(rowsByLine.keys().next().value ?? 0);
+    if (dialect !== undefined)
+      tally.addDrift(row, at, recordDrift(dialect, value), (p) => censusPointer(value, p));
+  }
+
+  function onEvents(events: readonly CanonicalEvent[]): void {
+    for (const event of events) {
+      if (event.loc === undefined) continue;
+      if (event.type === 'unknown') {
+        const row = rowsByLine.get(event.loc.line);
+        if (row !== undefined) row.modelled = false;
+      } else if (event.type === 'invalid-line') {
+        tally.addInvalidLine({ path: where, line: event.loc.line }, event.code);
+      }
+    }
+    rowsByLine = new Map();
+  }
+
+  return { onRecord, onEvents };
+}

@@ -1,0 +1,106 @@
+/**
+ * The views run in browsers: every entry bundles for the browser without a Node built-in, and in headless Chromium a
+ * recording's transcript and report page come out exactly as in Node.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BrowserContext, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { CHROMIUM, CHROMIUM_FLAGS, chromiumSkipReason, hasChromium } from '../../../tools/chromium.ts';
+import { bundleForBrowser } from '../../core/test/browser/bundle-for-browser.ts';
+import { type Views, viewsOf } from './browser/views-of.ts';
+
+const CORPUS = join(import.meta.dirname, '../../../corpus');
+
+/** Recordings whose views are compared: text and tool calls, and reasoning, statuses and a failure. */
+const RECORDINGS = [
+  'official/docs-example-zh.ndjson',
+  'official/parallel-tools-out-of-order.ndjson',
+  'official/event-reference-session.ndjson',
+];
+
+/** Each entry the package's manifest exports, with its source file: a new entry is checked as it is added. */
+function sourceEntries(): [string, string][] {
+  const manifest = JSON.parse(readFileSync(join(import.meta.dirname, '../package.json'), 'utf8')) as {
+    exports: Record<string, string | { '@cursor-stream/source'?: string }>;
+  };
+  return Object.entries(manifest.exports).flatMap(([name, target]) =>
+    typeof target === 'object' && target['@cursor-stream/source'] !== undefined
+      ? [[name, join(import.meta.dirname, '..', target['@cursor-stream/source'])]]
+      : [],
+  );
+}
+
+describe('the browser bundle', () => {
+  test('the package has an entry per view', () => {
+    expect(sourceEntries().map(([name]) => name)).toEqual([
+      './terminal',
+      './transcript',
+      './report',
+      './usage',
+      './usage-grouping',
+      './census',
+      './validate',
+    ]);
+  });
+
+  test.each(sourceEntries())('the %s entry builds without any Node built-in', async (_name, source) => {
+    await expect(bundleForBrowser(source)).resolves.toEqual(expect.any(String));
+  });
+});
+
+if (!hasChromium && process.env.CI) {
+  test('Chromium is installed for the browser check', () => {
+    throw new Error(`${CHROMIUM} not found: CI must install Debian's chromium package before the tests.`);
+  });
+}
+if (!hasChromium) console.warn(`views browser check ${chromiumSkipReason}`);
+
+describe.skipIf(!hasChromium)(`in headless Chromium${hasChromium ? '' : ` (${chromiumSkipReason})`}`, () => {
+  let context: BrowserContext | undefined;
+  let profile = '';
+  let bundle = '';
+
+  beforeAll(async () => {
+    bundle = await bundleForBrowser(join(import.meta.dirname, 'browser/page-entry.ts'));
+    profile = mkdtempSync(join(tmpdir(), 'cursor-stream-chromium-'));
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_FLAGS,
+    });
+    // Chromium can take well over the default ten seconds to start on a busy machine.
+  }, 60_000);
+
+  afterAll(async () => {
+    await context?.close();
+    if (profile !== '') rmSync(profile, { recursive: true, force: true });
+  });
+
+  test.each(RECORDINGS)(
+    '%s: the transcript and the report made in the page are those made in Node',
+    async (file) => {
+      if (context === undefined) throw new Error('The browser did not start.');
+      const text = readFileSync(join(CORPUS, file), 'utf8');
+      const page = await context.newPage();
+      try {
+        await page.addScriptTag({ content: bundle, type: 'module' });
+        await page.waitForFunction(() => 'check' in globalThis);
+        const inBrowser = await page.evaluate(
+          ([name, log]) =>
+            (
+              globalThis as unknown as { check: { viewsOf(name: string, text: string): Views } }
+            ).check.viewsOf(name, log),
+          [file, text] as const,
+        );
+        const inNode = viewsOf(file, text);
+        expect(inNode.transcript).toContain('✓ done');
+        expect(inNode.report).toContain('<section class="session ');
+        expect(inBrowser).toEqual(inNode);
+      } finally {
+        await page.close();
+      }
+    },
+  );
+});
