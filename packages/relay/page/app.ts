@@ -5,10 +5,11 @@
  */
 
 import type { CanonicalEvent } from '@cursor-stream/core/normalize';
+import { foldToOneLine, truncate } from '@cursor-stream/core/text';
+import { reasoningPreview } from '@cursor-stream/inspect/transcript';
 import {
   applyEvent,
   createTranscript,
-  oneLine,
   type Transcript,
   type TranscriptItem,
   toolLine,
@@ -49,7 +50,7 @@ function renderItem(item: TranscriptItem, node: HTMLElement): void {
     node.dataset.state = item.state;
     node.textContent = toolLine(item);
   } else if (item.kind === 'reasoning') {
-    node.textContent = `thinking: ${oneLine(item.text, 160)}`;
+    node.textContent = `thinking: ${reasoningPreview(item.text)}`;
     node.title = item.text;
   } else if (item.kind === 'ending') {
     node.dataset.state = item.state;
@@ -89,7 +90,7 @@ async function refreshRuns(): Promise<void> {
       const item = document.createElement('li');
       const link = document.createElement('a');
       link.href = `#run=${run.runId}`;
-      link.textContent = `${run.status}: ${oneLine(run.title, 60)}`;
+      link.textContent = `${run.status}: ${truncate(foldToOneLine(run.title), 60)}`;
       item.dataset.status = run.status;
       item.append(link);
       return item;

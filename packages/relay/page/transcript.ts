@@ -2,9 +2,14 @@
  * The page's transcript, as `cursor-stream render` shows a run: the prompt, assistant text as it streams, reasoning
  * folded to one line, each tool call as one line that turns from running to done or failed, and how the run ended
  * (with the agent's or the relay's sentence saying why, when it failed). Pure, so it is tested without a browser.
+ *
+ * Its items change in place as a run goes on (a tool line turns from running to done), where the transcript of
+ * `@cursor-stream/inspect/transcript` is text that only grows; what both say alike (tool labels, tool failures, the
+ * reasoning preview) comes from the core's tools entry and from that package.
  */
 
 import { type CanonicalEvent, unreachable } from '@cursor-stream/core/events';
+import { foldToOneLine, truncate } from '@cursor-stream/core/text';
 import { toolErrorText, toolLabel } from '@cursor-stream/core/tools';
 
 /** One line or block of the transcript. */
@@ -38,12 +43,6 @@ export function createTranscript(): Transcript {
 
 /** The longest tool label, in characters: the tool's name and what the call is about, as `render` shows it. */
 const TOOL_LABEL_LENGTH = 100;
-
-/** `text` on one line, cut to `max` characters. */
-export function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
 
 function last(transcript: Transcript): TranscriptItem | undefined {
   return transcript.items.at(-1);
@@ -148,6 +147,6 @@ export function applyEvent(transcript: Transcript, event: CanonicalEvent): numbe
 export function toolLine(item: Extract<TranscriptItem, { kind: 'tool' }>): string {
   const mark = item.state === 'running' ? '…' : item.state === 'done' ? '✓' : '✗';
   const duration = item.durationMs === undefined ? '' : ` (${item.durationMs} ms)`;
-  const why = item.errorText === undefined ? '' : `: ${oneLine(item.errorText, 200)}`;
+  const why = item.errorText === undefined ? '' : `: ${truncate(foldToOneLine(item.errorText), 200)}`;
   return `${mark} ${item.label}${duration}${why}`;
 }
