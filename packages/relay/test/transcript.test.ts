@@ -70,6 +70,23 @@ describe('the page transcript', () => {
     });
   });
 
+  test('a failed call says why on one line of at most 200 characters, with no terminal control in it', () => {
+    const transcript = createTranscript();
+    applyEvent(transcript, {
+      type: 'tool-result',
+      toolCallId: 'c',
+      toolName: 'shell',
+      providerToolName: 'shellToolCall',
+      status: 'failure',
+      isError: true,
+      output: { stderr: `\u001b[31mno\u001b[0m\n\n${'x'.repeat(400)}` },
+    });
+    const failed = transcript.items[0];
+    const line = failed?.kind === 'tool' ? toolLine(failed) : '';
+    expect(line).toMatch(/^✗ shell: failure: \\u001b\[31mno\\u001b\[0m x+…$/);
+    expect([...line.slice('✗ shell: '.length)]).toHaveLength(200);
+  });
+
   test('reasoning is one growing item; a repeated call start adds nothing', () => {
     const transcript = createTranscript();
     expect(applyEvent(transcript, { type: 'reasoning-delta', text: 'a' })).toEqual([0]);
