@@ -60,7 +60,12 @@ describe('the bundled CLI', () => {
   test('loads no reader, normalizer or command code before a command runs (--help, --version)', () => {
     const start = loadedBy('src/cli.ts');
     expect(start).toContain('src/program.ts');
-    expect(start.filter((file) => /^\.\.\/(core|node|relay|export)\//.test(file))).toEqual([]);
+    // The dialect names for `--help` and the escaping of what is printed are data and pure string helpers: the
+    // only library code start-up may load.
+    const startUpLibrary = /^\.\.\/core\/src\/(dialects\/registry|text\/[a-z-]+)\.ts$/;
+    expect(
+      start.filter((file) => /^\.\.\/(core|node|relay|export)\//.test(file) && !startUpLibrary.test(file)),
+    ).toEqual([]);
     expect(heavyIn(start)).toEqual([]);
   });
 
