@@ -7,7 +7,7 @@
  * edges exactly and the middle by fingerprint (two 26-bit moduli: a false match is about 1 in 2^52).
  */
 
-import { detachedText } from '../detached-text.ts';
+import { detachedText } from '../text/index.ts';
 
 /** Characters of one turn kept whole: 4 Mi (8 MiB of memory), far above any real turn. */
 export const MAX_TURN_TEXT_CHARS = 4 * 1024 * 1024;

@@ -4,7 +4,7 @@
  * whatever the length of the text, so a turn of any length (past what one JavaScript string can hold) is kept.
  */
 
-import { detachedText } from '../detached-text.ts';
+import { detachedText } from '../text/index.ts';
 import { createTextDigest, type TextDigest } from './text-digest.ts';
 
 /** Characters (UTF-16 units) kept from the start of a long text by default, and as many from its end. */
