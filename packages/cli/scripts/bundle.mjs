@@ -8,7 +8,7 @@
  * a worker loads by URL for a command (`src/commands/<name>/range-consumer.ts` and `worker-task.ts`) is an entry of
  * its own, `<name>-<module>.js`, where `src/command-modules.ts` finds it.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -20,6 +20,14 @@ const BUNDLE = join(root, 'bundle');
 
 /** The node package's sources, where the range engine's workers are. */
 const NODE_PACKAGE = dirname(createRequire(import.meta.url).resolve('@cursor-stream/node/package.json'));
+
+/**
+ * The optional peers of the export targets (DuckDB's native binary among them), as the package declares them: loaded
+ * from the user's install, and only by the target that needs them.
+ */
+const OPTIONAL_PEERS = Object.keys(
+  JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).peerDependencies ?? {},
+);
 
 /** The modules of a command that a worker thread loads by URL. */
 const WORKER_MODULES = ['range-consumer', 'worker-task'];
@@ -107,9 +115,7 @@ export function bundleOptions(outdir) {
     target: 'node20',
     // Workspace packages are bundled from their sources, like tests read them.
     conditions: ['@cursor-stream/source'],
-    // Optional peers of the export formats (DuckDB's native binary among them): loaded from the user's install,
-    // and only by the format that needs them.
-    external: ['@duckdb/node-api', '@opentelemetry/*'],
+    external: OPTIONAL_PEERS,
     // commander is CommonJS; its require() calls need a require in the ES module.
     banner: {
       js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",

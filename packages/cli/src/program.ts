@@ -20,9 +20,8 @@ import {
   type ReadingFlags,
   readingOptions,
 } from './command-options.ts';
-import type { ExportOptions } from './commands/export.ts';
+import { addExport } from './commands/export/command.ts';
 import type { ExitCode } from './exit-codes.ts';
-import { EXPORT_FORMATS, type ExportFormat } from './export-formats.ts';
 import { addServe } from './serve-command.ts';
 
 const VALIDATE_EXIT_HELP = `
@@ -129,60 +128,6 @@ function addRender(program: Command, { io, done }: CommandContext): void {
       };
       done(await runRender(file, options, io));
     });
-}
-
-const EXPORT_HELP = `
-Formats:
-  otlp        OpenTelemetry traces (GenAI semantic conventions): OTLP JSON lines to -o FILE
-              (default: standard output), or OTLP/HTTP to --endpoint URL
-  duckdb      the tables sessions, tool_calls and events in the DuckDB file -o FILE
-  clickhouse  the same tables through ClickHouse's HTTP interface at --url URL
-              (credentials from CLICKHOUSE_USER and CLICKHOUSE_PASSWORD)
-  Exporting a log again replaces its rows. Optional packages are named when missing.
-
-Exit codes:
-  0  success
-  1  a log had invalid lines (they are exported as invalid-line events), or values that no column or span
-     holds, changed or left out (each named on stderr with its file and line)
-  2  usage error, a log that cannot be read, a missing optional package, or a failed export`;
-
-function addExport(program: Command, { io, done }: CommandContext): void {
-  addReadingOptions(program.command('export').summary('export logs to OpenTelemetry, DuckDB or ClickHouse'))
-    .description(
-      'Export logs as OpenTelemetry traces (one invoke_agent span per session, one execute_tool span per tool call) or as the tables sessions, tool_calls and events in DuckDB or ClickHouse. Directories are searched for *.ndjson, *.jsonl, *.log and their .gz.',
-    )
-    .argument('<FILE...>', 'log files or directories, or - for standard input')
-    .addOption(
-      new Option('--format <format>', 'what to export to').choices(EXPORT_FORMATS).makeOptionMandatory(),
-    )
-    .option('-o, --output <file>', 'the OTLP JSON lines file (- for standard output) or the DuckDB file')
-    .option('--endpoint <url>', 'send OTLP/HTTP to this traces URL (e.g. http://127.0.0.1:4318/v1/traces)')
-    .option('--url <url>', "ClickHouse's HTTP interface (e.g. http://127.0.0.1:8123/)")
-    .option('--include-content', 'put tool arguments and results in the traces (they may hold secrets)')
-    .addHelpText('after', `${INPUT_HELP}\n${EXPORT_HELP}`)
-    .action(
-      async (
-        files: string[],
-        flags: ReadingFlags & {
-          format: ExportFormat;
-          output?: string;
-          endpoint?: string;
-          url?: string;
-          includeContent?: true;
-        },
-      ) => {
-        const { runExport } = await import('./commands/export.ts');
-        const options: ExportOptions = {
-          ...readingOptions(flags),
-          format: flags.format,
-          includeContent: flags.includeContent === true,
-        };
-        if (flags.output !== undefined) options.output = flags.output;
-        if (flags.endpoint !== undefined) options.endpoint = flags.endpoint;
-        if (flags.url !== undefined) options.url = flags.url;
-        done(await runExport(files, options, io));
-      },
-    );
 }
 
 const CENSUS_EXIT_HELP = `

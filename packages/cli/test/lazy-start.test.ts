@@ -5,8 +5,10 @@
  * from such an entry on the start-up path would load all of it.
  */
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { EXPORT_TARGETS } from '@cursor-stream/export/targets';
 import { build, type Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 // @ts-expect-error: a plain ES module script without declarations.
@@ -49,7 +51,9 @@ const HEAVY = [
   /^\.\.\/inspect\/src\/(report|usage|census|validate)\/(?!usage-grouping\.ts$)/,
   /generated-validators/,
   /^\.\.\/node\/src\/ranges\/(range-scheduler|range-run|range-worker|worker-pool|pool-worker)\.ts$/,
-  /^\.\.\/(relay|export)\//,
+  /^\.\.\/relay\//,
+  // The export targets' registry is what `--help` lists; their implementations are loaded by a target's create.
+  /^\.\.\/export\/(?!src\/(targets|optional-peers)\.ts$)/,
 ];
 
 function heavyIn(files: readonly string[]): string[] {
@@ -60,13 +64,28 @@ describe('the bundled CLI', () => {
   test('loads no reader, normalizer or command code before a command runs (--help, --version)', () => {
     const start = loadedBy('src/cli.ts');
     expect(start).toContain('src/program.ts');
-    // The dialect names for `--help` and the escaping of what is printed are data and pure string helpers: the
-    // only library code start-up may load.
-    const startUpLibrary = /^\.\.\/core\/src\/(dialects\/registry|text\/[a-z-]+)\.ts$/;
+    // The dialect names and export targets for `--help` and the escaping of what is printed are data and pure
+    // string helpers: the only library code start-up may load.
+    const startUpLibrary =
+      /^\.\.\/(core\/src\/(dialects\/registry|text\/[a-z-]+)|export\/src\/(targets|optional-peers))\.ts$/;
     expect(
       start.filter((file) => /^\.\.\/(core|node|relay|export)\//.test(file) && !startUpLibrary.test(file)),
     ).toEqual([]);
     expect(heavyIn(start)).toEqual([]);
+    expect(start).toContain('../export/src/targets.ts');
+  });
+
+  test("leaves out only the export targets' optional packages, each loaded when its target runs", () => {
+    // A require() esbuild cannot resolve stays external: ws's optional native add-ons, tried in a try/catch.
+    const external = Object.values(metafile.outputs).flatMap((output) =>
+      output.imports.filter(
+        (imported) =>
+          imported.external === true && !isBuiltin(imported.path) && imported.kind !== 'require-call',
+      ),
+    );
+    expect(new Set(external.map((imported) => imported.kind))).toEqual(new Set(['dynamic-import']));
+    const declared = new Set(EXPORT_TARGETS.flatMap((target) => target.peers));
+    for (const { path } of external) expect(declared, path).toContain(path);
   });
 
   test('loads no view before a command runs, but the list of the groupings of usage for --help', () => {

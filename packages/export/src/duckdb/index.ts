@@ -7,6 +7,7 @@
 import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
 import type { ExportWarningListener, LogExporter } from '../log-exporter.ts';
 import { importOptional } from '../optional-package.ts';
+import { DUCKDB_PEERS } from '../optional-peers.ts';
 import { createTableExporter, type TableWriter } from '../tables/table-export.ts';
 import { type Column, type Row, TABLES, type Table } from '../tables/table-schema.ts';
 import { createTableSql, quoteIdentifier } from '../tables/table-sql.ts';
@@ -71,7 +72,7 @@ function duckDbWriter(connection: DuckDBConnection, close: () => void): TableWri
  */
 export async function createDuckDbExporter(options: DuckDbExportOptions): Promise<LogExporter> {
   const { DuckDBInstance } = await importOptional(
-    '@duckdb/node-api',
+    DUCKDB_PEERS.join(' '),
     'duckdb',
     () => import('@duckdb/node-api'),
   );

@@ -17,6 +17,7 @@ import {
   type LogSink,
 } from '../log-exporter.ts';
 import { importOptional } from '../optional-package.ts';
+import { OTLP_ENDPOINT_PEERS, OTLP_PEERS } from '../optional-peers.ts';
 import { createSessionCollector, type ExportSession } from '../session-collector.ts';
 import { DEFAULT_ATTRIBUTE_VALUE_LENGTH_LIMIT, sessionSpans } from './session-spans.ts';
 import { createSessionDigest, sessionSpanIds } from './span-ids.ts';
@@ -99,8 +100,8 @@ export function spanBytes(span: ReadableSpan): number {
   return bytes;
 }
 
-const OTEL_PACKAGES = '@opentelemetry/api @opentelemetry/resources @opentelemetry/otlp-transformer';
-const OTEL_HTTP_PACKAGE = '@opentelemetry/exporter-trace-otlp-http';
+const OTEL_PACKAGES = OTLP_PEERS.join(' ');
+const OTEL_HTTP_PACKAGE = OTLP_ENDPOINT_PEERS.join(' ');
 
 type SpanSender = { send(spans: ReadableSpan[]): Promise<void>; close(): Promise<void> };
 

@@ -1,6 +1,6 @@
 /**
- * `cursor-stream export`: logs out to OpenTelemetry (OTLP), DuckDB or ClickHouse. A thin adapter: it reads each
- * log with the shared read loop and hands its records and events to an exporter of `@cursor-stream/export`.
+ * `cursor-stream export`: logs out to an export target of `@cursor-stream/export/targets`. A thin adapter: it reads
+ * each log with the shared read loop and hands its records and events to the target's exporter.
  */
 
 import { createWriteStream, type WriteStream } from 'node:fs';
@@ -14,52 +14,20 @@ import {
   type ExportWarningListener,
   type LogExporter,
 } from '@cursor-stream/export';
+import { checkExportFlags, type ExportTargetOptions, exportTarget } from '@cursor-stream/export/targets';
 import { expandLogPaths, ioError, type LogStats, readLog } from '@cursor-stream/node/logs';
-import { type CliError, cliError, type Result } from '../cli-error.ts';
-import { type CliIo, progressFor, readingExitCode, reportError, writeText } from '../cli-io.ts';
-import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
-import type { ExportFormat } from '../export-formats.ts';
-import type { InputOptions } from '../options.ts';
+import { type CliError, cliError, type Result } from '../../cli-error.ts';
+import { type CliIo, progressFor, readingExitCode, reportError, writeText } from '../../cli-io.ts';
+import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../../exit-codes.ts';
+import type { InputOptions } from '../../options.ts';
 
-/** Options of `export`. */
-export interface ExportOptions extends InputOptions {
-  format: ExportFormat;
-  /** `-o`: the OTLP JSON lines file (`-`: standard output) or the DuckDB database file. */
-  output?: string;
-  /** `--endpoint`: an OTLP/HTTP traces URL. */
-  endpoint?: string;
-  /** `--url`: ClickHouse's HTTP interface. */
-  url?: string;
-  includeContent: boolean;
-}
+/** Options of `export`: the reading options, the target and its flags. */
+export type ExportOptions = InputOptions & ExportTargetOptions;
 
-/** Why the options do not fit together, or `undefined` when they do. */
+/** The flags' misuse as the CLI reports it: a usage error. */
 export function exportUsageError(options: ExportOptions): CliError | undefined {
-  const usage = (message: string) => cliError('usage', message);
-  const { format } = options;
-  if (format !== 'otlp' && options.endpoint !== undefined) return usage('--endpoint is for --format otlp');
-  if (format !== 'otlp' && options.includeContent) return usage('--include-content is for --format otlp');
-  if (format !== 'clickhouse' && options.url !== undefined) return usage('--url is for --format clickhouse');
-  if (format === 'otlp' && options.endpoint !== undefined && options.output !== undefined) {
-    return usage('--format otlp writes to -o FILE or to --endpoint URL, not both');
-  }
-  if (format === 'duckdb' && options.output === undefined)
-    return usage('--format duckdb needs -o FILE.duckdb');
-  if (format === 'clickhouse' && options.output !== undefined)
-    return usage('--format clickhouse takes --url, not -o');
-  if (format === 'clickhouse' && options.url === undefined)
-    return usage('--format clickhouse needs --url URL');
-  for (const url of [options.endpoint, options.url]) {
-    if (url === undefined) continue;
-    if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
-      return usage(`not an http(s) URL: ${url}`);
-    // A password in a URL ends up in shell history and process lists.
-    const parsed = new URL(url);
-    if (parsed.password !== '' || parsed.searchParams.has('password')) {
-      return usage('give credentials in the environment, not in the URL');
-    }
-  }
-  return undefined;
+  const checked = checkExportFlags(options);
+  return checked.ok ? undefined : cliError('usage', checked.error.message);
 }
 
 interface LineOutput {
@@ -100,18 +68,6 @@ function lineOutput(path: string | undefined, io: CliIo): LineOutput {
   return { writeLine: (line) => writeText(io.stdout, `${line}\n`), close: async () => {} };
 }
 
-/**
- * The attribute length limit the OpenTelemetry SDKs read from the environment: the span one, else the general one.
- * A value that is not a whole number of one or more is passed over, as the SDKs do.
- */
-function attributeValueLengthLimit(env: CliIo['env']): number | undefined {
-  for (const name of ['OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT', 'OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT']) {
-    const value = env[name]?.trim();
-    if (value !== undefined && /^\d{1,9}$/.test(value) && Number(value) > 0) return Number(value);
-  }
-  return undefined;
-}
-
 /** Values changed or left out listed per log; the rest are counted in one line at the log's end. */
 const WARNINGS_LISTED_PER_LOG = 20;
 
@@ -142,37 +98,6 @@ function createWarningLines(io: CliIo) {
       omitted = 0;
     },
   };
-}
-
-async function createExporter(
-  options: ExportOptions,
-  io: CliIo,
-  output: LineOutput,
-  onWarning: ExportWarningListener,
-): Promise<LogExporter> {
-  if (options.format === 'duckdb') {
-    const { createDuckDbExporter } = await import('@cursor-stream/export/duckdb');
-    return createDuckDbExporter({ path: options.output ?? '', onWarning });
-  }
-  if (options.format === 'clickhouse') {
-    const { createClickHouseExporter } = await import('@cursor-stream/export/clickhouse');
-    const credentials: { user?: string; password?: string } = {};
-    if (io.env.CLICKHOUSE_USER !== undefined) credentials.user = io.env.CLICKHOUSE_USER;
-    if (io.env.CLICKHOUSE_PASSWORD !== undefined) credentials.password = io.env.CLICKHOUSE_PASSWORD;
-    return createClickHouseExporter({ url: options.url ?? '', ...credentials, onWarning });
-  }
-  const { createOtlpExporter } = await import('@cursor-stream/export/otlp');
-  const target =
-    options.endpoint === undefined
-      ? { kind: 'json-lines' as const, writeLine: output.writeLine }
-      : { kind: 'endpoint' as const, url: options.endpoint };
-  const limit = attributeValueLengthLimit(io.env);
-  return createOtlpExporter({
-    target,
-    includeContent: options.includeContent,
-    onWarning,
-    ...(limit === undefined ? {} : { attributeValueLengthLimit: limit }),
-  });
 }
 
 /** What reading one log came to: its invalid lines, or the I/O error that stopped it. */
@@ -210,14 +135,6 @@ function totalsLine(totals: ExportTotals, where: string): string {
   return `cursor-stream: exported ${totals.logs} logs, ${totals.sessions} sessions, ${totals.toolCalls} tool calls, ${totals.events} events to ${where}\n`;
 }
 
-function destination(options: ExportOptions): string {
-  return (
-    options.endpoint ??
-    options.url ??
-    (options.output === undefined || options.output === '-' ? '<stdout>' : options.output)
-  );
-}
-
 /** An export that cannot go on: the exporter's own failure, the output's I/O error, or the database's error. */
 function exportFailure(error: unknown, where: string): CliError {
   if (error instanceof ExportFailure) return cliError('export-failed', error.message);
@@ -243,12 +160,20 @@ export async function runExport(
     reportError(io, usage);
     return EXIT_USAGE_OR_IO;
   }
-  const where = destination(options);
-  const output = lineOutput(options.format === 'otlp' ? options.output : undefined, io);
+  const target = exportTarget(options.format);
+  const where = target.destination(options);
+  let output: LineOutput | undefined;
   let code: ExitCode = EXIT_OK;
   const warnings = createWarningLines(io);
   try {
-    const exporter = await createExporter(options, io, output, warnings.listener);
+    const exporter = await target.create(options, {
+      variables: io.env,
+      onWarning: warnings.listener,
+      openLines(path) {
+        output = lineOutput(path, io);
+        return output.writeLine;
+      },
+    });
     for (const entry of await expandLogPaths(paths)) {
       const result =
         'error' in entry
@@ -263,7 +188,7 @@ export async function runExport(
       }
     }
     const totals = await exporter.close();
-    await output.close();
+    await output?.close();
     io.stderr.write(totalsLine(totals, where));
   } catch (error) {
     reportError(io, exportFailure(error, where));
