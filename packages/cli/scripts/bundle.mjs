@@ -52,7 +52,7 @@ const ENTRY_POINTS = {
   cli: 'src/cli.ts',
   'range-worker': join(NODE_PACKAGE, 'src/ranges/range-worker.ts'),
   'pool-worker': join(NODE_PACKAGE, 'src/ranges/pool-worker.ts'),
-  'bench-child': 'src/bench/bench-child.ts',
+  'bench-child': 'src/commands/bench/bench-child.ts',
   ...workerModuleEntries(),
 };
 

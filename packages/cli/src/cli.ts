@@ -4,9 +4,9 @@
  */
 
 import { CommanderError } from 'commander';
-import { cliError } from './cli-error.ts';
-import { type CliIo, processIo, reportError } from './cli-io.ts';
-import { EXIT_OK, EXIT_USAGE_OR_IO, type ExitCode } from './exit-codes.ts';
+import { cliError } from './io/cli-error.ts';
+import { type CliIo, processIo, reportError } from './io/cli-io.ts';
+import { EXIT_OK, EXIT_USAGE_OR_IO, type ExitCode } from './io/exit-codes.ts';
 import { createProgram } from './program.ts';
 
 /**

@@ -1,35 +1,16 @@
 /**
- * The command line: commands, arguments, options and help, declared with commander. Each command's code is loaded
- * only when that command runs, so that `--help`, `--version` and a command on a small log start fast.
+ * The command line: the program's own options and help, and each command of the registry (`commands/index.ts`).
+ * Each command's code is loaded only when that command runs, so that `--help`, `--version` and a command on a small
+ * log start fast.
  */
 
 import { readFileSync } from 'node:fs';
 import { escapeControls } from '@cursor-stream/core/text';
-// The groupings alone, without the code that counts, which --help need not load.
-import { USAGE_GROUPINGS, type UsageGrouping } from '@cursor-stream/inspect/usage-grouping';
-import { Command, Option } from 'commander';
-import { addBench } from './bench-command.ts';
-import type { CliIo } from './cli-io.ts';
-import {
-  addReadingOptions,
-  type CommandContext,
-  EXIT_HELP,
-  INPUT_HELP,
-  JOBS_HELP,
-  jobsOption,
-  type ReadingFlags,
-  readingOptions,
-} from './command-options.ts';
-import { addExport } from './commands/export/command.ts';
-import type { ExitCode } from './exit-codes.ts';
-import { addServe } from './serve-command.ts';
-
-const VALIDATE_EXIT_HELP = `
-Exit codes:
-  0  no problems (warnings do not count)
-  1  problems: invalid lines, schema violations; with --strict also unknown fields,
-     unknown event types and stream anomalies
-  2  usage error, or I/O error (missing file, unreadable, not text, empty directory)`;
+import { Command } from 'commander';
+import { COMMANDS } from './commands/index.ts';
+import type { CliIo } from './io/cli-io.ts';
+import { EXIT_HELP, INPUT_HELP } from './io/command-options.ts';
+import type { ExitCode } from './io/exit-codes.ts';
 
 function packageVersion(): string {
   // src/ and dist/ both sit one level below the package root.
@@ -38,182 +19,6 @@ function packageVersion(): string {
   };
   return manifest.version;
 }
-
-function addNormalize(program: Command, { io, done }: CommandContext): void {
-  addReadingOptions(program.command('normalize').summary('print canonical events as NDJSON'))
-    .description(
-      'Print the canonical events of a log as NDJSON, one per line, each with its loc (line and byte offset).',
-    )
-    .argument('[FILE]', 'log file, or - for standard input', '-')
-    .addOption(jobsOption('worker threads a large file is read on', 1))
-    .addHelpText('after', `${INPUT_HELP}\n${JOBS_HELP}\n${EXIT_HELP}`)
-    .action(async (file: string, flags: ReadingFlags & { jobs: number }) => {
-      const { runNormalize } = await import('./commands/normalize.ts');
-      done(await runNormalize(file, { ...readingOptions(flags), jobs: flags.jobs }, io));
-    });
-}
-
-function addValidate(program: Command, { io, done }: CommandContext): void {
-  addReadingOptions(
-    program.command('validate').summary('check logs against the schemas and the stream rules'),
-  )
-    .description(
-      "Check every line of each log against its dialect's JSON Schema and the tokenizer's rules, and each stream for anomalies (a tool result without its call, calls still pending, no result, text differing from the result). Directories are searched for *.ndjson, *.jsonl, *.log and their .gz.",
-    )
-    .argument('<FILE...>', 'log files or directories, or - for standard input')
-    .option('--strict', 'also report unknown fields, unknown event types and stream anomalies as problems')
-    .option(
-      '--json',
-      'print one JSON document: { ok, files: [{ path, dialect, lines, events, problems, warnings }] }',
-    )
-    .addOption(jobsOption('worker threads: files validated at once, or the ranges of a single large file'))
-    .addHelpText('after', `${INPUT_HELP}\n${JOBS_HELP}\n${VALIDATE_EXIT_HELP}`)
-    .action(
-      async (
-        files: string[],
-        flags: ReadingFlags & { strict?: true; json?: true; jobs: number },
-        command: Command,
-      ) => {
-        const { runValidate } = await import('./commands/validate.ts');
-        const options = {
-          ...readingOptions(flags),
-          strict: flags.strict === true,
-          json: flags.json === true,
-          jobs: flags.jobs,
-          // The CPU count by default is for several files at once; one file is split only when asked.
-          splitOneFile: command.getOptionValueSource('jobs') === 'cli',
-        };
-        done(await runValidate(files, options, io));
-      },
-    );
-}
-
-function addSummary(program: Command, { io, done }: CommandContext): void {
-  addReadingOptions(program.command('summary').summary('summarize the sessions of a log'))
-    .description(
-      'Summarize each session of a log: status, model, assistant text, tool calls, event counts, duration and usage.',
-    )
-    .argument('[FILE]', 'log file, or - for standard input', '-')
-    .option('--json', 'print { sessions, invalidLines, lines, bytes } as JSON')
-    .addOption(jobsOption('worker threads a large file is read on', 1))
-    .addHelpText('after', `${INPUT_HELP}\n${JOBS_HELP}\n${EXIT_HELP}`)
-    .action(async (file: string, flags: ReadingFlags & { json?: true; jobs: number }) => {
-      const { runSummary } = await import('./commands/summary.ts');
-      const options = { ...readingOptions(flags), json: flags.json === true, jobs: flags.jobs };
-      done(await runSummary(file, options, io));
-    });
-}
-
-function addRender(program: Command, { io, done }: CommandContext): void {
-  addReadingOptions(program.command('render').summary('print a readable transcript of a log'))
-    .description(
-      'Print a readable transcript: the prompt, reasoning folded to one line, assistant text, each tool call with its arguments, outcome and duration, and the final status. Colored on a terminal (NO_COLOR turns it off, FORCE_COLOR on).',
-    )
-    .argument('[FILE]', 'log file, or - for standard input', '-')
-    .option(
-      '-f, --follow',
-      'keep reading as the file grows, until interrupted (Ctrl-C); a truncated file is read again from its start',
-    )
-    .option(
-      '-v, --verbose',
-      'also show the plumbing arguments of tool calls (call ids, parsed commands, ...)',
-    )
-    .addHelpText('after', `${INPUT_HELP}\n${EXIT_HELP}`)
-    .action(async (file: string, flags: ReadingFlags & { follow?: true; verbose?: true }) => {
-      const { runRender } = await import('./commands/render.ts');
-      const options = {
-        ...readingOptions(flags),
-        follow: flags.follow === true,
-        verbose: flags.verbose === true,
-      };
-      done(await runRender(file, options, io));
-    });
-}
-
-const CENSUS_EXIT_HELP = `
-Exit codes:
-  0  the schemas know every field and value, and every record type is modelled
-  1  something is unknown: a field, an enumerated value, a record type the canonical events do not model,
-     a schema violation, or a line that is not a record
-  2  usage error, or I/O error (missing file, unreadable, not text, empty directory)`;
-
-function addCensus(program: Command, { io, done }: CommandContext): void {
-  addReadingOptions(
-    program.command('census').summary('list what the schemas do not know about logs, per record type'),
-  )
-    .description(
-      'Count the records of logs per dialect, type and subtype, and list the fields and enumerated values their JSON Schemas do not know and the record types the canonical events do not model, each with how often and where it first appears. Directories are searched for *.ndjson, *.jsonl, *.log and their .gz.',
-    )
-    .argument('<FILE...>', 'log files or directories, or - for standard input')
-    .option('--json', 'print one JSON document: { files, records, rows, invalidLines, unreadable, ... }')
-    .addHelpText('after', `${INPUT_HELP}\n${CENSUS_EXIT_HELP}`)
-    .action(async (files: string[], flags: ReadingFlags & { json?: true }) => {
-      const { runCensus } = await import('./commands/census.ts');
-      done(await runCensus(files, { ...readingOptions(flags), json: flags.json === true }, io));
-    });
-}
-
-const MULTI_INPUT_EXIT_HELP = `
-Exit codes:
-  0  success
-  1  a log had invalid lines (lines that are not records of any dialect), or values left out: a time no
-     date can hold, a token count that is no whole number (each named on stderr with its file and line)
-  2  usage error, or I/O error (a missing or unreadable log, an empty directory, an unwritable output)`;
-
-function addUsage(program: Command, { io, done }: CommandContext): void {
-  addReadingOptions(program.command('usage').summary('token totals per day, session or model'))
-    .description(
-      "Sum the token usage each session's result reports (input, output, cache write, cache read, total) per UTC day of the session's first timestamp, per session or per model, with a grand total. Sessions without usage are counted apart, never estimated. Directories are searched for *.ndjson, *.jsonl, *.log and their .gz.",
-    )
-    .argument('<FILE...>', 'log files or directories, or - for standard input')
-    .addOption(new Option('--by <group>', 'group sessions by').choices(USAGE_GROUPINGS).default('day'))
-    .option('--json', 'print { daily | sessions | models: [...], totals } with ccusage field names')
-    .addOption(jobsOption('worker threads a large file is read on', 1))
-    .addHelpText('after', `${INPUT_HELP}\n${JOBS_HELP}\n${MULTI_INPUT_EXIT_HELP}`)
-    .action(
-      async (files: string[], flags: ReadingFlags & { by: UsageGrouping; json?: true; jobs: number }) => {
-        const { runUsage } = await import('./commands/usage.ts');
-        const options = {
-          ...readingOptions(flags),
-          by: flags.by,
-          json: flags.json === true,
-          jobs: flags.jobs,
-        };
-        done(await runUsage(files, options, io));
-      },
-    );
-}
-
-function addReport(program: Command, { io, done }: CommandContext): void {
-  addReadingOptions(program.command('report').summary('write a self-contained HTML report of logs'))
-    .description(
-      'Write one HTML page, with no outside resource, showing each session: status, model, duration, tokens, why it failed, a timeline of its reasoning, model turns and tool calls, and its transcript with tool arguments and outputs. Several sessions get a sortable index. Large outputs are cut with their size shown, so the page stays bounded whatever the size of the logs. Directories are searched for *.ndjson, *.jsonl, *.log and their .gz.',
-    )
-    .argument('<FILE...>', 'log files or directories, or - for standard input')
-    .requiredOption('-o, --output <file>', 'where to write the page (- for standard output)')
-    .addHelpText('after', `${INPUT_HELP}\n${MULTI_INPUT_EXIT_HELP}`)
-    .action(async (files: string[], flags: ReadingFlags & { output: string }) => {
-      const { runReport } = await import('./commands/report.ts');
-      done(await runReport(files, { ...readingOptions(flags), output: flags.output }, io));
-    });
-}
-
-/**
- * The commands, in the order `--help` lists them. Each declares its arguments and options here and loads its code
- * (`commands/<name>.ts`) only when it runs; a new command is one more such function.
- */
-const COMMANDS = [
-  addNormalize,
-  addValidate,
-  addSummary,
-  addRender,
-  addCensus,
-  addReport,
-  addUsage,
-  addExport,
-  addServe,
-  addBench,
-] as const;
 
 /**
  * Makes one `cursor-stream` command line.
@@ -237,7 +42,8 @@ export function createProgram(io: CliIo, done: (code: ExitCode) => void): Comman
       outputError: (text, write) => write(`${oneLineUsageError(text)}\n`),
     })
     .addHelpText('after', `${INPUT_HELP}\n${EXIT_HELP}`);
-  for (const add of COMMANDS) add(program, { io, done });
+  for (const [name, command] of Object.entries(COMMANDS))
+    command.declare(program.command(name), { io, done });
   return program;
 }
 

@@ -9,7 +9,7 @@ import {
 } from '@cursor-stream/inspect/census';
 import { createPalette } from '@cursor-stream/inspect/terminal';
 import { describe, expect, test } from 'vitest';
-import { censusOfLogs } from '../src/commands/census.ts';
+import { censusOfLogs } from '../src/commands/census/run.ts';
 import { REAL_CORPUS, REPO_ROOT } from './run-cli.ts';
 
 const DRIFT_LOG = 'corpus/census/unknown-fields.ndjson';

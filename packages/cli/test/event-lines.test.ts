@@ -4,7 +4,7 @@
  */
 import { type CanonicalEvent, createNormalizer, stringifyEvent } from '@cursor-stream/core/normalize';
 import { describe, expect, it } from 'vitest';
-import { eventLines } from '../src/format/event-lines.ts';
+import { eventLines } from '../src/commands/normalize/output.ts';
 
 /** The events of `bytes`, fed in two chunks so that a long line is held and its long strings stay undecoded. */
 function eventsOf(bytes: Uint8Array): CanonicalEvent[] {

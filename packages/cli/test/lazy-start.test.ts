@@ -95,7 +95,7 @@ describe('the bundled CLI', () => {
 
   test('reads a small log for summary, normalize and render without the heavy code', () => {
     for (const command of ['summary', 'normalize', 'render']) {
-      const loaded = loadedBy('src/cli.ts', `src/commands/${command}.ts`);
+      const loaded = loadedBy('src/cli.ts', `src/commands/${command}/run.ts`);
       expect(loaded).toContain('../node/src/logs/read-log.ts');
       expect(heavyIn(loaded)).toEqual([]);
     }

@@ -9,7 +9,7 @@ import {
   parseByteSize,
   parseMaxRecordBytes,
   parsePositiveInteger,
-} from '../src/options.ts';
+} from '../src/io/options.ts';
 
 describe('--dialect', () => {
   test('offers auto and exactly the core built-in dialects, in their order', () => {

@@ -4,13 +4,13 @@ import type { CanonicalEvent } from '@cursor-stream/core/normalize';
 import { MAX_FINDINGS_LISTED } from '@cursor-stream/inspect/validate';
 import { fc, test as propertyTest } from '@fast-check/vitest';
 import { describe, expect, test } from 'vitest';
-import { SPLIT_BYTES_ENV, splitBytesFrom } from '../src/cli-io.ts';
-import { joinFindings, keptFindings, type StepFinding } from '../src/commands/validate/range-consumer.ts';
 import {
   createInvalidLineList,
   joinInvalidLines,
   MAX_INVALID_LINES_LISTED,
-} from '../src/format/summary-json.ts';
+} from '../src/commands/summary/summary-json.ts';
+import { joinFindings, keptFindings, type StepFinding } from '../src/commands/validate/range-consumer.ts';
+import { SPLIT_BYTES_ENV, splitBytesFrom } from '../src/io/cli-io.ts';
 
 describe('the split size', () => {
   test('is read from the environment when it holds a byte size, else left to the range engine', () => {

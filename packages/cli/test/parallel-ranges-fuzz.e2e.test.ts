@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fc } from '@fast-check/vitest';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { SPLIT_BYTES_ENV } from '../src/cli-io.ts';
+import { SPLIT_BYTES_ENV } from '../src/io/cli-io.ts';
 import { normalizeInRanges } from './normalize-in-ranges.ts';
 import { REPO_ROOT, runCli } from './run-cli.ts';
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readInRanges } from '@cursor-stream/node/ranges';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { SPLIT_BYTES_ENV } from '../src/cli-io.ts';
+import { SPLIT_BYTES_ENV } from '../src/io/cli-io.ts';
 import { normalizeInRanges } from './normalize-in-ranges.ts';
 import { REPO_ROOT, runCli } from './run-cli.ts';
 

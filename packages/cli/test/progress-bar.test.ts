@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { createProgress, NO_PROGRESS, PROGRESS_MIN_BYTES, progressLine } from '../src/progress-bar.ts';
+import { createProgress, NO_PROGRESS, PROGRESS_MIN_BYTES, progressLine } from '../src/io/progress-bar.ts';
 import { captureStream } from './support.ts';
 
 describe('progressLine', () => {

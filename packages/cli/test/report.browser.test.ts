@@ -6,7 +6,7 @@ import { reduceSessions } from '@cursor-stream/core';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CHROMIUM, CHROMIUM_FLAGS, chromiumSkipReason, hasChromium } from '../../../tools/chromium.ts';
-import { writeReport } from '../src/commands/report.ts';
+import { writeReport } from '../src/commands/report/run.ts';
 import { sampleCalls, sessionLog } from './report-logs.ts';
 import { REAL_CORPUS, REPO_ROOT } from './run-cli.ts';
 import { fakeIo } from './support.ts';

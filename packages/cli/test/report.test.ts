@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { ReportLimits } from '@cursor-stream/inspect/report';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { generateCorpus } from '../../../corpus/generator/index.ts';
-import { writeReport } from '../src/commands/report.ts';
+import { writeReport } from '../src/commands/report/run.ts';
 import { sampleCalls, sessionLog } from './report-logs.ts';
 import { REPO_ROOT, runCli } from './run-cli.ts';
 import { fakeIo } from './support.ts';

@@ -2,8 +2,12 @@ import type { SessionSummary } from '@cursor-stream/core';
 import { finishedSession } from '@cursor-stream/core/sessions';
 import { createPalette } from '@cursor-stream/inspect/terminal';
 import { describe, expect, test } from 'vitest';
-import { createSummaryJsonWriter, type SummaryJson, sessionJson } from '../src/format/summary-json.ts';
-import { formatSummaryText } from '../src/format/summary-text.ts';
+import {
+  createSummaryJsonWriter,
+  type SummaryJson,
+  sessionJson,
+} from '../src/commands/summary/summary-json.ts';
+import { formatSummaryText } from '../src/commands/summary/summary-text.ts';
 
 const plain = createPalette(false);
 

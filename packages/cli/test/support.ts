@@ -1,4 +1,4 @@
-import type { CliIo, OutputStream } from '../src/cli-io.ts';
+import type { CliIo, OutputStream } from '../src/io/cli-io.ts';
 
 /** An output stream that keeps what is written. */
 export interface CapturedStream extends OutputStream {

@@ -7,7 +7,7 @@ import { USAGE_GROUPINGS, type UsageGrouping, type UsageTotals } from '@cursor-s
 import { fc, test as propTest } from '@fast-check/vitest';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { generateCorpus } from '../../../corpus/generator/index.ts';
-import { writeUsage } from '../src/commands/usage.ts';
+import { writeUsage } from '../src/commands/usage/run.ts';
 import { REAL_CORPUS, REPO_ROOT, runCli } from './run-cli.ts';
 import { fakeIo } from './support.ts';
 

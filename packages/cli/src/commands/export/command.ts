@@ -11,14 +11,14 @@ import {
   type ExportTargetName,
   targetsTaking,
 } from '@cursor-stream/export/targets';
-import { type Command, Option } from 'commander';
+import { Option } from 'commander';
 import {
   addReadingOptions,
-  type CommandContext,
+  type CommandDeclaration,
   INPUT_HELP,
   type ReadingFlags,
   readingOptions,
-} from '../../command-options.ts';
+} from '../../io/command-options.ts';
 import type { ExportOptions } from './run.ts';
 
 /** `a, b or c`. */
@@ -52,10 +52,14 @@ Exit codes:
      holds, changed or left out (each named on stderr with its file and line)
   2  usage error, a log that cannot be read, a missing optional package, or a failed export`;
 
-/** Declares `export` on `program`. */
-export function addExport(program: Command, { io, done }: CommandContext): void {
+/** Declares `export`. */
+export const declareExport: CommandDeclaration<typeof import('./run.ts')> = (
+  declared,
+  { io, done },
+  load,
+) => {
   const labels = EXPORT_TARGETS.map((target) => target.label);
-  const command = addReadingOptions(program.command('export').summary(`export logs to ${listed(labels)}`))
+  const command = addReadingOptions(declared.summary(`export logs to ${listed(labels)}`))
     .description(
       'Export logs as OpenTelemetry traces (one invoke_agent span per session, one execute_tool span per tool call) or as the tables sessions, tool_calls and events in DuckDB or ClickHouse. Directories are searched for *.ndjson, *.jsonl, *.log and their .gz.',
     )
@@ -71,7 +75,7 @@ export function addExport(program: Command, { io, done }: CommandContext): void 
     .addHelpText('after', `${INPUT_HELP}\n${EXPORT_HELP}`)
     .action(
       async (files: string[], flags: ReadingFlags & ExportFlagValues & { format: ExportTargetName }) => {
-        const { runExport } = await import('./run.ts');
+        const { runExport } = await load();
         const options: ExportOptions = { ...readingOptions(flags), format: flags.format };
         // Commander keys each flag's value by its long name, camel-cased: the key of EXPORT_FLAGS.
         for (const flag of flagNames)
@@ -79,4 +83,4 @@ export function addExport(program: Command, { io, done }: CommandContext): void 
         done(await runExport(files, options, io));
       },
     );
-}
+};

@@ -16,10 +16,10 @@ import {
 } from '@cursor-stream/export';
 import { checkExportFlags, type ExportTargetOptions, exportTarget } from '@cursor-stream/export/targets';
 import { expandLogPaths, ioError, type LogStats, readLog } from '@cursor-stream/node/logs';
-import { type CliError, cliError, type Result } from '../../cli-error.ts';
-import { type CliIo, progressFor, readingExitCode, reportError, writeText } from '../../cli-io.ts';
-import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../../exit-codes.ts';
-import type { InputOptions } from '../../options.ts';
+import { type CliError, cliError, type Result } from '../../io/cli-error.ts';
+import { type CliIo, progressFor, readingExitCode, reportError, writeText } from '../../io/cli-io.ts';
+import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../../io/exit-codes.ts';
+import type { InputOptions } from '../../io/options.ts';
 
 /** Options of `export`: the reading options, the target and its flags. */
 export type ExportOptions = InputOptions & ExportTargetOptions;

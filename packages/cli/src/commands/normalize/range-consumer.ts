@@ -2,7 +2,7 @@
 
 import type { CanonicalEvent } from '@cursor-stream/core/normalize';
 import type { ConsumerFactory, CreateConsumerFactory, RangeConsumer } from '@cursor-stream/node/ranges';
-import { eventLines } from '../../format/event-lines.ts';
+import { eventLines } from './output.ts';
 
 /**
  * `bytes` in an array buffer of their own: items are moved to the main thread by transferring their buffer, and a

@@ -13,8 +13,8 @@ import {
 import { type Progress, readLog } from '@cursor-stream/node/logs';
 // The digest alone, without the rest of the package (child processes), which a command's start-up need not load.
 import { createNodeTextDigest } from '@cursor-stream/node/text-digest';
-import type { Result } from '../../cli-error.ts';
-import type { InputOptions } from '../../options.ts';
+import type { Result } from '../../io/cli-error.ts';
+import type { InputOptions } from '../../io/options.ts';
 
 /** Options of {@link validateLog}. */
 export interface ValidateLogOptions extends InputOptions {

@@ -2,7 +2,7 @@
 
 import type { FileReport } from '@cursor-stream/inspect/validate';
 import type { CreateTaskRunner } from '@cursor-stream/node/ranges';
-import type { Result } from '../../cli-error.ts';
+import type { Result } from '../../io/cli-error.ts';
 import { type ValidateLogOptions, validateLog } from './validate-log.ts';
 
 // Workers never read standard input: the main thread validates `-` itself.

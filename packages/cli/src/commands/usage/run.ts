@@ -10,6 +10,7 @@ import {
   visitLogSessions,
 } from '@cursor-stream/node/logs';
 import { readInRanges } from '@cursor-stream/node/ranges';
+import { commandModuleUrl } from '../../command-modules.ts';
 import {
   type CliIo,
   jobsFor,
@@ -18,12 +19,11 @@ import {
   splitBytesFrom,
   type WriteText,
   writeText,
-} from '../cli-io.ts';
-import { commandModuleUrl } from '../command-modules.ts';
-import type { ExitCode } from '../exit-codes.ts';
-import type { InputOptions } from '../options.ts';
-import { createValueProblemList, type LogsOutcome, withValueProblems } from '../value-problems.ts';
-import type { UsageRangeResult, UsageRangeSetup } from './usage/range-consumer.ts';
+} from '../../io/cli-io.ts';
+import type { ExitCode } from '../../io/exit-codes.ts';
+import type { InputOptions } from '../../io/options.ts';
+import { createValueProblemList, type LogsOutcome, withValueProblems } from '../../io/value-problems.ts';
+import type { UsageRangeResult, UsageRangeSetup } from './range-consumer.ts';
 
 /** Options of `usage`. */
 export interface UsageCommandOptions extends InputOptions {

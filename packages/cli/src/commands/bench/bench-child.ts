@@ -4,7 +4,7 @@
  * inherits another's JIT state, heap or caches, as in the project's benchmark.
  */
 
-import { cliError, type Result } from '../cli-error.ts';
+import { cliError, type Result } from '../../io/cli-error.ts';
 import { type BenchRun, isBenchRowName, runBenchRow } from './bench-rows.ts';
 import type { BenchChildTask } from './spawn-bench-run.ts';
 

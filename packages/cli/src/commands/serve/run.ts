@@ -2,9 +2,10 @@
 
 import { escapeControls } from '@cursor-stream/core/text';
 import { createRelayServer, RelayConfigError, type RelayServer } from '@cursor-stream/relay';
-import type { CliIo } from '../cli-io.ts';
-import { EXIT_OK, EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
-import { TOKEN_ENV } from '../serve-command.ts';
+import type { CliIo } from '../../io/cli-io.ts';
+import { EXIT_OK, EXIT_USAGE_OR_IO, type ExitCode } from '../../io/exit-codes.ts';
+import { stopSignal } from '../../io/signals.ts';
+import { TOKEN_ENV } from './command.ts';
 
 /** What `serve` runs with. */
 export interface ServeOptions {
@@ -16,18 +17,6 @@ export interface ServeOptions {
   maxRuns?: number | undefined;
   maxConnections?: number | undefined;
   maxPendingBytes?: number | undefined;
-}
-
-function stopped(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const on = (signal: NodeJS.Signals) => {
-      process.off('SIGINT', on);
-      process.off('SIGTERM', on);
-      resolve(signal);
-    };
-    process.on('SIGINT', on);
-    process.on('SIGTERM', on);
-  });
 }
 
 /** Serves until a stop signal; exit 2 when the relay cannot start. */
@@ -55,7 +44,7 @@ export async function runServe(options: ServeOptions, io: CliIo): Promise<ExitCo
     io.stderr.write(`cursor-stream: ${escapeControls(error.message)}${hint}\n`);
     return EXIT_USAGE_OR_IO;
   }
-  const signal = stopped();
+  const signal = stopSignal();
   try {
     const { url } = await relay.listen();
     io.stderr.write(`cursor-stream: serving on ${url} (data in ${options.dataDir})\n`);

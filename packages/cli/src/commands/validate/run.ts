@@ -15,18 +15,18 @@ import {
 import type { Progress } from '@cursor-stream/node/logs';
 import { expandLogPaths, type LogEntry } from '@cursor-stream/node/logs';
 import { readInRanges, runInWorkers } from '@cursor-stream/node/ranges';
-import { type CliError, cliError, type Result } from '../cli-error.ts';
-import { type CliIo, jobsFor, progressFor, reportError, splitBytesFrom, writeText } from '../cli-io.ts';
-import { commandModuleUrl } from '../command-modules.ts';
-import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
+import { commandModuleUrl } from '../../command-modules.ts';
+import { type CliError, cliError, type Result } from '../../io/cli-error.ts';
+import { type CliIo, jobsFor, progressFor, reportError, splitBytesFrom, writeText } from '../../io/cli-io.ts';
+import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../../io/exit-codes.ts';
 import {
   joinFindings,
   keptFindings,
   type StepFindings,
   type ValidateRangeResult,
   type ValidateRangeSetup,
-} from './validate/range-consumer.ts';
-import { type ValidateLogOptions, validateLog } from './validate/validate-log.ts';
+} from './range-consumer.ts';
+import { type ValidateLogOptions, validateLog } from './validate-log.ts';
 
 /** A file to validate, and its place among the arguments' files. */
 interface ValidateTask {

@@ -11,10 +11,10 @@ import {
 } from '@cursor-stream/inspect/census';
 import { createPalette, shouldUseColor } from '@cursor-stream/inspect/terminal';
 import { expandLogPaths, type Progress, readLog } from '@cursor-stream/node/logs';
-import { cliError } from '../cli-error.ts';
-import { type CliIo, progressFor, reportError, writeText } from '../cli-io.ts';
-import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
-import type { InputOptions } from '../options.ts';
+import { cliError } from '../../io/cli-error.ts';
+import { type CliIo, progressFor, reportError, writeText } from '../../io/cli-io.ts';
+import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../../io/exit-codes.ts';
+import type { InputOptions } from '../../io/options.ts';
 
 /** Options of `census`. */
 export interface CensusOptions extends InputOptions {

@@ -10,7 +10,8 @@ import { type LogStats, readLog } from '@cursor-stream/node/logs';
 import { readInRanges } from '@cursor-stream/node/ranges';
 // The digest alone, without the rest of the package (child processes), which a command's start-up need not load.
 import { createNodeTextDigest } from '@cursor-stream/node/text-digest';
-import type { Result } from '../cli-error.ts';
+import { commandModuleUrl } from '../../command-modules.ts';
+import type { Result } from '../../io/cli-error.ts';
 import {
   type CliIo,
   jobsFor,
@@ -19,9 +20,10 @@ import {
   reportError,
   splitBytesFrom,
   writeText,
-} from '../cli-io.ts';
-import { commandModuleUrl } from '../command-modules.ts';
-import { EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
+} from '../../io/cli-io.ts';
+import { EXIT_USAGE_OR_IO, type ExitCode } from '../../io/exit-codes.ts';
+import type { InputOptions } from '../../io/options.ts';
+import type { SummaryRangeSetup } from './range-consumer.ts';
 import {
   createInvalidLineList,
   createSummaryJsonWriter,
@@ -29,10 +31,8 @@ import {
   joinInvalidLines,
   sessionJson,
   sessionJsonBlock,
-} from '../format/summary-json.ts';
-import { type SummaryFooter, sessionTextBlock, summaryFooterLine } from '../format/summary-text.ts';
-import type { InputOptions } from '../options.ts';
-import type { SummaryRangeSetup } from './summary/range-consumer.ts';
+} from './summary-json.ts';
+import { type SummaryFooter, sessionTextBlock, summaryFooterLine } from './summary-text.ts';
 
 /** Options of `summary`. */
 export interface SummaryOptions extends InputOptions {

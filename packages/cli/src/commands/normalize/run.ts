@@ -5,7 +5,8 @@
 
 import { type LogStats, readLog } from '@cursor-stream/node/logs';
 import { readInRanges } from '@cursor-stream/node/ranges';
-import type { Result } from '../cli-error.ts';
+import { commandModuleUrl } from '../../command-modules.ts';
+import type { Result } from '../../io/cli-error.ts';
 import {
   type CliIo,
   jobsFor,
@@ -14,11 +15,10 @@ import {
   reportError,
   splitBytesFrom,
   writeText,
-} from '../cli-io.ts';
-import { commandModuleUrl } from '../command-modules.ts';
-import { EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
-import { eventLines } from '../format/event-lines.ts';
-import type { InputOptions } from '../options.ts';
+} from '../../io/cli-io.ts';
+import { EXIT_USAGE_OR_IO, type ExitCode } from '../../io/exit-codes.ts';
+import type { InputOptions } from '../../io/options.ts';
+import { eventLines } from './output.ts';
 
 /** Options of `normalize`. */
 export interface NormalizeOptions extends InputOptions {

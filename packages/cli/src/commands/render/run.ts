@@ -4,10 +4,11 @@ import { displayPath } from '@cursor-stream/core/text';
 import { createPalette, shouldUseColor } from '@cursor-stream/inspect/terminal';
 import { createTranscript } from '@cursor-stream/inspect/transcript';
 import { hasGzipExtension, readLog } from '@cursor-stream/node/logs';
-import { cliError } from '../cli-error.ts';
-import { type CliIo, progressFor, readingExitCode, reportError, writeText } from '../cli-io.ts';
-import { EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
-import type { InputOptions } from '../options.ts';
+import { cliError } from '../../io/cli-error.ts';
+import { type CliIo, progressFor, readingExitCode, reportError, writeText } from '../../io/cli-io.ts';
+import { EXIT_USAGE_OR_IO, type ExitCode } from '../../io/exit-codes.ts';
+import type { InputOptions } from '../../io/options.ts';
+import { interruptSignal } from '../../io/signals.ts';
 
 /** Options of `render`. */
 export interface RenderOptions extends InputOptions {
@@ -15,14 +16,6 @@ export interface RenderOptions extends InputOptions {
   follow: boolean;
   /** Also show the plumbing arguments of tool calls. */
   verbose?: boolean;
-}
-
-/** Aborts on the first SIGINT, so that `--follow` ends like a log that ended; the listener goes with `release`. */
-function interruptSignal(): { signal: AbortSignal; release(): void } {
-  const controller = new AbortController();
-  const onInterrupt = (): void => controller.abort();
-  process.once('SIGINT', onInterrupt);
-  return { signal: controller.signal, release: () => process.removeListener('SIGINT', onInterrupt) };
 }
 
 /**

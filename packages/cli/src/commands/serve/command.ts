@@ -1,10 +1,10 @@
 /**
- * The declaration of `cursor-stream serve`: options and help. Its code (`commands/serve.ts` and the relay package)
- * is loaded only when it runs.
+ * `cursor-stream serve`, as `--help` shows it. Its code (`run.ts` and the relay package) is loaded only when it
+ * runs.
  */
 
-import { type Command, InvalidArgumentError, Option } from 'commander';
-import type { CommandContext } from './command-options.ts';
+import { InvalidArgumentError, Option } from 'commander';
+import type { CommandDeclaration } from '../../io/command-options.ts';
 
 /** The environment variable that may hold the token, so that it need not be on the command line. */
 export const TOKEN_ENV = 'CURSOR_STREAM_TOKEN';
@@ -63,10 +63,9 @@ export interface ServeFlags {
   maxPendingBytes: number;
 }
 
-/** Adds `serve` to the program. */
-export function addServe(program: Command, { io, done }: CommandContext): void {
-  program
-    .command('serve')
+/** Declares `serve`. */
+export const declareServe: CommandDeclaration<typeof import('./run.ts')> = (command, { io, done }, load) => {
+  command
     .summary('run the agent for browsers: SSE, WebSocket and a live page')
     .description(
       'Serve cursor-agent runs over HTTP: start runs, stream their canonical events over SSE or WebSocket (resumable by byte offset), and a live page at /.',
@@ -94,7 +93,7 @@ export function addServe(program: Command, { io, done }: CommandContext): void {
     )
     .addHelpText('after', SERVE_HELP)
     .action(async (flags: ServeFlags) => {
-      const { runServe } = await import('./commands/serve.ts');
+      const { runServe } = await load();
       done(await runServe({ ...flags, token: flags.token ?? io.env[TOKEN_ENV] }, io));
     });
-}
+};

@@ -1,18 +1,18 @@
 /**
- * The declaration of `cursor-stream bench`: arguments, options and help. Its code (`commands/bench.ts`, the child
- * runner and the rows) is loaded only when it runs.
+ * `cursor-stream bench`, as `--help` shows it. Its code (`run.ts`, the child runner and the rows) is loaded only
+ * when it runs.
  */
 
-import { type Command, Option } from 'commander';
+import { Option } from 'commander';
 import {
   addReadingOptions,
-  type CommandContext,
+  type CommandDeclaration,
   EXIT_HELP,
   optionParser,
   type ReadingFlags,
   readingOptions,
-} from './command-options.ts';
-import { parsePositiveInteger } from './options.ts';
+} from '../../io/command-options.ts';
+import { parsePositiveInteger } from '../../io/options.ts';
 
 const BENCH_HELP = `
 Rows:
@@ -24,9 +24,9 @@ Each run is a fresh process; the median of --runs runs is reported with MB/s (1 
 (records/s for the reference loop), the ratio to the reference loop, and peak RSS. Gzipped logs are measured
 on their decompressed bytes.`;
 
-/** Adds `bench` to the program. */
-export function addBench(program: Command, { io, done }: CommandContext): void {
-  addReadingOptions(program.command('bench').summary('measure the pipeline on logs against a plain loop'))
+/** Declares `bench`. */
+export const declareBench: CommandDeclaration<typeof import('./run.ts')> = (command, { io, done }, load) => {
+  addReadingOptions(command.summary('measure the pipeline on logs against a plain loop'))
     .description(
       'Measure throughput and memory of the pipeline on your own logs: for each file, the median of several runs of read + tokenize + normalize (and + the session reducer), each in a fresh process, against the reference loop on the same file.',
     )
@@ -42,8 +42,8 @@ export function addBench(program: Command, { io, done }: CommandContext): void {
     )
     .addHelpText('after', `${BENCH_HELP}\n${EXIT_HELP}`)
     .action(async (files: string[], flags: ReadingFlags & { runs: number; json?: true }) => {
-      const { runBench } = await import('./commands/bench.ts');
+      const { runBench } = await load();
       const options = { ...readingOptions(flags), runs: flags.runs, json: flags.json === true };
       done(await runBench(files, options, io));
     });
-}
+};

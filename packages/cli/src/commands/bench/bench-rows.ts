@@ -6,8 +6,8 @@
 
 import { createSessionReducer } from '@cursor-stream/core/normalize';
 import { decompressedChunks, openLog, readLog } from '@cursor-stream/node/logs';
-import type { Result } from '../cli-error.ts';
-import type { InputOptions } from '../options.ts';
+import type { Result } from '../../io/cli-error.ts';
+import type { InputOptions } from '../../io/options.ts';
 
 /** The rows, in table order; the last is the one ratios are taken against. */
 export const BENCH_ROWS = ['pipeline', 'pipeline-reducer', 'reference-loop'] as const;

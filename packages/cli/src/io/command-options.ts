@@ -90,3 +90,13 @@ export interface CommandContext {
   readonly io: CliIo;
   readonly done: (code: ExitCode) => void;
 }
+
+/**
+ * A command's declaration: adds its description, arguments, options, help and action to `command` (already named
+ * by the registry). The action loads the command's run module with `load` when it runs, so that `--help` does not.
+ */
+export type CommandDeclaration<RunModule> = (
+  command: Command,
+  context: CommandContext,
+  load: () => Promise<RunModule>,
+) => void;

@@ -5,21 +5,21 @@
  */
 
 import { openLog } from '@cursor-stream/node/logs';
+import type { Result } from '../../io/cli-error.ts';
+import { cliError } from '../../io/cli-error.ts';
+import { type CliIo, reportError, writeText } from '../../io/cli-io.ts';
+import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../../io/exit-codes.ts';
+import type { InputOptions } from '../../io/options.ts';
 import {
   type BenchFileReport,
   type BenchReport,
   fileReport,
   formatBenchJson,
   formatBenchText,
-} from '../bench/bench-report.ts';
-import { BENCH_ROWS, type BenchRowName, type BenchRun, NO_STDIN } from '../bench/bench-rows.ts';
-import { describeMachine } from '../bench/machine.ts';
-import { spawnBenchRun } from '../bench/spawn-bench-run.ts';
-import type { Result } from '../cli-error.ts';
-import { cliError } from '../cli-error.ts';
-import { type CliIo, reportError, writeText } from '../cli-io.ts';
-import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
-import type { InputOptions } from '../options.ts';
+} from './bench-report.ts';
+import { BENCH_ROWS, type BenchRowName, type BenchRun, NO_STDIN } from './bench-rows.ts';
+import { describeMachine } from './machine.ts';
+import { spawnBenchRun } from './spawn-bench-run.ts';
 
 /** Options of `bench`. */
 export interface BenchOptions extends InputOptions {

@@ -2,8 +2,8 @@
 
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { cliError, type Result } from '../cli-error.ts';
-import type { InputOptions } from '../options.ts';
+import { cliError, type Result } from '../../io/cli-error.ts';
+import type { InputOptions } from '../../io/options.ts';
 import type { BenchRowName, BenchRun } from './bench-rows.ts';
 
 /** What the child runs: one row on one log. */

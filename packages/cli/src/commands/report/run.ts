@@ -4,11 +4,18 @@ import { type FileHandle, open } from 'node:fs/promises';
 import { displayPath } from '@cursor-stream/core/text';
 import { createReport, type ReportLimits } from '@cursor-stream/inspect/report';
 import { ioError, type LogSessionsOptions, visitLogSessions } from '@cursor-stream/node/logs';
-import { type CliError, cliError, type Result } from '../cli-error.ts';
-import { type CliIo, logsExitCode, progressFor, reportError, type WriteText, writeText } from '../cli-io.ts';
-import { EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
-import type { InputOptions } from '../options.ts';
-import { createValueProblemList, type LogsOutcome, withValueProblems } from '../value-problems.ts';
+import { type CliError, cliError, type Result } from '../../io/cli-error.ts';
+import {
+  type CliIo,
+  logsExitCode,
+  progressFor,
+  reportError,
+  type WriteText,
+  writeText,
+} from '../../io/cli-io.ts';
+import { EXIT_USAGE_OR_IO, type ExitCode } from '../../io/exit-codes.ts';
+import type { InputOptions } from '../../io/options.ts';
+import { createValueProblemList, type LogsOutcome, withValueProblems } from '../../io/value-problems.ts';
 
 /** Options of `report`. */
 export interface ReportCommandOptions extends InputOptions {

@@ -1,0 +1,37 @@
+/** `cursor-stream render`, as `--help` shows it. Its code (`run.ts`) is loaded only when it runs. */
+
+import {
+  addReadingOptions,
+  type CommandDeclaration,
+  EXIT_HELP,
+  INPUT_HELP,
+  type ReadingFlags,
+  readingOptions,
+} from '../../io/command-options.ts';
+
+/** Declares `render`. */
+export const declareRender: CommandDeclaration<typeof import('./run.ts')> = (command, { io, done }, load) => {
+  addReadingOptions(command.summary('print a readable transcript of a log'))
+    .description(
+      'Print a readable transcript: the prompt, reasoning folded to one line, assistant text, each tool call with its arguments, outcome and duration, and the final status. Colored on a terminal (NO_COLOR turns it off, FORCE_COLOR on).',
+    )
+    .argument('[FILE]', 'log file, or - for standard input', '-')
+    .option(
+      '-f, --follow',
+      'keep reading as the file grows, until interrupted (Ctrl-C); a truncated file is read again from its start',
+    )
+    .option(
+      '-v, --verbose',
+      'also show the plumbing arguments of tool calls (call ids, parsed commands, ...)',
+    )
+    .addHelpText('after', `${INPUT_HELP}\n${EXIT_HELP}`)
+    .action(async (file: string, flags: ReadingFlags & { follow?: true; verbose?: true }) => {
+      const { runRender } = await load();
+      const options = {
+        ...readingOptions(flags),
+        follow: flags.follow === true,
+        verbose: flags.verbose === true,
+      };
+      done(await runRender(file, options, io));
+    });
+};

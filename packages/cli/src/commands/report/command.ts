@@ -1,0 +1,31 @@
+/** `cursor-stream report`, as `--help` shows it. Its code (`run.ts`) is loaded only when it runs. */
+
+import {
+  addReadingOptions,
+  type CommandDeclaration,
+  INPUT_HELP,
+  type ReadingFlags,
+  readingOptions,
+} from '../../io/command-options.ts';
+
+const MULTI_INPUT_EXIT_HELP = `
+Exit codes:
+  0  success
+  1  a log had invalid lines (lines that are not records of any dialect), or values left out: a time no
+     date can hold, a token count that is no whole number (each named on stderr with its file and line)
+  2  usage error, or I/O error (a missing or unreadable log, an empty directory, an unwritable output)`;
+
+/** Declares `report`. */
+export const declareReport: CommandDeclaration<typeof import('./run.ts')> = (command, { io, done }, load) => {
+  addReadingOptions(command.summary('write a self-contained HTML report of logs'))
+    .description(
+      'Write one HTML page, with no outside resource, showing each session: status, model, duration, tokens, why it failed, a timeline of its reasoning, model turns and tool calls, and its transcript with tool arguments and outputs. Several sessions get a sortable index. Large outputs are cut with their size shown, so the page stays bounded whatever the size of the logs. Directories are searched for *.ndjson, *.jsonl, *.log and their .gz.',
+    )
+    .argument('<FILE...>', 'log files or directories, or - for standard input')
+    .requiredOption('-o, --output <file>', 'where to write the page (- for standard output)')
+    .addHelpText('after', `${INPUT_HELP}\n${MULTI_INPUT_EXIT_HELP}`)
+    .action(async (files: string[], flags: ReadingFlags & { output: string }) => {
+      const { runReport } = await load();
+      done(await runReport(files, { ...readingOptions(flags), output: flags.output }, io));
+    });
+};
