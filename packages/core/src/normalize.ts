@@ -79,18 +79,22 @@ export {
   stringifyEvent,
   unwritableEvent,
 } from './safe-json.ts';
-export { TEXT_HEAD_LENGTH, TEXT_TAIL_LENGTH, type TextOmission } from './sessions/kept-text.ts';
-export { isSessionContent, opensNewSession, type SessionProgress } from './sessions/session-boundary.ts';
 export {
   createSessionReducer,
+  isSessionContent,
+  opensNewSession,
   reduceSessions,
   type SessionFailure,
+  type SessionProgress,
   type SessionReducer,
   type SessionReducerOptions,
   type SessionSummary,
+  TEXT_HEAD_LENGTH,
+  TEXT_TAIL_LENGTH,
+  type TextDigest,
+  type TextOmission,
   type ToolCallSummary,
-} from './sessions/session-reducer.ts';
-export type { TextDigest } from './sessions/text-digest.ts';
+} from './sessions/index.ts';
 export { type EventPiece, stringifyEventPieces } from './spliced-event.ts';
 export {
   type DialectEncoderOptions,

@@ -14,7 +14,7 @@ import type { CanonicalEvent, InvalidLineCode, InvalidLineEvent, SourceLocation 
 import { type ForeignLog, foreignAgentOf, foreignLog } from '../foreign-agents.ts';
 import { isJsonObject } from '../json-values.ts';
 import { exceedsJsonDepth, type JsonWriteProblem, MAX_JSON_DEPTH, safeJsonStringify } from '../safe-json.ts';
-import { createSessionTracker } from '../sessions/session-tracker.ts';
+import { createSessionTracker } from '../sessions/index.ts';
 import { unknownEvent } from '../unknown-event.ts';
 import { createDialectRouter } from './dialect-router.ts';
 import type { Normalizer, NormalizerOptions } from './normalizer-types.ts';

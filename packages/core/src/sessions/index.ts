@@ -30,6 +30,7 @@ export {
   type SessionSummary,
   type ToolCallSummary,
 } from './session-reducer.ts';
+export { createSessionTracker, type SessionTracker } from './session-tracker.ts';
 export {
   type SessionLocations,
   type StreamAnomaly,
