@@ -1,14 +1,14 @@
 /** The CLI's side of reading a file in ranges: the split size it reads, the consumers' results joined. */
 
 import type { CanonicalEvent } from '@cursor-stream/core/normalize';
-import { MAX_FINDINGS_LISTED } from '@cursor-stream/inspect/validate';
-import { fc, test as propertyTest } from '@fast-check/vitest';
-import { describe, expect, test } from 'vitest';
 import {
   createInvalidLineList,
   joinInvalidLines,
   MAX_INVALID_LINES_LISTED,
-} from '../src/commands/summary/summary-json.ts';
+} from '@cursor-stream/inspect/summary';
+import { MAX_FINDINGS_LISTED } from '@cursor-stream/inspect/validate';
+import { fc, test as propertyTest } from '@fast-check/vitest';
+import { describe, expect, test } from 'vitest';
 import { joinFindings, keptFindings, type StepFinding } from '../src/commands/validate/range-consumer.ts';
 import { SPLIT_BYTES_ENV, splitBytesFrom } from '../src/io/cli-io.ts';
 

@@ -37,6 +37,7 @@ describe('the browser bundle', () => {
     expect(sourceEntries().map(([name]) => name)).toEqual([
       './terminal',
       './transcript',
+      './summary',
       './report',
       './usage',
       './usage-grouping',

@@ -1,13 +1,13 @@
 import type { SessionSummary } from '@cursor-stream/core';
 import { finishedSession } from '@cursor-stream/core/sessions';
-import { createPalette } from '@cursor-stream/inspect/terminal';
-import { describe, expect, test } from 'vitest';
 import {
   createSummaryJsonWriter,
+  formatSummaryText,
   type SummaryJson,
   sessionJson,
-} from '../src/commands/summary/summary-json.ts';
-import { formatSummaryText } from '../src/commands/summary/summary-text.ts';
+} from '@cursor-stream/inspect/summary';
+import { createPalette } from '@cursor-stream/inspect/terminal';
+import { describe, expect, test } from 'vitest';
 
 const plain = createPalette(false);
 

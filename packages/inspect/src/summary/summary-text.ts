@@ -9,8 +9,8 @@ import {
   plural,
   truncate,
 } from '@cursor-stream/core/text';
-import { type Cell, formatTable, type Palette } from '@cursor-stream/inspect/terminal';
-import { failureText } from '@cursor-stream/inspect/transcript';
+import { type Cell, formatTable, type Palette } from '../terminal/index.ts';
+import { failureText } from '../transcript/index.ts';
 import {
   invalidLineCount,
   type SummaryJson,

@@ -2,12 +2,16 @@
 
 import type { CanonicalEvent } from '@cursor-stream/core/normalize';
 import { type BoundedSession, createBoundedSessions } from '@cursor-stream/core/sessions';
+import {
+  createInvalidLineList,
+  sessionJson,
+  sessionJsonBlock,
+  sessionTextBlock,
+} from '@cursor-stream/inspect/summary';
 import { createPalette } from '@cursor-stream/inspect/terminal';
 import { type CreateConsumerFactory, createSkip, type RangeConsumer } from '@cursor-stream/node/ranges';
 // The digest alone, without the rest of the package (child processes), which a command's start-up need not load.
 import { createNodeTextDigest } from '@cursor-stream/node/text-digest';
-import { createInvalidLineList, sessionJson, sessionJsonBlock } from './summary-json.ts';
-import { sessionTextBlock } from './summary-text.ts';
 
 /** What `summary`'s output on a worker depends on. */
 export interface SummaryRangeSetup {

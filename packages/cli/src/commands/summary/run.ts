@@ -5,6 +5,17 @@
  */
 
 import { type BoundedSession, createBoundedSessions } from '@cursor-stream/core/sessions';
+import {
+  createInvalidLineList,
+  createSummaryJsonWriter,
+  type InvalidLinesJson,
+  joinInvalidLines,
+  type SummaryFooter,
+  sessionJson,
+  sessionJsonBlock,
+  sessionTextBlock,
+  summaryFooterLine,
+} from '@cursor-stream/inspect/summary';
 import { createPalette, type Palette, shouldUseColor } from '@cursor-stream/inspect/terminal';
 import { type LogStats, readLog } from '@cursor-stream/node/logs';
 import { readInRanges } from '@cursor-stream/node/ranges';
@@ -24,15 +35,6 @@ import {
 import { EXIT_USAGE_OR_IO, type ExitCode } from '../../io/exit-codes.ts';
 import type { InputOptions } from '../../io/options.ts';
 import type { SummaryRangeSetup } from './range-consumer.ts';
-import {
-  createInvalidLineList,
-  createSummaryJsonWriter,
-  type InvalidLinesJson,
-  joinInvalidLines,
-  sessionJson,
-  sessionJsonBlock,
-} from './summary-json.ts';
-import { type SummaryFooter, sessionTextBlock, summaryFooterLine } from './summary-text.ts';
 
 /** Options of `summary`. */
 export interface SummaryOptions extends InputOptions {
