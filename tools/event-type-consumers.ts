@@ -32,7 +32,7 @@ export const EVENT_TYPE_CONSUMERS: readonly EventTypeConsumer[] = [
     decides: 'what a session’s summary takes from it',
   },
   {
-    file: 'packages/core/src/sessions/session-tracker.ts',
+    file: 'packages/core/src/normalizer/session-tracker.ts',
     decides: 'whether it changes a session’s open tool calls or the sentence saying why it failed',
   },
   {

@@ -14,10 +14,10 @@ import type { CanonicalEvent, InvalidLineCode, InvalidLineEvent, SourceLocation 
 import { type ForeignLog, foreignAgentOf, foreignLog } from '../foreign-agents.ts';
 import { isJsonObject } from '../json-values.ts';
 import { exceedsJsonDepth, type JsonWriteProblem, MAX_JSON_DEPTH, safeJsonStringify } from '../safe-json.ts';
-import { createSessionTracker } from '../sessions/index.ts';
 import { unknownEvent } from '../unknown-event.ts';
 import { createDialectRouter } from './dialect-router.ts';
 import type { Normalizer, NormalizerOptions } from './normalizer-types.ts';
+import { createSessionTracker } from './session-tracker.ts';
 import { skipFilterFor } from './skip-filter.ts';
 
 /** How deep `reparse` may nest (a wrapper's `raw` holding a stored record holding a `raw` ...). */

@@ -30,7 +30,6 @@ export {
   type SessionSummary,
   type ToolCallSummary,
 } from './session-reducer.ts';
-export { createSessionTracker, type SessionTracker } from './session-tracker.ts';
 export {
   type SessionLocations,
   type StreamAnomaly,

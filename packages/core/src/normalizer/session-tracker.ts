@@ -7,7 +7,7 @@ import {
   unreachable,
 } from '../events/index.ts';
 import { isMessageless } from '../messageless-error.ts';
-import { isSessionContent, opensNewSession, type SessionProgress } from './session-boundary.ts';
+import { isSessionContent, opensNewSession, type SessionProgress } from '../sessions/index.ts';
 
 /**
  * Keeps the normalizer's promise of exactly one `finish` per session: it fills in `pendingToolCallIds` and the
