@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { compareEventIds, createLogEventReader, type EventId, type RunEvent } from '@cursor-stream/relay';
+import { DOCS_EXAMPLE } from '@cursor-stream/test-kit/corpus';
 import { fc, test as propertyTest } from '@fast-check/vitest';
 import { describe, expect, test } from 'vitest';
 import { journalLine, openJournalCursor } from '../src/event-journal.ts';
 import type { RunJournalReader } from '../src/run-store.ts';
-import { RECORDING } from './support.ts';
 
 /** Every event of a log, as the relay makes them (the failure at the end as a run that was stopped). */
 function eventsOf(log: Uint8Array): RunEvent[] {
@@ -64,7 +64,7 @@ function longLog(): Buffer {
 }
 
 describe("a run's journal", () => {
-  const logs = [readFileSync(RECORDING), longLog()];
+  const logs = [readFileSync(DOCS_EXAMPLE), longLog()];
   const runs = logs.map((log) => {
     const events = eventsOf(log);
     return { events, journal: Buffer.concat(events.map(journalLine)) };

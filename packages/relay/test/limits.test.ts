@@ -1,8 +1,8 @@
 import { join } from 'node:path';
+import { DOCS_EXAMPLE } from '@cursor-stream/test-kit/corpus';
 import { afterAll, describe, expect, test } from 'vitest';
 import {
   postRun,
-  RECORDING,
   rawExchange,
   rawRequest,
   runEnded,
@@ -27,7 +27,7 @@ describe('caps on runs in flight and on open streams', () => {
       // The agent writes its recording, then hangs until it is cancelled: a run that stays in flight.
       agent: {
         binary: space.agent,
-        env: { FAKE_AGENT_REPLAY: RECORDING, FAKE_AGENT_HANG: 'after' },
+        env: { FAKE_AGENT_REPLAY: DOCS_EXAMPLE, FAKE_AGENT_HANG: 'after' },
         killGraceMs: 200,
       },
       maxRuns: 1,
