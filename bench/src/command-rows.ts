@@ -11,12 +11,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CLI_BIN } from '@cursor-stream/test-kit/run-cli';
+import { describeMachine, lastJsonLine, type MachineInfo, median } from 'cursor-stream/measurement';
 import { build } from 'esbuild';
 import { REFERENCE_LOOP_NAME } from './approaches/hand-written.ts';
-import { describeMachine, type MachineInfo } from './machine.ts';
-import { CLI_BIN, shebangNodeFlags } from './memory-run.ts';
+import { shebangNodeFlags } from './memory-run.ts';
 import type { RunResult } from './run-once.ts';
-import { median } from './statistics.ts';
 import type { Log } from './throughput.ts';
 import { peakRssMbOf, runWholeProcess, type StdoutTarget } from './whole-process.ts';
 
@@ -140,10 +140,9 @@ export async function runCommandRow(
     return result;
   }
   const run = await runWholeProcess(runner.script, ['--approach', row.approach, '--file', file], [], 'keep');
-  const line = run.stdout?.trim().split('\n').at(-1) ?? '';
-  if (run.code !== 0 || !line.startsWith('{'))
-    throw new Error(`${row.name} exited ${run.code} without a result`);
-  const result = JSON.parse(line) as RunResult;
+  const value = run.code === 0 ? lastJsonLine(run.stdout ?? '') : undefined;
+  if (value === undefined) throw new Error(`${row.name} exited ${run.code} without a result`);
+  const result = value as RunResult;
   return { ms: run.ms, peakRssMb: peakRssMbOf(run.usage), exitCode: run.code, records: result.records };
 }
 

@@ -15,6 +15,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { describeMachine } from 'cursor-stream/measurement';
 import type { Approach } from './approaches/approach.ts';
 import { APPROACHES, approachNamed } from './approaches/registry.ts';
 import {
@@ -30,7 +31,6 @@ import {
   writeSplitUtf8Corpus,
 } from './corpora.ts';
 import { type CorrectnessCorpus, checkCorrectness } from './correctness.ts';
-import { describeMachine } from './machine.ts';
 import {
   CLI_BUILT,
   FULL_COMMAND_MEMORY_SCALE,

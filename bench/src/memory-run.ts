@@ -6,6 +6,7 @@
 
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { CLI_BIN } from '@cursor-stream/test-kit/run-cli';
 import { DEFAULT_CORPUS, DEFAULT_SEED, ensureCorpus, ensureDefaultCorpus } from './corpora.ts';
 import { REPOSITORY_ROOT } from './spawn-run.ts';
 import type { Log } from './throughput.ts';
@@ -14,7 +15,6 @@ import { runWholeProcess } from './whole-process.ts';
 /** The stream the memory run reads. */
 export const MEMORY_CORPUS = join(REPOSITORY_ROOT, 'corpus/generated/mixed-1gb.ndjson');
 const MEMORY_CORPUS_BYTES = 1e9;
-export const CLI_BIN = join(REPOSITORY_ROOT, 'packages/cli/bin/cursor-stream.js');
 export const CLI_BUILT = join(REPOSITORY_ROOT, 'packages/cli/bundle/cli.js');
 /** The fixed part of the target, MB (10^6 bytes). */
 const TARGET_BASE_MB = 100;

@@ -14,8 +14,9 @@ import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CLI_BIN } from '@cursor-stream/test-kit/run-cli';
 import { ensureHugeTextLog, ensureLargeRecordsLog } from './memory-logs.ts';
-import { CLI_BIN, CLI_BUILT, shebangNodeFlags } from './memory-run.ts';
+import { CLI_BUILT, shebangNodeFlags } from './memory-run.ts';
 import { REPOSITORY_ROOT } from './spawn-run.ts';
 import type { Log } from './throughput.ts';
 

@@ -1,9 +1,3 @@
-/**
- * The mapping of canonical events to `HarnessV1StreamPart`s on its own: over every recording and over any event
- * sequence, each part is valid by the harness package's own schema, the parts are well formed the way
- * `HarnessAgent` needs them, nothing is dropped, and the usage is the log's, with nothing it does not say.
- */
-import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { HARNESS_V1_BUILTIN_TOOLS, type HarnessV1StreamPart } from '@ai-sdk/harness';
 import {
@@ -13,12 +7,13 @@ import {
   type TurnEnding,
 } from '@cursor-stream/ai-sdk/harness';
 import type { CanonicalEvent, FinishEvent } from '@cursor-stream/core';
+import { CORPUS_DIR, REAL_CORPUS } from '@cursor-stream/test-kit/corpus';
 import { fc, test as propertyTest } from '@fast-check/vitest';
 import { build } from 'esbuild';
 import { describe, expect, test } from 'vitest';
 import { noNodeBuiltins } from '../../core/test/browser/bundle-for-browser.ts';
 import { schemaProblems } from './harness-support.ts';
-import { CORPUS_DIR, REAL_CORPUS_DIR, readRecording, recordingsIn } from './support.ts';
+import { readRecording, recordingsIn } from './support.ts';
 
 const HARNESS_ID = 'cursor-stream';
 
@@ -102,12 +97,11 @@ describe("this repository's recordings as a harness turn's parts", () => {
   for (const path of recordingsIn(CORPUS_DIR)) test(relative(CORPUS_DIR, path), () => checkRecording(path));
 });
 
-const hasRealCorpus = existsSync(REAL_CORPUS_DIR);
-describe.skipIf(!hasRealCorpus)(
-  `real recordings as a harness turn's parts${hasRealCorpus ? '' : ` (skipped: ${REAL_CORPUS_DIR} is missing)`}`,
+describe.skipIf(!REAL_CORPUS.present)(
+  `real recordings as a harness turn's parts ${REAL_CORPUS.needs}`,
   () => {
-    for (const path of hasRealCorpus ? recordingsIn(REAL_CORPUS_DIR) : []) {
-      test(relative(REAL_CORPUS_DIR, path), () => checkRecording(path));
+    for (const path of REAL_CORPUS.present ? recordingsIn(REAL_CORPUS.path) : []) {
+      test(relative(REAL_CORPUS.path, path), () => checkRecording(path));
     }
   },
 );

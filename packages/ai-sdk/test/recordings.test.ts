@@ -1,17 +1,9 @@
-import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import { toolErrorText, UNFINISHED_TOOL_ERROR_TEXT } from '@cursor-stream/ai-sdk';
 import type { CanonicalEvent, SessionSummary } from '@cursor-stream/core';
+import { CORPUS_DIR, REAL_CORPUS } from '@cursor-stream/test-kit/corpus';
 import { describe, expect, test } from 'vitest';
-import {
-  CORPUS_DIR,
-  partText,
-  REAL_CORPUS_DIR,
-  readAsAiSdk,
-  readRecording,
-  recordingsIn,
-  toolParts,
-} from './support.ts';
+import { partText, readAsAiSdk, readRecording, recordingsIn, toolParts } from './support.ts';
 
 function joined(events: readonly CanonicalEvent[], type: 'text-delta' | 'reasoning-delta'): string {
   return events.map((event) => (event.type === type ? event.text : '')).join('');
@@ -59,12 +51,11 @@ describe("this repository's recordings through the AI SDK's readUIMessageStream"
   }
 });
 
-const hasRealCorpus = existsSync(REAL_CORPUS_DIR);
-describe.skipIf(!hasRealCorpus)(
-  `real recordings through the AI SDK's readUIMessageStream${hasRealCorpus ? '' : ` (skipped: ${REAL_CORPUS_DIR} is missing)`}`,
+describe.skipIf(!REAL_CORPUS.present)(
+  `real recordings through the AI SDK's readUIMessageStream ${REAL_CORPUS.needs}`,
   () => {
-    for (const path of hasRealCorpus ? recordingsIn(REAL_CORPUS_DIR) : []) {
-      test(relative(REAL_CORPUS_DIR, path), () => checkRecording(path));
+    for (const path of REAL_CORPUS.present ? recordingsIn(REAL_CORPUS.path) : []) {
+      test(relative(REAL_CORPUS.path, path), () => checkRecording(path));
     }
   },
 );

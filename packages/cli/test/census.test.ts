@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Dialect, type JsonObject, officialDialect, type SchemaIssue } from '@cursor-stream/core';
+import { REAL_CORPUS, REPO_ROOT } from '@cursor-stream/test-kit/corpus';
 import { fc, test as propTest } from '@fast-check/vitest';
 import { describe, expect, test } from 'vitest';
 import { censusOfLogs } from '../src/census/census-log.ts';
@@ -13,7 +14,6 @@ import {
 } from '../src/census/census-tally.ts';
 import { censusPointer, recordDrift } from '../src/census/record-drift.ts';
 import { createPalette } from '../src/format/colors.ts';
-import { REAL_CORPUS, REPO_ROOT } from './run-cli.ts';
 
 const DRIFT_LOG = 'corpus/census/unknown-fields.ndjson';
 const NO_STDIN = { stdin: (async function* () {})() };

@@ -4,11 +4,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { REPO_ROOT } from '@cursor-stream/test-kit/corpus';
+import { runCli } from '@cursor-stream/test-kit/run-cli';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startClickHouse, type TestClickHouse } from '../../export/test/clickhouse-server.ts';
 import { HOSTILE_LOGS } from '../../export/test/export-fixtures.ts';
-import { REPO_ROOT, runCli } from './run-cli.ts';
 
 let scratch = '';
 let logs = '';

@@ -1,5 +1,5 @@
+import { runCli } from '@cursor-stream/test-kit/run-cli';
 import { describe, expect, test } from 'vitest';
-import { runCli } from './run-cli.ts';
 
 const FAILED = 'corpus/official/failure-line-before-error-result.ndjson';
 const RECONNECTS = 'corpus/official/reconnect-retry-plan.ndjson';

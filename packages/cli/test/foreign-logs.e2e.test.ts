@@ -1,8 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { REPO_ROOT } from '@cursor-stream/test-kit/corpus';
+import { runCli } from '@cursor-stream/test-kit/run-cli';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { REPO_ROOT, runCli } from './run-cli.ts';
 
 // The commands that read many logs name another agent's log as such, as validate and summary do, instead of
 // counting, drawing or exporting it as if it were cursor-agent's.

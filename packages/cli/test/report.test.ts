@@ -3,6 +3,8 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { escapeControlsKeepingLines } from '@cursor-stream/core/text';
+import { REPO_ROOT } from '@cursor-stream/test-kit/corpus';
+import { runCli } from '@cursor-stream/test-kit/run-cli';
 import { fc, test as propTest } from '@fast-check/vitest';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { generateCorpus } from '../../../corpus/generator/index.ts';
@@ -10,7 +12,6 @@ import { ansiToHtml, escapeHtml } from '../src/report/html.ts';
 import { type ReportLimits, writeReport } from '../src/report/index.ts';
 import { packLanes } from '../src/report/timeline.ts';
 import { sampleCalls, sessionLog } from './report-logs.ts';
-import { REPO_ROOT, runCli } from './run-cli.ts';
 import { fakeIo } from './support.ts';
 
 async function reportOf(paths: readonly string[], stdin: string[] = [], limits: Partial<ReportLimits> = {}) {

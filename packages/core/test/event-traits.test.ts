@@ -11,8 +11,8 @@ import {
   reduceSessions,
   unreachable,
 } from '@cursor-stream/core';
+import { ndjson } from '@cursor-stream/test-kit/ndjson';
 import { describe, expect, test } from 'vitest';
-import { ndjson } from './support.ts';
 
 /** One event of each type, as the normalizer could give it. */
 const SAMPLES: readonly CanonicalEvent[] = [

@@ -8,16 +8,10 @@ import {
   reduceSessions,
   validateCanonicalEvent,
 } from '@cursor-stream/core';
+import { CORPUS_DIR, REAL_CORPUS } from '@cursor-stream/test-kit/corpus';
+import { ndjson } from '@cursor-stream/test-kit/ndjson';
 import { describe, expect, test } from 'vitest';
-import {
-  CORPUS_DIR,
-  dialectRecordings,
-  ndjson,
-  normalizeChunks,
-  normalizeText,
-  ofType,
-  REAL_CORPUS,
-} from './support.ts';
+import { dialectRecordings, normalizeChunks, normalizeText, ofType } from './support.ts';
 
 const official = (name: string) => join(CORPUS_DIR, 'official', `${name}.ndjson`);
 

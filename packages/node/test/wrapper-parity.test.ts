@@ -5,19 +5,14 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type AgentResult, listModels, parseModelList, query, runAgent } from '@cursor-stream/node';
+import { CORPUS_DIR, DOCS_EXAMPLE, DOCS_EXAMPLE_SESSION } from '@cursor-stream/test-kit/corpus';
+import { installFakeAgent, readCall } from '@cursor-stream/test-kit/fake-agent';
+import { ndjson } from '@cursor-stream/test-kit/ndjson';
+import { scratchFolder } from '@cursor-stream/test-kit/scratch';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  CORPUS_DIR,
-  DOCS_EXAMPLE,
-  DOCS_EXAMPLE_SESSION,
-  fakeRun,
-  installFakeAgent,
-  readCall,
-  scratchDir,
-  typesOf,
-} from './support.ts';
+import { fakeRun, typesOf } from './support.ts';
 
-const scratch = scratchDir();
+const scratch = scratchFolder('node');
 let agent = '';
 
 beforeAll(() => {
@@ -153,7 +148,7 @@ describe('the agent’s own sentence for a failure', () => {
         session_id: 's-1',
       },
     ];
-    writeFileSync(recording, records.map((record) => `${JSON.stringify(record)}\n`).join(''));
+    writeFileSync(recording, ndjson(records));
     const vars = { FAKE_AGENT_REPLAY: recording, FAKE_AGENT_NOISE: `${FAILURE_LINE}\n` };
     const result = await runAgent('hi', fakeRun(agent, vars)).collect();
     expect(result.error).toEqual({ code: 'agent-error', message: 'You have hit your usage limit' });

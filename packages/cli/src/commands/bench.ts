@@ -13,7 +13,7 @@ import {
   formatBenchText,
 } from '../bench/bench-report.ts';
 import { BENCH_ROWS, type BenchRowName, type BenchRun, NO_STDIN } from '../bench/bench-rows.ts';
-import { describeMachine } from '../bench/machine.ts';
+import { describeMachine } from '../bench/measurement.ts';
 import { spawnBenchRun } from '../bench/spawn-bench-run.ts';
 import type { Result } from '../cli-error.ts';
 import { cliError } from '../cli-error.ts';
