@@ -263,7 +263,7 @@ export interface InteractionEvent extends CanonicalEventBase {
   phase: 'request' | 'response' | (string & {});
   /** What is asked: `createPlanRequestQuery`, `shellRequestQuery`, `webFetchRequestQuery`, ... */
   queryType?: string;
-  /** The query's id, pairing a request with its response. */
+  /** The query's id (`query.id`, or `response.id` of an answer), pairing a request with its response. */
   queryId?: number | string;
   /** The tool call the query is about. */
   toolCallId?: string;
@@ -275,7 +275,9 @@ export interface InteractionEvent extends CanonicalEventBase {
   reason?: string;
   /** The `query` object as sent. */
   query?: unknown;
-  /** The response's `result` object as sent. */
+  /** The answer's `response` object as sent (`{id, <kind>Response: ...}`; the CLI writes this since 2026.09). */
+  response?: unknown;
+  /** The answer's `result` object as sent (older builds). */
   result?: unknown;
   timestampMs?: number;
   /** The record's other fields, as they came. */
