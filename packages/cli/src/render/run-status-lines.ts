@@ -49,6 +49,7 @@ const STATUS_TEXTS: Readonly<Record<string, (status: RunStatus) => string>> = {
     const detail = status.attempt === undefined ? kept.slice(2) : `attempt ${status.attempt}${kept}`;
     return `resuming the turn${detail === '' ? '' : ` (${detail})`}`;
   },
+  'retry-scheduled': (status) => `retry scheduled${attempt(status)}`,
   compacting: () => 'compacting',
   'compact-boundary': () => 'compacted: the conversation goes on from a summary',
   'background-shell-timeout': (status) => withMessage('background shell timed out', status.message),

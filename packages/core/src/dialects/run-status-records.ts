@@ -14,6 +14,7 @@ export const STATUS_RECORDS: Readonly<Record<StatusKind, { type: string; subtype
   reconnected: { type: 'connection', subtype: 'reconnected' },
   'retry-starting': { type: 'retry', subtype: 'starting' },
   'retry-resuming': { type: 'retry', subtype: 'resuming' },
+  'retry-scheduled': { type: 'retry', subtype: 'scheduled' },
   compacting: { type: 'system', subtype: 'status' },
   'compact-boundary': { type: 'system', subtype: 'compact_boundary' },
   'background-shell-timeout': { type: 'system', subtype: 'background_shell_timeout' },

@@ -196,7 +196,7 @@ export interface AgentErrorEvent extends CanonicalEventBase {
  * - `reconnecting` / `reconnected`: the connection to the agent's backend dropped and is being (or was) restored
  *   (`connection` records);
  * - `retry-starting` / `retry-resuming`: the agent retries a failed model call, possibly resuming from a checkpoint
- *   (`retry` records);
+ *   (`retry` records); `retry-scheduled`: a retry is planned for later (`retry/scheduled`, named by the 2026.10 CLI);
  * - `compacting`: the conversation is being summarized to fit the context window (`system/status`);
  * - `compact-boundary`: where the compacted conversation starts (`system/compact_boundary`);
  * - `background-shell-timeout`: a background shell command ran out of time (`system/background_shell_timeout`);
@@ -208,6 +208,7 @@ export type StatusKind =
   | 'reconnected'
   | 'retry-starting'
   | 'retry-resuming'
+  | 'retry-scheduled'
   | 'compacting'
   | 'compact-boundary'
   | 'background-shell-timeout'
@@ -220,6 +221,7 @@ export const STATUS_KINDS = [
   'reconnected',
   'retry-starting',
   'retry-resuming',
+  'retry-scheduled',
   'compacting',
   'compact-boundary',
   'background-shell-timeout',

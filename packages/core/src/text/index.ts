@@ -13,4 +13,5 @@ export {
   formatDuration,
   plural,
   truncate,
+  truncateMiddle,
 } from './display-text.ts';
