@@ -1,10 +1,14 @@
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { REPO_ROOT, runCli } from './run-cli.ts';
 
 /** Real runs of the CLI (see `corpus/captures/SOURCES.md`). */
 const CAPTURES = join(REPO_ROOT, 'corpus/captures');
+
+const scratch = mkdtempSync(join(tmpdir(), 'cursor-stream-captures-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe('render on real 2026.09 and 2026.10 captures', () => {
   test('an answer under `response` says how the question was answered, and why', async () => {
@@ -33,5 +37,33 @@ describe('render on real 2026.09 and 2026.10 captures', () => {
     expect(logs.length).toBeGreaterThanOrEqual(6);
     const run = await runCli(['validate', '--strict', ...logs]);
     expect([run.code, run.stderr]).toEqual([0, '']);
+  });
+});
+
+describe('the class of a failure, in every command that shows why a run failed', () => {
+  const failed = join(REPO_ROOT, 'corpus/official/failure-without-result.ndjson');
+  const sentence =
+    'ActionRequiredError: Named models unavailable Free plans can only use Auto. Upgrade your plan or remove --model to use Auto.';
+
+  test('summary, render, validate and report name it', async () => {
+    const report = join(scratch, 'failed.html');
+    const [json, text, render, validate, page] = await Promise.all([
+      runCli(['summary', '--json', failed]),
+      runCli(['summary', failed]),
+      runCli(['render', failed]),
+      runCli(['validate', failed]),
+      runCli(['report', failed, '-o', report]),
+    ]);
+    expect(JSON.parse(json.stdout).sessions[0].error).toEqual({
+      message: sentence,
+      code: 'model-unavailable',
+      line: 5,
+    });
+    expect(text.stdout).toContain(`  error   ${sentence} (model-unavailable, line 5)\n`);
+    expect(render.stdout).toContain(`✗ ${sentence} (model-unavailable, line 5)\n`);
+    expect(validate.stdout).toContain('ends without a result (failure: model-unavailable)\n');
+    // Exit 1: the log's plain-text lines are invalid lines, as for every command.
+    expect(page.code).toBe(1);
+    expect(readFileSync(report, 'utf8')).toContain(`${sentence} (model-unavailable)</p>`);
   });
 });

@@ -3,6 +3,8 @@
  * names are fixed. Discriminant `type` in kebab-case, fields in camelCase.
  */
 
+import type { FailureCode } from '../failures/failure-classes.ts';
+
 /** Where the record that produced an event starts in the input. */
 export interface SourceLocation {
   /** 1-based physical line. */
@@ -156,6 +158,8 @@ export type FinishReason = 'stop' | 'error' | 'incomplete';
  */
 export interface FailureReason {
   message: string;
+  /** The class of the failure, read from `message` by the table of the CLI's sentences (`classifyFailure`). */
+  code: FailureCode;
   /** Where the sentence is: the `result` record, or the output line. */
   loc?: SourceLocation;
 }
