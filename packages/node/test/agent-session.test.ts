@@ -29,7 +29,7 @@ describe('createChat', () => {
     const chat = await createChat(fakeRun(agent, vars));
     expect(chat).toEqual({
       ok: false,
-      error: { code: 'exit-nonzero', message: expect.stringContaining('Not logged in') },
+      error: { code: 'exit-nonzero', message: expect.stringContaining('Not logged in'), failure: 'unknown' },
     });
   });
 

@@ -319,7 +319,11 @@ describe('runAgent failure paths', () => {
       fakeRun(agent, { FAKE_AGENT_REPLAY: recording, FAKE_AGENT_EXIT: '1' }),
     ).collect();
 
-    expect(result.error).toEqual({ code: 'agent-error', message: 'You have hit your usage limit' });
+    expect(result.error).toEqual({
+      code: 'agent-error',
+      message: 'You have hit your usage limit',
+      failure: 'usage-limit',
+    });
     expect(typesOf(result.events)).toEqual(['stream-start', 'error', 'finish']);
     expect(result.events.at(-1)).toMatchObject({ finishReason: 'error', isError: true });
   });

@@ -22,9 +22,12 @@ afterAll(() => scratch.remove());
 
 const FAILURE_LINE = "RetriableError: [invalid_argument] unknown option '--system-prompt'";
 
-/** A failed run's end: the run's error (with this message) right before the one finish, marked as an error. */
-function expectEndsWith(result: AgentResult, code: string, message: string): void {
-  expect(result.error).toEqual({ code, message });
+/**
+ * A failed run's end: the run's error (with this message and the class of the agent's failure) right before the one
+ * finish, marked as an error.
+ */
+function expectEndsWith(result: AgentResult, code: string, message: string, failure: string): void {
+  expect(result.error).toEqual({ code, message, failure });
   expect(result.events.filter((event) => event.type === 'finish')).toHaveLength(1);
   expect(result.events.at(-2)).toMatchObject({ type: 'error', message });
   expect(result.events.at(-1)).toMatchObject({ type: 'finish', isError: true });
@@ -116,7 +119,7 @@ describe('the agent’s own sentence for a failure', () => {
     const recording = join(CORPUS_DIR, 'official/failure-line-before-error-result.ndjson');
     const vars = { FAKE_AGENT_REPLAY: recording, FAKE_AGENT_EXIT: '1', FAKE_AGENT_STDERR: 'later noise\n' };
     const result = await runAgent('hi', fakeRun(agent, vars)).collect();
-    expectEndsWith(result, 'agent-error', FAILURE_LINE);
+    expectEndsWith(result, 'agent-error', FAILURE_LINE, 'unknown-option');
   });
 
   test('an error result without text and no such line takes stderr', async () => {
@@ -133,7 +136,7 @@ describe('the agent’s own sentence for a failure', () => {
       FAKE_AGENT_STDERR: 'ActionRequiredError: flagged this request\n',
     };
     const result = await runAgent('hi', fakeRun(agent, vars)).collect();
-    expectEndsWith(result, 'agent-error', 'ActionRequiredError: flagged this request');
+    expectEndsWith(result, 'agent-error', 'ActionRequiredError: flagged this request', 'unknown');
   });
 
   test('an error result with text keeps its text, said once', async () => {
@@ -151,7 +154,11 @@ describe('the agent’s own sentence for a failure', () => {
     writeFileSync(recording, ndjson(records));
     const vars = { FAKE_AGENT_REPLAY: recording, FAKE_AGENT_NOISE: `${FAILURE_LINE}\n` };
     const result = await runAgent('hi', fakeRun(agent, vars)).collect();
-    expect(result.error).toEqual({ code: 'agent-error', message: 'You have hit your usage limit' });
+    expect(result.error).toEqual({
+      code: 'agent-error',
+      message: 'You have hit your usage limit',
+      failure: 'usage-limit',
+    });
     expect(result.events.filter((event) => event.type === 'error')).toHaveLength(1);
   });
 

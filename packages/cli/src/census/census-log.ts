@@ -11,7 +11,7 @@ import {
 } from '@cursor-stream/core/normalize';
 import type { NdjsonRecord } from '@cursor-stream/ndjson';
 import type { Progress } from '@cursor-stream/node/logs';
-import { expandLogPaths, readLog } from '@cursor-stream/node/logs';
+import { expandLogPaths, type LogError, readLog } from '@cursor-stream/node/logs';
 import { displayPath } from '../cli-error.ts';
 import type { InputOptions } from '../options.ts';
 import { type CensusJson, type CensusRow, type CensusTally, createCensusTally } from './census-tally.ts';
@@ -21,6 +21,8 @@ import { censusPointer, recordDrift } from './record-drift.ts';
 export interface CensusContext {
   readonly stdin: AsyncIterable<Uint8Array | string> & { readonly isTTY?: boolean | undefined };
   readonly progress?: (size: number | undefined, label: string) => Progress;
+  /** Told each problem of a log read through (another agent's log), to say it as the other commands do. */
+  readonly onProblem?: (problem: LogError) => void;
 }
 
 /** Records awaiting their events; a batch holds far fewer. */
@@ -63,6 +65,7 @@ async function censusOfLog(path: string, tally: CensusTally, options: InputOptio
   }
 
   const result = await readLog(path, { ...options, ...context, onRecord, onEvents });
+  if (result.ok) for (const problem of result.value.inputProblems) context.onProblem?.(problem);
   if (result.ok) tally.addFile();
   else tally.addUnreadable({ path: where, code: result.error.code, message: result.error.message });
 }

@@ -17,8 +17,8 @@ export interface CensusOptions extends InputOptions {
 /**
  * Runs `census` on files and directories.
  *
- * @returns 0 when the schemas and the model know everything read, 1 when something is unknown or a line is not a
- *   record, 2 when a log could not be read.
+ * @returns 0 when the schemas and the model know everything read, 1 when something is unknown, a line is not a
+ *   record or a log is another agent's (said on stderr), 2 when a log could not be read.
  */
 export async function runCensus(
   paths: readonly string[],
@@ -30,9 +30,14 @@ export async function runCensus(
     return EXIT_USAGE_OR_IO;
   }
   const { json, ...inputOptions } = options;
+  let problems = 0;
   const census = await censusOfLogs(paths, inputOptions, {
     stdin: io.stdin,
     progress: progressFor(io, false),
+    onProblem(problem) {
+      problems += 1;
+      reportError(io, problem);
+    },
   });
   if (json) await writeText(io.stdout, `${JSON.stringify(census, null, 2)}\n`);
   else {
@@ -40,5 +45,5 @@ export async function runCensus(
     await writeText(io.stdout, `${formatCensusText(census, palette).join('\n')}\n`);
   }
   if (census.unreadable.length > 0) return EXIT_USAGE_OR_IO;
-  return censusFoundDrift(census) ? EXIT_PROBLEMS : EXIT_OK;
+  return censusFoundDrift(census) || problems > 0 ? EXIT_PROBLEMS : EXIT_OK;
 }

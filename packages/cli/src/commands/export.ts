@@ -196,6 +196,7 @@ async function exportLog(
   const sink = await exporter.openLog(name, modifiedMs);
   const result = await readLog(path, {
     ...options,
+    foreignLogs: 'leave-out',
     stdin: io.stdin,
     progress: progressFor(io, false),
     onRecord: (record, dialect) => sink.observeRecord(record.line, record.value, dialect?.name),

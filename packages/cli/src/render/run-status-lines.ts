@@ -49,6 +49,7 @@ const STATUS_TEXTS: Readonly<Record<string, (status: RunStatus) => string>> = {
     const detail = status.attempt === undefined ? kept.slice(2) : `attempt ${status.attempt}${kept}`;
     return `resuming the turn${detail === '' ? '' : ` (${detail})`}`;
   },
+  'retry-scheduled': (status) => `retry scheduled${attempt(status)}`,
   compacting: () => 'compacting',
   'compact-boundary': () => 'compacted: the conversation goes on from a summary',
   'background-shell-timeout': (status) => withMessage('background shell timed out', status.message),
@@ -72,8 +73,18 @@ export function interactionText(interaction: RunInteraction): string {
   return withMessage(answer, interaction.reason);
 }
 
-/** The agent's sentence saying why the run failed, on one line, with where it is in the log. */
-export function failureText(failure: { readonly message: string; readonly line?: number | null }): string {
-  const where = failure.line === undefined || failure.line === null ? '' : ` (line ${failure.line})`;
-  return `${foldToOneLine(failure.message)}${where}`;
+/**
+ * The agent's sentence saying why the run failed, on one line, with its class (when the table of the CLI's sentences
+ * knows it) and where it is in the log: `… unknown option '--system-prompt' (unknown-option, line 12)`.
+ */
+export function failureText(failure: {
+  readonly message: string;
+  readonly code?: string | undefined;
+  readonly line?: number | null;
+}): string {
+  const notes = [
+    ...(failure.code === undefined || failure.code === 'unknown' ? [] : [failure.code]),
+    ...(failure.line === undefined || failure.line === null ? [] : [`line ${failure.line}`]),
+  ];
+  return `${foldToOneLine(failure.message)}${notes.length === 0 ? '' : ` (${notes.join(', ')})`}`;
 }

@@ -46,8 +46,8 @@ export interface TranscriptOptions {
   readonly verbose?: boolean;
 }
 
-function failureAt(failure: FailureReason): { message: string; line: number | null } {
-  return { message: failure.message, line: failure.loc?.line ?? null };
+function failureAt(failure: FailureReason): { message: string; code: string; line: number | null } {
+  return { message: failure.message, code: failure.code, line: failure.loc?.line ?? null };
 }
 
 /** Creates a {@link Transcript} styled with `palette`. */

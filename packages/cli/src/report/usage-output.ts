@@ -153,22 +153,26 @@ export async function writeUsage(
     },
   };
   let tracker: FactsTracker | undefined;
-  const outcome = await visitLogSessions(paths, options, {
-    start(path) {
-      tracker = trackSessionFacts(displayPath(path));
+  const outcome = await visitLogSessions(
+    paths,
+    { ...options, foreignLogs: 'leave-out' },
+    {
+      start(path) {
+        tracker = trackSessionFacts(displayPath(path));
+      },
+      event(event, times) {
+        tracker?.push(event, times);
+      },
+      async end() {
+        const facts = tracker?.facts();
+        if (facts !== undefined) await output.add(facts);
+        tracker = undefined;
+      },
+      async whole(facts) {
+        await output.add(facts);
+      },
     },
-    event(event, times) {
-      tracker?.push(event, times);
-    },
-    async end() {
-      const facts = tracker?.facts();
-      if (facts !== undefined) await output.add(facts);
-      tracker = undefined;
-    },
-    async whole(facts) {
-      await output.add(facts);
-    },
-  });
+  );
   await write(sessionRows.end());
   return withValueProblems(outcome, problems);
 }

@@ -82,29 +82,33 @@ export async function writeReport(
   let section: SessionSection | undefined;
   const problems = createValueProblemList();
   await write(pageStart(options.title ?? 'cursor-stream report', paths));
-  const outcome = await visitLogSessions(paths, options, {
-    start(path) {
-      section = createSessionSection(displayPath(path), limits);
+  const outcome = await visitLogSessions(
+    paths,
+    { ...options, foreignLogs: 'leave-out' },
+    {
+      start(path) {
+        section = createSessionSection(displayPath(path), limits);
+      },
+      event(event, times) {
+        section?.push(event, times);
+      },
+      async end() {
+        if (section === undefined) return;
+        const built = section.end(totals.sessions + 1);
+        section = undefined;
+        if (built === undefined) return;
+        problems.add(built.row.facts);
+        count(totals, built.row);
+        const shown = sectionChars + built.html.length <= limits.sectionChars;
+        if (shown) {
+          sectionChars += built.html.length;
+          await write(built.html);
+        } else totals.unshown += 1;
+        if (rows.length < limits.indexRows) rows.push(indexRow(built.row, shown));
+        else totals.unlisted += 1;
+      },
     },
-    event(event, times) {
-      section?.push(event, times);
-    },
-    async end() {
-      if (section === undefined) return;
-      const built = section.end(totals.sessions + 1);
-      section = undefined;
-      if (built === undefined) return;
-      problems.add(built.row.facts);
-      count(totals, built.row);
-      const shown = sectionChars + built.html.length <= limits.sectionChars;
-      if (shown) {
-        sectionChars += built.html.length;
-        await write(built.html);
-      } else totals.unshown += 1;
-      if (rows.length < limits.indexRows) rows.push(indexRow(built.row, shown));
-      else totals.unlisted += 1;
-    },
-  });
+  );
   await write(overviewHtml(rows, totals));
   await write(pageEnd(footerText(outcome, problems.count)));
   return withValueProblems(outcome, problems);

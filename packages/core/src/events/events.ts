@@ -3,6 +3,8 @@
  * names are fixed. Discriminant `type` in kebab-case, fields in camelCase.
  */
 
+import type { FailureCode } from '../failures/failure-classes.ts';
+
 /** Where the record that produced an event starts in the input. */
 export interface SourceLocation {
   /** 1-based physical line. */
@@ -156,6 +158,8 @@ export type FinishReason = 'stop' | 'error' | 'incomplete';
  */
 export interface FailureReason {
   message: string;
+  /** The class of the failure, read from `message` by the table of the CLI's sentences (`classifyFailure`). */
+  code: FailureCode;
   /** Where the sentence is: the `result` record, or the output line. */
   loc?: SourceLocation;
 }
@@ -196,7 +200,7 @@ export interface AgentErrorEvent extends CanonicalEventBase {
  * - `reconnecting` / `reconnected`: the connection to the agent's backend dropped and is being (or was) restored
  *   (`connection` records);
  * - `retry-starting` / `retry-resuming`: the agent retries a failed model call, possibly resuming from a checkpoint
- *   (`retry` records);
+ *   (`retry` records); `retry-scheduled`: a retry is planned for later (`retry/scheduled`, named by the 2026.10 CLI);
  * - `compacting`: the conversation is being summarized to fit the context window (`system/status`);
  * - `compact-boundary`: where the compacted conversation starts (`system/compact_boundary`);
  * - `background-shell-timeout`: a background shell command ran out of time (`system/background_shell_timeout`);
@@ -208,6 +212,7 @@ export type StatusKind =
   | 'reconnected'
   | 'retry-starting'
   | 'retry-resuming'
+  | 'retry-scheduled'
   | 'compacting'
   | 'compact-boundary'
   | 'background-shell-timeout'
@@ -220,6 +225,7 @@ export const STATUS_KINDS = [
   'reconnected',
   'retry-starting',
   'retry-resuming',
+  'retry-scheduled',
   'compacting',
   'compact-boundary',
   'background-shell-timeout',
@@ -263,7 +269,7 @@ export interface InteractionEvent extends CanonicalEventBase {
   phase: 'request' | 'response' | (string & {});
   /** What is asked: `createPlanRequestQuery`, `shellRequestQuery`, `webFetchRequestQuery`, ... */
   queryType?: string;
-  /** The query's id, pairing a request with its response. */
+  /** The query's id (`query.id`, or `response.id` of an answer), pairing a request with its response. */
   queryId?: number | string;
   /** The tool call the query is about. */
   toolCallId?: string;
@@ -275,7 +281,9 @@ export interface InteractionEvent extends CanonicalEventBase {
   reason?: string;
   /** The `query` object as sent. */
   query?: unknown;
-  /** The response's `result` object as sent. */
+  /** The answer's `response` object as sent (`{id, <kind>Response: ...}`; the CLI writes this since 2026.09). */
+  response?: unknown;
+  /** The answer's `result` object as sent (older builds). */
   result?: unknown;
   timestampMs?: number;
   /** The record's other fields, as they came. */

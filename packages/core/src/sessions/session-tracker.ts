@@ -6,6 +6,7 @@ import {
   type SourceLocation,
   unreachable,
 } from '../events/index.ts';
+import { classifyFailure } from '../failures/failure-classes.ts';
 import { isMessageless } from '../messageless-error.ts';
 import { isSessionContent, opensNewSession, type SessionProgress } from './session-boundary.ts';
 
@@ -46,7 +47,8 @@ function freshSession(): OpenSession {
 }
 
 function reason(message: string, loc: SourceLocation | undefined): FailureReason {
-  return loc === undefined ? { message } : { message, loc };
+  const code = classifyFailure(message);
+  return loc === undefined ? { message, code } : { message, code, loc };
 }
 
 /** A tracker for one stream. */

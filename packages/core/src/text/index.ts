@@ -14,4 +14,5 @@ export {
   formatDuration,
   plural,
   truncate,
+  truncateMiddle,
 } from './display-text.ts';
