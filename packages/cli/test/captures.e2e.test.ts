@@ -1,8 +1,9 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { REPO_ROOT } from '@cursor-stream/test-kit/corpus';
+import { runCli } from '@cursor-stream/test-kit/run-cli';
 import { afterAll, describe, expect, test } from 'vitest';
-import { REPO_ROOT, runCli } from './run-cli.ts';
 
 /** Real runs of the CLI (see `corpus/captures/SOURCES.md`). */
 const CAPTURES = join(REPO_ROOT, 'corpus/captures');

@@ -1,8 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type InteractionEvent, type JsonObject, validateDialectRecord } from '@cursor-stream/core';
+import { CORPUS_DIR } from '@cursor-stream/test-kit/corpus';
 import { describe, expect, test } from 'vitest';
-import { CORPUS_DIR, normalizeText, ofType } from './support.ts';
+import { normalizeText, ofType } from './support.ts';
 
 /** Real runs of the CLI (see `corpus/captures/SOURCES.md`), read as they were published. */
 const CAPTURES = join(CORPUS_DIR, 'captures');

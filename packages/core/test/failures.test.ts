@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { classifyFailure, FAILURE_CLASSES, FAILURE_CODES } from '@cursor-stream/core/failures';
+import { CORPUS_DIR } from '@cursor-stream/test-kit/corpus';
 import { fc, test as propTest } from '@fast-check/vitest';
 import { describe, expect, test } from 'vitest';
-import { CORPUS_DIR, normalizeText, ofType } from './support.ts';
+import { normalizeText, ofType } from './support.ts';
 
 function captured(name: string): string {
   return readFileSync(join(CORPUS_DIR, 'captures', name), 'utf8');

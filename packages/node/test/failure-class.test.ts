@@ -2,10 +2,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runAgent } from '@cursor-stream/node';
+import { CORPUS_DIR, DOCS_EXAMPLE } from '@cursor-stream/test-kit/corpus';
+import { installFakeAgent } from '@cursor-stream/test-kit/fake-agent';
+import { scratchFolder } from '@cursor-stream/test-kit/scratch';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { CORPUS_DIR, DOCS_EXAMPLE, fakeRun, installFakeAgent, scratchDir } from './support.ts';
+import { fakeRun } from './support.ts';
 
-const scratch = scratchDir();
+const scratch = scratchFolder('node');
 let agent = '';
 
 beforeAll(() => {
