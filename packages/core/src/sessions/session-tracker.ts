@@ -4,6 +4,8 @@ import {
   type FailureReason,
   type FinishEvent,
   type SourceLocation,
+  type StreamStartEvent,
+  type TextDeltaEvent,
   unreachable,
 } from '../events/index.ts';
 import { isMessageless } from '../messageless-error.ts';
@@ -47,6 +49,25 @@ function freshSession(): OpenSession {
 
 function reason(message: string, loc: SourceLocation | undefined): FailureReason {
   return loc === undefined ? { message } : { message, loc };
+}
+
+/**
+ * The opening of a session that is nothing but its `finish`: what `--output-format json` prints (one `result` per run,
+ * no stream before it). The run was whole, so it gets its start and, when it succeeded, the result as its text.
+ */
+function loneResultOpening(finish: FinishEvent): CanonicalEvent[] {
+  const start: StreamStartEvent = { type: 'stream-start' };
+  const opening: CanonicalEvent[] = [start];
+  if (!finish.isError && finish.text !== undefined && finish.text !== '') {
+    const text: TextDeltaEvent = { type: 'text-delta', text: finish.text };
+    opening.push(text);
+  }
+  for (const event of opening) {
+    if (finish.loc !== undefined) event.loc = finish.loc;
+    if (finish.sessionId !== undefined) event.sessionId = finish.sessionId;
+  }
+  if (finish.requestId !== undefined) start.requestId = finish.requestId;
+  return opening;
 }
 
 /** A tracker for one stream. */
@@ -130,6 +151,9 @@ export function createSessionTracker(): SessionTracker {
       if (opensNewSession(event, session)) {
         if (!session.finished) out.push(synthesizeFinish(event.loc));
         session = freshSession();
+      }
+      if (event.type === 'finish' && !session.hasContent) {
+        for (const opening of loneResultOpening(event)) out.push(observe(opening));
       }
       if (isSessionContent(event)) session.hasContent = true;
       out.push(observe(event));
