@@ -14,6 +14,7 @@ export type {
   ValidateOptions,
 } from './dialect.ts';
 export { BUILT_IN_DIALECTS } from './dialects/built-in.ts';
+export { type CursorSdkState, cursorSdkDialect } from './dialects/cursor-sdk.ts';
 export { officialDialect } from './dialects/official.ts';
 export { payloadEnvelopeDialect } from './dialects/payload-envelope.ts';
 export { pythonWrapperDialect } from './dialects/python-wrapper.ts';
@@ -24,6 +25,7 @@ export {
   type CanonicalEvent,
   type CanonicalEventBase,
   type CanonicalEventType,
+  type ContextOccupancy,
   EVENT_TRAITS,
   type EventTraits,
   eventTraits,
@@ -35,6 +37,8 @@ export {
   type InvalidLineEvent,
   KNOWN_TOOL_NAMES,
   type KnownToolName,
+  type PlanEntry,
+  type PlanEvent,
   type ReasoningDeltaEvent,
   type ReasoningEndEvent,
   type SourceLocation,
@@ -47,8 +51,11 @@ export {
   type ToolName,
   type ToolResultEvent,
   type ToolResultStatus,
+  type TurnTokens,
   type UnknownEvent,
   type Usage,
+  type UsageCost,
+  type UsageEvent,
   type UserMessageEvent,
   unreachable,
 } from './events/index.ts';

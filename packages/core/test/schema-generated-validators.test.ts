@@ -14,6 +14,8 @@ describe('the generated validators', () => {
   test('there is an open and a strict validator per dialect, and one for canonical events', () => {
     expect(generatedModules.sort()).toEqual([
       'canonical-event.js',
+      'cursor-sdk-strict.js',
+      'cursor-sdk.js',
       'official-strict.js',
       'official.js',
       'payload-envelope-strict.js',

@@ -138,6 +138,8 @@ export function createSessionTracker(): SessionTracker {
       case 'text-delta':
       case 'status':
       case 'interaction':
+      case 'usage':
+      case 'plan':
       case 'unknown':
         return event;
       default:
