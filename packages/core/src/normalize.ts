@@ -13,6 +13,7 @@ export type {
   SchemaIssue,
   ValidateOptions,
 } from './dialect.ts';
+export { type AcpState, acpDialect } from './dialects/acp.ts';
 export { BUILT_IN_DIALECTS } from './dialects/built-in.ts';
 export { type CursorSdkState, cursorSdkDialect } from './dialects/cursor-sdk.ts';
 export { officialDialect } from './dialects/official.ts';

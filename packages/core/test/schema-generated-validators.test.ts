@@ -13,6 +13,8 @@ const generatedModules = readdirSync(GENERATED).filter((name) => name.endsWith('
 describe('the generated validators', () => {
   test('there is an open and a strict validator per dialect, and one for canonical events', () => {
     expect(generatedModules.sort()).toEqual([
+      'acp-strict.js',
+      'acp.js',
       'canonical-event.js',
       'cursor-sdk-strict.js',
       'cursor-sdk.js',

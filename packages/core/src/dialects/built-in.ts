@@ -1,4 +1,5 @@
 import type { Dialect } from '../dialect.ts';
+import { type AcpState, acpDialect } from './acp.ts';
 import type { CliStreamState } from './cli-records.ts';
 import { type CursorSdkState, cursorSdkDialect } from './cursor-sdk.ts';
 import { officialDialect } from './official.ts';
@@ -12,6 +13,7 @@ interface StateByName {
   'python-wrapper': CliStreamState;
   'payload-envelope': CliStreamState;
   'cursor-sdk': CursorSdkState;
+  acp: AcpState;
 }
 
 /**
@@ -23,6 +25,7 @@ const DIALECT_BY_NAME: { readonly [Name in BuiltInDialectName]: Dialect<StateByN
   'python-wrapper': pythonWrapperDialect,
   'payload-envelope': payloadEnvelopeDialect,
   'cursor-sdk': cursorSdkDialect,
+  acp: acpDialect,
 };
 
 /**

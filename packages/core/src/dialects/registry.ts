@@ -25,6 +25,7 @@ export const BUILT_IN_DIALECT_REGISTRY = [
   { name: 'official', schemaStem: 'official', corpusFolder: 'official' },
   { name: 'python-wrapper', schemaStem: 'python-wrapper', corpusFolder: 'python-wrapper' },
   { name: 'payload-envelope', schemaStem: 'payload-envelope', corpusFolder: 'payload-envelope' },
+  { name: 'acp', schemaStem: 'acp', corpusFolder: 'acp' },
 ] as const satisfies readonly BuiltInDialectEntry[];
 
 type NamesOf<Entries extends readonly BuiltInDialectEntry[]> = {
