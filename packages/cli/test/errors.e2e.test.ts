@@ -109,7 +109,7 @@ describe('usage errors exit 2 with one line on stderr', () => {
     [
       ['render', '--dialect', 'other', RECORDING],
       expect.stringMatching(
-        /^cursor-stream: option '--dialect <name>' argument 'other' is invalid\. Allowed choices are auto, official, python-wrapper, payload-envelope\.\n$/,
+        /^cursor-stream: option '--dialect <name>' argument 'other' is invalid\. Allowed choices are auto, cursor-sdk, official, python-wrapper, payload-envelope, acp\.\n$/,
       ),
     ],
     [

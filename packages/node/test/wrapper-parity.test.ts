@@ -57,7 +57,7 @@ describe('query()', () => {
       durationApiMs: streamed.durationApiMs,
       exitCode: 0,
     });
-    expect(typesOf(result.events)).toEqual(['finish']);
+    expect(typesOf(result.events)).toEqual(['stream-start', 'text-delta', 'finish']);
   });
 
   test('a failed one-shot run (no JSON, a sentence on stderr, exit 1) resolves with exit-nonzero quoting it', async () => {

@@ -24,7 +24,7 @@ import {
 import { toolArgumentDetails, toolHeadline, toolOutcomeDetails } from '@cursor-stream/core/tools';
 import type { Palette } from '../format/colors.ts';
 import { findingMessage } from '../format/validate-report.ts';
-import { failureText, interactionText, statusText } from './run-status-lines.ts';
+import { failureText, interactionText, planText, statusText, usageText } from './run-status-lines.ts';
 
 /** Reasoning held for the preview: whitespace folds away, so more than the preview is kept, but not all of it. */
 const REASONING_HELD_LENGTH = 64 * 1024;
@@ -199,6 +199,10 @@ export function createTranscript(palette: Palette, options: TranscriptOptions = 
         return block([palette.dim(`· ${escapeControls(statusText(event))}`)]);
       case 'interaction':
         return block([palette.dim(`· ${escapeControls(interactionText(event))}`)]);
+      case 'usage':
+        return block([palette.dim(`· ${escapeControls(usageText(event))}`)]);
+      case 'plan':
+        return block([palette.dim(`· ${escapeControls(planText(event))}`)]);
       case 'unknown': {
         const type = event.rawSubtype === undefined ? event.rawType : `${event.rawType}/${event.rawSubtype}`;
         return block([palette.dim(`· ${escapeControls(type)}`)]);

@@ -192,6 +192,8 @@ export function createTimeline(maxBars: number): TimelineBuilder {
       case 'error':
       case 'status':
       case 'interaction':
+      case 'usage':
+      case 'plan':
       case 'unknown':
       case 'invalid-line':
         return;

@@ -263,6 +263,8 @@ function apply(builder: SessionBuilder, event: CanonicalEvent): void {
     case 'error':
     case 'status':
     case 'interaction':
+    case 'usage':
+    case 'plan':
     case 'unknown':
     case 'invalid-line':
       break;
