@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { REFERENCE_LOOP_NAME } from './approaches/hand-written.ts';
 import { describeMachine, type MachineInfo } from './machine.ts';
-import { CLI_BIN, shebangNodeFlags } from './memory-run.ts';
+import { CLI_BIN } from './memory-run.ts';
 import type { RunResult } from './run-once.ts';
 import { median } from './statistics.ts';
 import type { Log } from './throughput.ts';
@@ -134,7 +134,7 @@ export async function runCommandRow(
   stdout: StdoutTarget = 'dev-null',
 ): Promise<CommandRun> {
   if (row.kind === 'command') {
-    const run = await runWholeProcess(CLI_BIN, [...row.args, file], shebangNodeFlags(CLI_BIN), stdout);
+    const run = await runWholeProcess(CLI_BIN, [...row.args, file], [], stdout);
     const result: CommandRun = { ms: run.ms, peakRssMb: peakRssMbOf(run.usage), exitCode: run.code };
     if (run.stdout !== undefined) result.stdout = run.stdout;
     return result;
