@@ -22,11 +22,19 @@ export interface CliRun {
   stderr: string;
 }
 
-/** The environment without the color switches, so that each test decides them. */
+/** Variables that change what a command does, which each test decides. */
+const DECIDED_BY_TESTS = new Set([
+  'FORCE_COLOR',
+  'NO_COLOR',
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+]);
+
+/** The environment without the variables each test decides. */
 function cleanEnv(env: Record<string, string>): Record<string, string> {
   const result: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && key !== 'FORCE_COLOR' && key !== 'NO_COLOR') result[key] = value;
+    if (value !== undefined && !DECIDED_BY_TESTS.has(key)) result[key] = value;
   }
   return { ...result, ...env };
 }

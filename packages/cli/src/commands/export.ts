@@ -13,6 +13,7 @@ import {
   type ExportWarning,
   type ExportWarningListener,
   type LogExporter,
+  otlpTracesEndpointFromEnv,
 } from '@cursor-stream/export';
 import { expandLogPaths, ioError, type LogStats, readLog } from '@cursor-stream/node/logs';
 import { type CliError, cliError, type Result } from '../cli-error.ts';
@@ -28,9 +29,24 @@ export interface ExportOptions extends InputOptions {
   output?: string;
   /** `--endpoint`: an OTLP/HTTP traces URL. */
   endpoint?: string;
+  /** The environment variable `endpoint` was read from, when no flag chose where OTLP goes. */
+  endpointVariable?: string;
   /** `--url`: ClickHouse's HTTP interface. */
   url?: string;
   includeContent: boolean;
+}
+
+/**
+ * The options with the OTLP endpoint the OpenTelemetry environment variables name, as OpenTelemetry exporters honour
+ * them, when `--format otlp` was given neither `--endpoint` nor `-o`: a flag wins.
+ */
+export function withEndpointFromEnv(options: ExportOptions, env: CliIo['env']): ExportOptions {
+  if (options.format !== 'otlp' || options.endpoint !== undefined || options.output !== undefined)
+    return options;
+  const named = otlpTracesEndpointFromEnv(env);
+  return named === undefined
+    ? options
+    : { ...options, endpoint: named.url, endpointVariable: named.variable };
 }
 
 /** Why the options do not fit together, or `undefined` when they do. */
@@ -51,12 +67,14 @@ export function exportUsageError(options: ExportOptions): CliError | undefined {
     return usage('--format clickhouse needs --url URL');
   for (const url of [options.endpoint, options.url]) {
     if (url === undefined) continue;
+    const from =
+      url === options.endpoint && options.endpointVariable ? ` (from ${options.endpointVariable})` : '';
     if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
-      return usage(`not an http(s) URL: ${url}`);
+      return usage(`not an http(s) URL: ${url}${from}`);
     // A password in a URL ends up in shell history and process lists.
     const parsed = new URL(url);
     if (parsed.password !== '' || parsed.searchParams.has('password')) {
-      return usage('give credentials in the environment, not in the URL');
+      return usage(`give credentials in the environment, not in the URL${from}`);
     }
   }
   return undefined;
@@ -235,9 +253,10 @@ function exportFailure(error: unknown, where: string): CliError {
  */
 export async function runExport(
   paths: readonly string[],
-  options: ExportOptions,
+  given: ExportOptions,
   io: CliIo,
 ): Promise<ExitCode> {
+  const options = withEndpointFromEnv(given, io.env);
   const usage = exportUsageError(options);
   if (usage !== undefined) {
     reportError(io, usage);
