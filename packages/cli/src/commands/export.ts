@@ -17,7 +17,14 @@ import {
 } from '@cursor-stream/export';
 import { expandLogPaths, ioError, type LogStats, readLog } from '@cursor-stream/node/logs';
 import { type CliError, cliError, type Result } from '../cli-error.ts';
-import { type CliIo, progressFor, readingExitCode, reportError, writeText } from '../cli-io.ts';
+import {
+  type CliIo,
+  progressFor,
+  readingExitCode,
+  reportError,
+  reportInvalidLines,
+  writeText,
+} from '../cli-io.ts';
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
 import type { ExportFormat } from '../export-formats.ts';
 import type { InputOptions } from '../options.ts';
@@ -266,6 +273,7 @@ export async function runExport(
   const output = lineOutput(options.format === 'otlp' ? options.output : undefined, io);
   let code: ExitCode = EXIT_OK;
   const warnings = createWarningLines(io);
+  const invalid = { lines: 0, logs: 0, firstLog: '' };
   try {
     const exporter = await createExporter(options, io, output, warnings.listener);
     for (const entry of await expandLogPaths(paths)) {
@@ -279,10 +287,16 @@ export async function runExport(
       } else {
         const reading = readingExitCode(io, result.value);
         if (code === EXIT_OK) code = reading;
+        if (result.value.invalidLines > 0) {
+          invalid.lines += result.value.invalidLines;
+          invalid.logs += 1;
+          if (invalid.logs === 1) invalid.firstLog = entry.path;
+        }
       }
     }
     const totals = await exporter.close();
     await output.close();
+    if (invalid.logs > 0) reportInvalidLines(io, invalid, 'exported as invalid-line events');
     io.stderr.write(totalsLine(totals, where));
   } catch (error) {
     reportError(io, exportFailure(error, where));
