@@ -1,8 +1,9 @@
 /**
  * Material some suites read from outside the repository: real cursor-agent recordings and the founding documents,
  * kept in a `shared/` folder beside the clone (or where `CURSOR_STREAM_SHARED` points). A clone on its own does not
- * have it, so every suite that reads it asks here first and skips, naming what is missing, while the repository's
- * own recordings (`OWN_STREAMS`) keep covering the same shapes.
+ * have it, so every suite that reads it asks here first and skips, its title ending in `needs` (`(needs
+ * ../shared/real-corpus)`), while the repository's own recordings (`OWN_STREAMS`) keep covering the same shapes. The
+ * test run's summary (tools/vitest-summary-reporter.ts) says once what was missing and which suites skipped.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -16,25 +17,23 @@ export interface SharedFolder {
   readonly path: string;
   /** Whether it is there. */
   readonly present: boolean;
-  /** For a suite's title: what it needs, so that a skipped suite says what is missing. */
+  /**
+   * For a suite's title: what it needs, so that a skipped suite says what is missing; the end of the run lists the
+   * skipped tests by it ({@link NEEDS_PATTERN}).
+   */
   readonly needs: string;
   /** The `*.ndjson` files of the folder (or of a subfolder), sorted; none when it is missing. */
   ndjsonFiles(subfolder?: string): string[];
 }
 
-const warned = new Set<string>();
+/** Finds the folder a skipped test's title says it needs: the `needs` text of {@link SharedFolder}. */
+export const NEEDS_PATTERN = /\(needs ([^)]+)\)/;
 
-/** The shared folder `name`; when it is missing, says once on stderr which suites skip and why. */
+/** The shared folder `name`, present or not. */
 export function sharedFolder(name: 'real-corpus' | 'seeds'): SharedFolder {
   const path = join(SHARED_ROOT, name);
   const present = existsSync(path);
   const shown = relative(REPO_ROOT, path);
-  if (!present && !warned.has(name)) {
-    warned.add(name);
-    console.warn(
-      `note: ${shown} is missing, so the tests that need it are skipped (set CURSOR_STREAM_SHARED to its parent folder to run them)`,
-    );
-  }
   return {
     path,
     present,
