@@ -127,7 +127,7 @@ describe('export usage', () => {
     await writeFile(join(alone, 'package.json'), JSON.stringify({ type: 'module', version: '0.0.0' }));
     return (args, cwd) =>
       new Promise((resolve) => {
-        // Without the NODE_PATH a package manager's scripts set, which would find the workspace's packages.
+        // Without the NODE_PATH that pnpm's command shims (vitest's among them) set, which finds the workspace's packages.
         const { NODE_PATH: _, ...env } = process.env;
         const child = spawn(process.execPath, [join(alone, 'bin/cursor-stream.js'), ...args], { cwd, env });
         let stderr = '';
