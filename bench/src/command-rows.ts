@@ -15,7 +15,6 @@ import { CLI_BIN } from '@cursor-stream/test-kit/run-cli';
 import { describeMachine, lastJsonLine, type MachineInfo, median } from 'cursor-stream/measurement';
 import { build } from 'esbuild';
 import { REFERENCE_LOOP_NAME } from './approaches/hand-written.ts';
-import { shebangNodeFlags } from './memory-run.ts';
 import type { RunResult } from './run-once.ts';
 import type { Log } from './throughput.ts';
 import { peakRssMbOf, runWholeProcess, type StdoutTarget } from './whole-process.ts';
@@ -134,7 +133,7 @@ export async function runCommandRow(
   stdout: StdoutTarget = 'dev-null',
 ): Promise<CommandRun> {
   if (row.kind === 'command') {
-    const run = await runWholeProcess(CLI_BIN, [...row.args, file], shebangNodeFlags(CLI_BIN), stdout);
+    const run = await runWholeProcess(CLI_BIN, [...row.args, file], [], stdout);
     const result: CommandRun = { ms: run.ms, peakRssMb: peakRssMbOf(run.usage), exitCode: run.code };
     if (run.stdout !== undefined) result.stdout = run.stdout;
     return result;

@@ -133,7 +133,8 @@ function addRender(program: Command, { io, done }: CommandContext): void {
 const EXPORT_HELP = `
 Formats:
   otlp        OpenTelemetry traces (GenAI semantic conventions): OTLP JSON lines to -o FILE
-              (default: standard output), or OTLP/HTTP to --endpoint URL
+              (default: standard output), or OTLP/HTTP to --endpoint URL; without -o or --endpoint,
+              to OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, or OTEL_EXPORTER_OTLP_ENDPOINT plus /v1/traces, when set
   duckdb      the tables sessions, tool_calls and events in the DuckDB file -o FILE
   clickhouse  the same tables through ClickHouse's HTTP interface at --url URL
               (credentials from CLICKHOUSE_USER and CLICKHOUSE_PASSWORD)

@@ -53,7 +53,11 @@ describe('the failure sentence', () => {
     ])}`;
     const [first, second] = reduceSessions(normalizeText(text));
     expect(first?.failure).toBeNull();
-    expect(second?.failure).toEqual({ message: 'You have hit your usage limit', line: 5, code: 'usage-limit' });
+    expect(second?.failure).toEqual({
+      message: 'You have hit your usage limit',
+      line: 5,
+      code: 'usage-limit',
+    });
   });
 });
 

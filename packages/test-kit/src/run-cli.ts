@@ -23,13 +23,15 @@ export interface CliRun {
   stderr: string;
 }
 
-/** The test's environment without the color switches, so that each test decides them, with `env` over it. */
+/** The test's environment without the variables that change what a command does (colors, the OTLP endpoint), so that each test decides them, with `env` over it. */
 function cliEnv(env: CliEnv): Record<string, string> {
   const result: Record<string, string> = {};
   for (const [key, value] of Object.entries({
     ...process.env,
     FORCE_COLOR: undefined,
     NO_COLOR: undefined,
+    OTEL_EXPORTER_OTLP_ENDPOINT: undefined,
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: undefined,
     ...env,
   })) {
     if (value !== undefined) result[key] = value;

@@ -13,10 +13,18 @@ import {
   type ExportWarning,
   type ExportWarningListener,
   type LogExporter,
+  otlpTracesEndpointFromEnv,
 } from '@cursor-stream/export';
 import { expandLogPaths, ioError, type LogStats, readLog } from '@cursor-stream/node/logs';
 import { type CliError, cliError, type Result } from '../cli-error.ts';
-import { type CliIo, progressFor, readingExitCode, reportError, writeText } from '../cli-io.ts';
+import {
+  type CliIo,
+  progressFor,
+  readingExitCode,
+  reportError,
+  reportInvalidLines,
+  writeText,
+} from '../cli-io.ts';
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
 import type { ExportFormat } from '../export-formats.ts';
 import type { InputOptions } from '../options.ts';
@@ -28,9 +36,24 @@ export interface ExportOptions extends InputOptions {
   output?: string;
   /** `--endpoint`: an OTLP/HTTP traces URL. */
   endpoint?: string;
+  /** The environment variable `endpoint` was read from, when no flag chose where OTLP goes. */
+  endpointVariable?: string;
   /** `--url`: ClickHouse's HTTP interface. */
   url?: string;
   includeContent: boolean;
+}
+
+/**
+ * The options with the OTLP endpoint the OpenTelemetry environment variables name, as OpenTelemetry exporters honour
+ * them, when `--format otlp` was given neither `--endpoint` nor `-o`: a flag wins.
+ */
+export function withEndpointFromEnv(options: ExportOptions, env: CliIo['env']): ExportOptions {
+  if (options.format !== 'otlp' || options.endpoint !== undefined || options.output !== undefined)
+    return options;
+  const named = otlpTracesEndpointFromEnv(env);
+  return named === undefined
+    ? options
+    : { ...options, endpoint: named.url, endpointVariable: named.variable };
 }
 
 /** Why the options do not fit together, or `undefined` when they do. */
@@ -51,12 +74,14 @@ export function exportUsageError(options: ExportOptions): CliError | undefined {
     return usage('--format clickhouse needs --url URL');
   for (const url of [options.endpoint, options.url]) {
     if (url === undefined) continue;
+    const from =
+      url === options.endpoint && options.endpointVariable ? ` (from ${options.endpointVariable})` : '';
     if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
-      return usage(`not an http(s) URL: ${url}`);
+      return usage(`not an http(s) URL: ${url}${from}`);
     // A password in a URL ends up in shell history and process lists.
     const parsed = new URL(url);
     if (parsed.password !== '' || parsed.searchParams.has('password')) {
-      return usage('give credentials in the environment, not in the URL');
+      return usage(`give credentials in the environment, not in the URL${from}`);
     }
   }
   return undefined;
@@ -236,9 +261,10 @@ function exportFailure(error: unknown, where: string): CliError {
  */
 export async function runExport(
   paths: readonly string[],
-  options: ExportOptions,
+  given: ExportOptions,
   io: CliIo,
 ): Promise<ExitCode> {
+  const options = withEndpointFromEnv(given, io.env);
   const usage = exportUsageError(options);
   if (usage !== undefined) {
     reportError(io, usage);
@@ -248,6 +274,7 @@ export async function runExport(
   const output = lineOutput(options.format === 'otlp' ? options.output : undefined, io);
   let code: ExitCode = EXIT_OK;
   const warnings = createWarningLines(io);
+  const invalid = { lines: 0, logs: 0, firstLog: '' };
   try {
     const exporter = await createExporter(options, io, output, warnings.listener);
     for (const entry of await expandLogPaths(paths)) {
@@ -261,10 +288,16 @@ export async function runExport(
       } else {
         const reading = readingExitCode(io, result.value);
         if (code === EXIT_OK) code = reading;
+        if (result.value.invalidLines > 0) {
+          invalid.lines += result.value.invalidLines;
+          invalid.logs += 1;
+          if (invalid.logs === 1) invalid.firstLog = entry.path;
+        }
       }
     }
     const totals = await exporter.close();
     await output.close();
+    if (invalid.logs > 0) reportInvalidLines(io, invalid, 'exported as invalid-line events');
     io.stderr.write(totalsLine(totals, where));
   } catch (error) {
     reportError(io, exportFailure(error, where));

@@ -8,6 +8,9 @@ import { EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
 import type { InputOptions } from '../options.ts';
 import { type WriteText, writeReport } from '../report/index.ts';
 
+/** What the report makes of invalid lines, said when they make it exit 1. */
+const REPORT_INVALID_LINES = "counted in the page's footer (cursor-stream validate lists them)";
+
 /** Options of `report`. */
 export interface ReportCommandOptions extends InputOptions {
   /** Where to write the page; `-` for standard output. */
@@ -49,7 +52,11 @@ export async function runReport(
   const { output, ...inputOptions } = options;
   const readOptions = { ...inputOptions, stdin: io.stdin, progress: progressFor(io, false) };
   if (output === '-') {
-    return logsExitCode(io, await writeReport(paths, readOptions, (text) => writeText(io.stdout, text)));
+    return logsExitCode(
+      io,
+      await writeReport(paths, readOptions, (text) => writeText(io.stdout, text)),
+      REPORT_INVALID_LINES,
+    );
   }
   const opened = await openOutput(output);
   if (!opened.ok) {
@@ -60,7 +67,7 @@ export async function runReport(
   try {
     const outcome = await writeReport(paths, readOptions, file.write);
     const failure = file.failure();
-    if (failure === undefined) return logsExitCode(io, outcome);
+    if (failure === undefined) return logsExitCode(io, outcome, REPORT_INVALID_LINES);
     reportError(io, failure);
     return EXIT_USAGE_OR_IO;
   } finally {
