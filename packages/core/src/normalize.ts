@@ -67,6 +67,13 @@ export {
   foreignAgentOf,
 } from './foreign-agents.ts';
 export type { Normalizer, NormalizerOptions } from './normalizer/normalizer-types.ts';
+export type {
+  ConditionalRequirement,
+  ObjectShape,
+  RecordShape,
+  ValueShape,
+} from './record-readers/record-shape.ts';
+export { createRecordReader, type RecordReader } from './record-readers/record-templates.ts';
 export {
   createRecordTimeIndex,
   MAX_RECORD_TIME_MS,

@@ -158,7 +158,9 @@ export function planSplit(path: string, options: SplitOptions): SplitPlan | null
   let fd: number;
   try {
     // Only a regular file is opened here: opening a named pipe would wait for its writer, and take its data.
-    if (!statSync(path).isFile()) return null;
+    const stats = statSync(path);
+    // A file below the split size, as most logs are, is not opened at all.
+    if (!stats.isFile() || stats.size < options.splitBytes) return null;
     fd = openSync(path, 'r');
   } catch {
     return null;
