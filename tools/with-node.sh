@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs a command with another major version of Node first on the PATH, for the tests of code whose dependencies
-# declare a newer Node than the machine's (the AI SDK harness wants Node 22):
+# Runs a command with another major version of Node first on the PATH, for the test runs on the Node versions users
+# run besides the machine's (`pnpm run test:node22`, `pnpm run test:node24`):
 #
 #   tools/with-node.sh 22 pnpm exec vitest run packages/ai-sdk/test/harness
 #

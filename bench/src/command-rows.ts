@@ -11,12 +11,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CLI_BIN } from '@cursor-stream/test-kit/run-cli';
+import { describeMachine, lastJsonLine, type MachineInfo, median } from 'cursor-stream/measurement';
 import { build } from 'esbuild';
 import { REFERENCE_LOOP_NAME } from './approaches/hand-written.ts';
-import { describeMachine, type MachineInfo } from './machine.ts';
-import { CLI_BIN, shebangNodeFlags } from './memory-run.ts';
 import type { RunResult } from './run-once.ts';
-import { median } from './statistics.ts';
 import type { Log } from './throughput.ts';
 import { peakRssMbOf, runWholeProcess, type StdoutTarget } from './whole-process.ts';
 
@@ -68,6 +67,33 @@ export const COMMAND_ROWS: readonly CommandRow[] = [
   },
 ];
 
+/** The rows of every single-file shape: each command on one job, against the reference loop. */
+export const SHAPE_FILE_ROWS: readonly CommandRow[] = [
+  ...COMMAND_ROWS.filter((row) => ['cli-summary-json', 'cli-normalize', 'cli-validate'].includes(row.name)),
+  ...COMMAND_ROWS.filter((row) => row.name === REFERENCE_LOOP_NAME),
+];
+
+/**
+ * The rows of a folder of many logs: the commands people run over all their logs, as they run them, against the
+ * reference loop reading the same files one after another. (`summary` reads one log; the real-capture shape holds
+ * the same records as one file.)
+ */
+export const SHAPE_FOLDER_ROWS: readonly CommandRow[] = [
+  ...[
+    ['cli-validate', ['validate']],
+    ['cli-usage', ['usage']],
+    ['cli-census', ['census']],
+  ].map(
+    ([name, args]): CommandRow => ({
+      kind: 'command',
+      name: name as string,
+      label: `cursor-stream ${(args as string[]).join(' ')}`,
+      args: args as string[],
+    }),
+  ),
+  ...COMMAND_ROWS.filter((row) => row.name === REFERENCE_LOOP_NAME),
+];
+
 /**
  * Finds command rows by name.
  *
@@ -93,6 +119,9 @@ export interface CommandRun {
   records?: number;
   /** What a command printed, when kept. */
   stdout?: string;
+  /** The 1-minute load average just before the run and just after it. */
+  loadBefore?: number;
+  loadAfter?: number;
 }
 
 /** The baselines' runner, bundled into plain JavaScript; `dispose` removes it. */
@@ -134,16 +163,15 @@ export async function runCommandRow(
   stdout: StdoutTarget = 'dev-null',
 ): Promise<CommandRun> {
   if (row.kind === 'command') {
-    const run = await runWholeProcess(CLI_BIN, [...row.args, file], shebangNodeFlags(CLI_BIN), stdout);
+    const run = await runWholeProcess(CLI_BIN, [...row.args, file], [], stdout);
     const result: CommandRun = { ms: run.ms, peakRssMb: peakRssMbOf(run.usage), exitCode: run.code };
     if (run.stdout !== undefined) result.stdout = run.stdout;
     return result;
   }
   const run = await runWholeProcess(runner.script, ['--approach', row.approach, '--file', file], [], 'keep');
-  const line = run.stdout?.trim().split('\n').at(-1) ?? '';
-  if (run.code !== 0 || !line.startsWith('{'))
-    throw new Error(`${row.name} exited ${run.code} without a result`);
-  const result = JSON.parse(line) as RunResult;
+  const value = run.code === 0 ? lastJsonLine(run.stdout ?? '') : undefined;
+  if (value === undefined) throw new Error(`${row.name} exited ${run.code} without a result`);
+  const result = value as RunResult;
   return { ms: run.ms, peakRssMb: peakRssMbOf(run.usage), exitCode: run.code, records: result.records };
 }
 
@@ -165,13 +193,17 @@ export interface CommandTableRow {
   exitCodes: (number | null)[];
   /** Median records a baseline row parsed; absent for commands. */
   records?: number;
+  /** The lowest and highest 1-minute load average seen just before or just after one of its runs. */
+  loadMin: number;
+  loadMax: number;
 }
 
 /** What one command run measured. */
 export interface CommandReport {
   machine: MachineInfo;
-  /** The 1, 5 and 15 minute load averages as the run started. */
+  /** The 1, 5 and 15 minute load averages as the run started, and as it ended. */
   loadAtStart: number[];
+  loadAtEnd: number[];
   file: string;
   bytes: number;
   runs: number;
@@ -196,9 +228,14 @@ export async function measureCommands(
     for (let round = 0; round < runs; round++) {
       const order = [...rows.slice(round % rows.length), ...rows.slice(0, round % rows.length)];
       for (const row of order) {
+        const loadBefore = loadavg()[0] ?? Number.NaN;
         const run = await runCommandRow(row, file, runner);
-        results.get(row.name)?.push(run);
-        log(`round ${round + 1}/${runs} ${row.name}: ${run.ms.toFixed(0)} ms, exit ${run.exitCode}`);
+        const loadAfter = loadavg()[0] ?? Number.NaN;
+        results.get(row.name)?.push({ ...run, loadBefore, loadAfter });
+        log(
+          `round ${round + 1}/${runs} ${row.name}: ${run.ms.toFixed(0)} ms, exit ${run.exitCode}, ` +
+            `load ${loadBefore.toFixed(2)} -> ${loadAfter.toFixed(2)}`,
+        );
       }
     }
   } finally {
@@ -209,7 +246,7 @@ export async function measureCommands(
   const table = rows.map((row) =>
     tableRowOf(row, results.get(row.name) ?? [], bytes, referenceMs, reference),
   );
-  return { machine: describeMachine(), loadAtStart, file, bytes, runs, rows: table };
+  return { machine: describeMachine(), loadAtStart, loadAtEnd: loadavg(), file, bytes, runs, rows: table };
 }
 
 function tableRowOf(
@@ -222,6 +259,7 @@ function tableRowOf(
   const times = runs.map((run) => run.ms);
   const medianMs = median(times);
   const records = runs.flatMap((run) => (run.records === undefined ? [] : [run.records]));
+  const loads = runs.flatMap((run) => [run.loadBefore ?? Number.NaN, run.loadAfter ?? Number.NaN]);
   const tableRow: CommandTableRow = {
     name: row.name,
     label: row.label,
@@ -234,6 +272,8 @@ function tableRowOf(
     pairedRatio: median(runs.map((run, i) => (reference[i]?.ms ?? Number.NaN) / run.ms)),
     peakRssMb: median(runs.map((run) => run.peakRssMb)),
     exitCodes: [...new Set(runs.map((run) => run.exitCode))],
+    loadMin: Math.min(...loads),
+    loadMax: Math.max(...loads),
   };
   if (records.length > 0) tableRow.records = median(records);
   return tableRow;
@@ -248,16 +288,17 @@ export function formatCommandReport(report: CommandReport, heading = ''): string
   return `${[
     ...(heading === '' ? [] : [heading]),
     `Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGb} GB, Node ${machine.node}, ${machine.os}; ` +
-      `load average at start ${report.loadAtStart.map((load) => load.toFixed(2)).join(', ')}`,
+      `load average at start ${report.loadAtStart.map((load) => load.toFixed(2)).join(', ')}, ` +
+      `at end ${report.loadAtEnd.map((load) => load.toFixed(2)).join(', ')}`,
     `Input: ${report.file} (${fixed(report.bytes / 1e6, 1)} MB); whole processes, spawn to exit, median of ${report.runs} interleaved runs.`,
     '',
-    '| row | MB/s | x reference loop | paired x | median ms | min-max ms | peak RSS MB | exit |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    '| row | MB/s | x reference loop | paired x | median ms | min-max ms | peak RSS MB | exit | 1-min load |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...report.rows.map(
       (row) =>
         `| ${row.label} | ${fixed(row.mbPerSec, 1)} | ${fixed(row.ratio, 2)} | ${fixed(row.pairedRatio, 2)} | ` +
         `${fixed(row.medianMs, 0)} | ${fixed(row.minMs, 0)}-${fixed(row.maxMs, 0)} | ${fixed(row.peakRssMb, 1)} | ` +
-        `${row.exitCodes.join(', ')} |`,
+        `${row.exitCodes.join(', ')} | ${fixed(row.loadMin, 2)}-${fixed(row.loadMax, 2)} |`,
     ),
   ].join('\n')}\n`;
 }

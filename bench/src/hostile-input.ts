@@ -14,10 +14,9 @@
 
 import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { CLI_BIN } from '@cursor-stream/test-kit/run-cli';
 
-const BIN = join(import.meta.dirname, '../../packages/cli/bin/cursor-stream.js');
 const MB = 1024 * 1024;
 
 interface Outcome {
@@ -30,7 +29,7 @@ interface Outcome {
 /** Runs `cursor-stream normalize -` on the generated input, counting the text it emits without keeping it. */
 function runNormalize(input: Iterable<string>, args: readonly string[] = []): Promise<Outcome> {
   const started = performance.now();
-  const child = spawn('/usr/bin/time', ['-f', '%M', process.execPath, BIN, 'normalize', ...args, '-'], {
+  const child = spawn('/usr/bin/time', ['-f', '%M', process.execPath, CLI_BIN, 'normalize', ...args, '-'], {
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   // A CLI that stops reading early (a refused option) must not end the benchmark with EPIPE.

@@ -1,4 +1,8 @@
 /**
+ * `pnpm bench --commands [--runs 5] [--shapes a,b] [--size-mb 100] [--logs 10000] [--no-write] [--json]` times the
+ * commands on every log shape and, when the machine stayed quiet, writes them to RESULTS.md (see `shape-report.ts`);
+ * `pnpm bench --commands FILE` times them, and the libraries' rows, on one file only.
+ *
  * `pnpm bench [FILE] [--raw-newlines-file FILE] [--runs 5] [--only a,b] [--no-correctness] [--json]`, or
  * `pnpm bench --memory [--json] [--sessions 1000000] [--text-bytes 1000000000] [--commands-only]` for the memory run
  * (`memory-run.ts`): `normalize` on the 1 GB stream, then `validate`, `summary` and `normalize` on a gzipped log of
@@ -15,6 +19,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { describeMachine } from 'cursor-stream/measurement';
 import type { Approach } from './approaches/approach.ts';
 import { APPROACHES, approachNamed } from './approaches/registry.ts';
 import {
@@ -30,7 +35,6 @@ import {
   writeSplitUtf8Corpus,
 } from './corpora.ts';
 import { type CorrectnessCorpus, checkCorrectness } from './correctness.ts';
-import { describeMachine } from './machine.ts';
 import {
   CLI_BUILT,
   FULL_COMMAND_MEMORY_SCALE,
@@ -42,10 +46,12 @@ import {
 } from './memory-run.ts';
 import { FULL_RELAY_MEMORY_SCALE, formatRelayMemoryRows, runRelayMemory } from './relay-memory.ts';
 import { type BenchReport, formatReport, formatReportJson } from './report.ts';
+import { DEFAULT_LOG_COUNT, DEFAULT_SHAPE_MB, ensureLogShapes, shapeBytes } from './shape-corpora.ts';
 import { REPOSITORY_ROOT, spawnRun } from './spawn-run.ts';
 import { type Log, measureThroughput } from './throughput.ts';
 
 const log: Log = (line) => process.stderr.write(`${line}\n`);
+const RESULTS_FILE = join(REPOSITORY_ROOT, 'bench/RESULTS.md');
 
 function positiveInteger(text: string, name: string): number {
   const value = Number(text);
@@ -76,6 +82,10 @@ async function main(argv: readonly string[]): Promise<void> {
       'record-mb': { type: 'string', default: String(FULL_RELAY_MEMORY_SCALE.recordMb) },
       clients: { type: 'string', default: String(FULL_RELAY_MEMORY_SCALE.clients) },
       'text-mb': { type: 'string', default: String(FULL_RELAY_MEMORY_SCALE.textMb) },
+      shapes: { type: 'string' },
+      'size-mb': { type: 'string', default: String(DEFAULT_SHAPE_MB) },
+      logs: { type: 'string', default: String(DEFAULT_LOG_COUNT) },
+      'no-write': { type: 'boolean', default: false },
     },
   });
   if (values['relay-memory']) {
@@ -89,6 +99,10 @@ async function main(argv: readonly string[]): Promise<void> {
       log,
     );
     process.stdout.write(values.json ? `${JSON.stringify(rows, null, 2)}\n` : formatRelayMemoryRows(rows));
+    return;
+  }
+  if (values.commands && !values.scaling && positionals[0] === undefined) {
+    await benchShapes(values);
     return;
   }
   if (values.commands || values.scaling) {
@@ -181,6 +195,53 @@ async function benchCommands(
       ? `${JSON.stringify(reports, null, 2)}\n`
       : reports.map((report) => formatCommandReport(report)).join('\n'),
   );
+}
+
+/**
+ * The command rows on every log shape (see `shape-corpora.ts`), then RESULTS.md's command section rewritten with
+ * them, unless the machine was busy, the run partial or `--no-write` given.
+ */
+async function benchShapes(values: {
+  runs: string;
+  json: boolean;
+  shapes?: string;
+  'size-mb': string;
+  logs: string;
+  'no-write': boolean;
+}): Promise<void> {
+  const { SHAPE_FILE_ROWS, SHAPE_FOLDER_ROWS, measureCommands } = await import('./command-rows.ts');
+  const { QUIET_LOAD, formatShapeReports, refusalOf, writeCommandSection } = await import(
+    './shape-report.ts'
+  );
+  if (!existsSync(CLI_BUILT)) throw new Error('the CLI is not built: run `pnpm build` first');
+  const runs = positiveInteger(values.runs, '--runs');
+  const options = {
+    sizeMb: positiveInteger(values['size-mb'], '--size-mb'),
+    logCount: positiveInteger(values.logs, '--logs'),
+    ...(values.shapes === undefined ? {} : { only: values.shapes.split(',') }),
+  };
+  const shapes = await ensureLogShapes(options, log);
+  const reports = [];
+  for (const shape of shapes) {
+    log(`${shape.name}: ${shape.description}`);
+    const rows = shape.kind === 'folder' ? SHAPE_FOLDER_ROWS : SHAPE_FILE_ROWS;
+    reports.push({ shape, report: await measureCommands(rows, shape.path, shapeBytes(shape), runs, log) });
+  }
+  const date = new Date().toISOString().slice(0, 10);
+  const text = formatShapeReports(reports, date);
+  process.stdout.write(values.json ? `${JSON.stringify(reports, null, 2)}\n` : text);
+  const complete =
+    values.shapes === undefined &&
+    options.sizeMb === DEFAULT_SHAPE_MB &&
+    options.logCount === DEFAULT_LOG_COUNT &&
+    runs >= 5;
+  const refusal = values['no-write'] ? 'asked not to (--no-write)' : refusalOf(reports, complete);
+  if (refusal !== undefined) {
+    log(`RESULTS.md not written (it takes runs whose 1-minute load stays at most ${QUIET_LOAD}): ${refusal}`);
+    return;
+  }
+  await writeCommandSection(RESULTS_FILE, text);
+  log(`wrote the command section of ${displayPath(RESULTS_FILE)}`);
 }
 
 /** The generated corpus of `size` MB; the default and the memory run's corpora are the 200 and 1000 MB ones. */

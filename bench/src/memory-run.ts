@@ -4,8 +4,9 @@
  * the largest record.
  */
 
-import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { CLI_BIN } from '@cursor-stream/test-kit/run-cli';
 import { DEFAULT_CORPUS, DEFAULT_SEED, ensureCorpus, ensureDefaultCorpus } from './corpora.ts';
 import { REPOSITORY_ROOT } from './spawn-run.ts';
 import type { Log } from './throughput.ts';
@@ -14,7 +15,6 @@ import { runWholeProcess } from './whole-process.ts';
 /** The stream the memory run reads. */
 export const MEMORY_CORPUS = join(REPOSITORY_ROOT, 'corpus/generated/mixed-1gb.ndjson');
 const MEMORY_CORPUS_BYTES = 1e9;
-export const CLI_BIN = join(REPOSITORY_ROOT, 'packages/cli/bin/cursor-stream.js');
 export const CLI_BUILT = join(REPOSITORY_ROOT, 'packages/cli/bundle/cli.js');
 /** The fixed part of the target, MB (10^6 bytes). */
 const TARGET_BASE_MB = 100;
@@ -49,23 +49,12 @@ export interface MemoryReport {
 const RUNS = [
   { label: 'as installed', file: 'corpus/generated/mixed-1gb.ndjson', flags: [] },
   {
-    label: 'node defaults (no shebang flags)',
+    label: 'young generation left to grow (--max-semi-space-size=16)',
     file: 'corpus/generated/mixed-1gb.ndjson',
-    flags: [],
-    withoutShebangFlags: true,
+    flags: ['--max-semi-space-size=16'],
   },
   { label: 'as installed, 200 MB stream', file: 'corpus/generated/mixed.ndjson', flags: [] },
 ] as const;
-
-/**
- * The node flags in the bin's `#!/usr/bin/env -S node ...` line. npm's and pnpm's command shims pass them to node,
- * so they are part of how the installed command runs.
- */
-export function shebangNodeFlags(bin: string): string[] {
-  const first = readFileSync(bin, 'utf8').split('\n', 1)[0] ?? '';
-  const flags = /^#!\s*\/usr\/bin\/env\s+-S\s+node\s+(.*)$/.exec(first)?.[1]?.trim();
-  return flags ? flags.split(/\s+/) : [];
-}
 
 /** The longest line of a file (records of a clean corpus are lines), terminator included. */
 export async function largestLineBytes(file: string): Promise<number> {
@@ -95,8 +84,7 @@ async function cliToDevNull(
 async function runOne(run: (typeof RUNS)[number], log: Log): Promise<MemoryRun> {
   log(`memory run (${run.label}): cursor-stream normalize ${run.file} > /dev/null ...`);
   const path = join(REPOSITORY_ROOT, run.file);
-  const shebang = 'withoutShebangFlags' in run ? [] : shebangNodeFlags(CLI_BIN);
-  const { usage, code, seconds } = await cliToDevNull(['normalize', path], [...shebang, ...run.flags]);
+  const { usage, code, seconds } = await cliToDevNull(['normalize', path], run.flags);
   const bytes = statSync(path).size;
   const peakRssMb = (usage.maxRSS * 1024) / 1e6;
   return {
@@ -134,7 +122,7 @@ export async function runMemory(log: Log): Promise<MemoryReport> {
 export function formatMemoryReport(report: MemoryReport): string {
   const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
   return `${[
-    'Memory run: `cursor-stream normalize FILE > /dev/null`, the built CLI under plain node with its shebang flags (as the installed command runs); peak RSS of the process.',
+    'Memory run: `cursor-stream normalize FILE > /dev/null`, the built CLI under plain node, as the installed command runs; peak RSS of the process.',
     `Largest record: ${(report.largestRecordBytes / 1e6).toFixed(3)} MB; target: under ${report.targetMb.toFixed(1)} MB ` +
       `(100 MB + 2 x largest record): ${report.withinTarget ? 'met' : 'NOT met'}.`,
     '',
@@ -189,7 +177,7 @@ export async function runCommandMemory(scale: CommandMemoryScale, log: Log): Pro
     for (const command of COMMANDS) {
       log(`memory run: cursor-stream ${command.join(' ')} ${input} > /dev/null ...`);
       const path = join(REPOSITORY_ROOT, input);
-      const { usage, code, seconds } = await cliToDevNull([...command, path], shebangNodeFlags(CLI_BIN));
+      const { usage, code, seconds } = await cliToDevNull([...command, path], []);
       rows.push({
         command: command.join(' '),
         input,

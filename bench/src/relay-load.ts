@@ -8,15 +8,14 @@
  */
 
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { get, request } from 'node:http';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-
-const ROOT = join(import.meta.dirname, '../..');
-const CLI = join(ROOT, 'packages/cli/bin/cursor-stream.js');
-const FAKE_AGENT = join(ROOT, 'packages/node/test/fixtures/fake-agent.mjs');
+import { installFakeAgent } from '@cursor-stream/test-kit/fake-agent';
+import { CLI_BIN } from '@cursor-stream/test-kit/run-cli';
+import { scratchFolder } from '@cursor-stream/test-kit/scratch';
 
 const { values } = parseArgs({
   options: {
@@ -58,7 +57,7 @@ function startServer(
 ): Promise<{ child: ChildProcess; port: number }> {
   const child = spawn(
     process.execPath,
-    [CLI, 'serve', '--port', '0', '--data-dir', dataDir, '--agent', agent],
+    [CLI_BIN, 'serve', '--port', '0', '--data-dir', dataDir, '--agent', agent],
     {
       env: {
         ...process.env,
@@ -149,7 +148,7 @@ function client(port: number, runId: string, want: Expected): Promise<number> {
 
 /** The ids and JSON `cursor-stream normalize` gives for a log, the ids as the relay forms them from `loc`. */
 function expectedOf(log: string): Expected {
-  const out = execFileSync(process.execPath, [CLI, 'normalize', log], {
+  const out = execFileSync(process.execPath, [CLI_BIN, 'normalize', log], {
     maxBuffer: 1 << 30,
     encoding: 'utf8',
   });
@@ -174,13 +173,9 @@ function peakRssMb(pid: number): number {
   return Math.round((kb * 1024) / 1e6);
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'cursor-stream-relay-load-'));
-const agent = join(dir, 'fake-agent.sh');
-writeFileSync(
-  agent,
-  `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(FAKE_AGENT)} "$@"\n`,
-);
-chmodSync(agent, 0o755);
+const scratch = scratchFolder('relay-load');
+const dir = scratch.dir;
+const agent = installFakeAgent(dir, 'fake-agent.sh');
 const recording = join(dir, 'load.ndjson');
 writeRecording(recording, EVENTS);
 const { child, port } = await startServer(join(dir, 'data'), agent, recording);
@@ -218,5 +213,5 @@ try {
   process.exitCode = failures.length === 0 ? 0 : 1;
 } finally {
   child.kill('SIGTERM');
-  rmSync(dir, { recursive: true, force: true });
+  scratch.remove();
 }

@@ -14,8 +14,9 @@ import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CLI_BIN } from '@cursor-stream/test-kit/run-cli';
 import { ensureHugeTextLog, ensureLargeRecordsLog } from './memory-logs.ts';
-import { CLI_BIN, CLI_BUILT, shebangNodeFlags } from './memory-run.ts';
+import { CLI_BUILT } from './memory-run.ts';
 import { REPOSITORY_ROOT } from './spawn-run.ts';
 import type { Log } from './throughput.ts';
 
@@ -71,7 +72,7 @@ function startServe(
 ): Promise<{ child: ChildProcess; port: number; stderr: () => string }> {
   const child = spawn(
     process.execPath,
-    [...shebangNodeFlags(CLI_BIN), CLI_BIN, 'serve', '--port', '0', '--data-dir', dataDir, '--agent', agent],
+    [CLI_BIN, 'serve', '--port', '0', '--data-dir', dataDir, '--agent', agent],
     {
       cwd: REPOSITORY_ROOT,
       env: { ...process.env, [LOG_ENV]: logFile },

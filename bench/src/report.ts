@@ -1,7 +1,7 @@
 /** The report of a run: a Markdown table for people, or one JSON document with `--json`. */
 
+import type { MachineInfo } from 'cursor-stream/measurement';
 import { type CorrectnessCorpus, describeVerdict, type Verdict } from './correctness.ts';
-import type { MachineInfo } from './machine.ts';
 import type { ThroughputRow } from './throughput.ts';
 
 /** The corpus a report measured. */

@@ -1,3 +1,5 @@
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { CanonicalEvent } from '@cursor-stream/core';
 import type { Approach } from './approaches/approach.ts';
 import { type Chunking, inputOf } from './inputs.ts';
@@ -20,6 +22,7 @@ export interface RunResult {
 
 /** How to run a row. */
 export interface RunOptions {
+  /** A file, or a folder whose files are read one after another, as a loop over many logs does. */
   file: string;
   chunking: Chunking;
   /** Digest every value (slower; for correctness runs). */
@@ -36,11 +39,11 @@ function digestSinkFor(approach: Approach) {
 export async function runOnce(approach: Approach, options: RunOptions): Promise<RunResult> {
   const parse = await approach.load();
   const sink = options.digest ? digestSinkFor(approach) : createCountingSink();
-  const input = inputOf(options.file, options.chunking);
+  const files = filesOf(options.file);
   let stopped: string | undefined;
   const started = performance.now();
   try {
-    await parse(input, sink);
+    for (const file of files) await parse(inputOf(file, options.chunking), sink);
   } catch (error) {
     stopped = error instanceof Error ? error.message : String(error);
   }
@@ -56,4 +59,12 @@ export async function runOnce(approach: Approach, options: RunOptions): Promise<
   const digest = sink.digest();
   if (digest !== undefined) result.digest = digest;
   return result;
+}
+
+/** `path` itself, or the files of the folder it names in name order. */
+function filesOf(path: string): string[] {
+  if (!statSync(path).isDirectory()) return [path];
+  return readdirSync(path)
+    .sort()
+    .map((name) => join(path, name));
 }

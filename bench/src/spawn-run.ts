@@ -1,5 +1,5 @@
-import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { runInFreshProcess } from 'cursor-stream/measurement';
 import type { Chunking } from './inputs.ts';
 import type { RunResult } from './run-once.ts';
 
@@ -12,27 +12,20 @@ const NODE_FLAGS = ['--import', 'tsx', '--conditions=@cursor-stream/source'] as 
 const RUN_TIMEOUT_MS = 10 * 60 * 1000;
 
 /** Runs one row once in a fresh Node process. Rejects when the process fails or prints no result. */
-export function spawnRun(
+export async function spawnRun(
   approach: string,
   file: string,
   chunking: Chunking,
   digest: boolean,
 ): Promise<RunResult> {
-  const args = [...NODE_FLAGS, CHILD_RUNNER, '--approach', approach, '--file', file, '--chunking', chunking];
+  const args = ['--approach', approach, '--file', file, '--chunking', chunking];
   if (digest) args.push('--digest');
-  return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      args,
-      { cwd: REPOSITORY_ROOT, timeout: RUN_TIMEOUT_MS, maxBuffer: 1 << 20 },
-      (error, stdout, stderr) => {
-        const line = stdout.trim().split('\n').at(-1) ?? '';
-        if (error !== null || !line.startsWith('{')) {
-          reject(new Error(`${approach} failed: ${error?.message ?? 'no result'}\n${stderr.trim()}`));
-          return;
-        }
-        resolve(JSON.parse(line) as RunResult);
-      },
-    );
+  const outcome = await runInFreshProcess(CHILD_RUNNER, args, {
+    nodeFlags: NODE_FLAGS,
+    cwd: REPOSITORY_ROOT,
+    timeoutMs: RUN_TIMEOUT_MS,
   });
+  if (!outcome.ok)
+    throw new Error(`${approach} failed: ${outcome.failure ?? 'no result'}\n${outcome.stderr.trim()}`);
+  return outcome.value as RunResult;
 }

@@ -3,11 +3,11 @@
  * that drift of a shared machine spreads over all rows instead of landing on one.
  */
 
+import { median } from 'cursor-stream/measurement';
 import type { Approach } from './approaches/approach.ts';
 import { REFERENCE_LOOP_NAME } from './approaches/hand-written.ts';
 import type { RunResult } from './run-once.ts';
 import { spawnRun } from './spawn-run.ts';
-import { median } from './statistics.ts';
 
 /** One row of the throughput table. */
 export interface ThroughputRow {

@@ -7,6 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CANONICAL_EVENT_TYPES, type CanonicalEvent } from '@cursor-stream/core';
+import { describeMachine } from 'cursor-stream/measurement';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeCorpus } from '../../corpus/generator/index.ts';
 import { TYPES_WITHOUT_REASONING } from '../src/approaches/pipeline.ts';
@@ -22,7 +23,6 @@ import {
 import { correctnessCorpusOf, withExpectedEvents, writeSplitUtf8Corpus } from '../src/corpora.ts';
 import { type CorrectnessCorpus, judge } from '../src/correctness.ts';
 import { inputOf } from '../src/inputs.ts';
-import { describeMachine } from '../src/machine.ts';
 import { renderChart } from '../src/render-chart.ts';
 import { type BenchReport, formatReport, formatReportJson } from '../src/report.ts';
 import { runOnce } from '../src/run-once.ts';

@@ -7,7 +7,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
@@ -24,6 +24,7 @@ interface Manifest {
   peerDependenciesMeta?: Record<string, { optional?: boolean }>;
   dependencies?: Record<string, string>;
   files?: string[];
+  publishConfig?: { access?: string };
 }
 
 /** The publishable packages: every folder of `packages/` with a manifest that is not private. */
@@ -127,6 +128,29 @@ describe('the packed packages', () => {
       const { stdout: manifest } = await run('tar', ['-xzOf', tarball, 'package/package.json']);
       expect(manifest, tarball).not.toContain('workspace:');
       expect(manifest, tarball).not.toContain('@cursor-stream/source');
+      // A scoped package is private on its first publish unless it says otherwise.
+      expect((JSON.parse(manifest) as Manifest).publishConfig?.access, tarball).toBe('public');
+      // Source maps only with the sources they point to, and no JavaScript naming a map that is not there.
+      const unpacked = mkdtempSync(join(scratch, 'unpacked-'));
+      await run('tar', ['-xzf', tarball, '-C', unpacked]);
+      for (const file of files) {
+        if (file.endsWith('.map')) {
+          const sources = (JSON.parse(readFileSync(join(unpacked, file), 'utf8')) as { sources?: string[] })
+            .sources;
+          const missing = (sources ?? [])
+            .map((source) => posix.join(posix.dirname(file), source))
+            .filter((source) => !files.includes(source));
+          expect(missing, `${tarball}: ${file} points to sources not in the package`).toEqual([]);
+        } else if (/\.(js|d\.ts)$/.test(file)) {
+          const mapped = /\/\/# sourceMappingURL=(\S+)\s*$/.exec(
+            readFileSync(join(unpacked, file), 'utf8'),
+          )?.[1];
+          if (mapped === undefined || mapped.startsWith('data:')) continue;
+          expect(files, `${tarball}: ${file} names a source map the package lacks`).toContain(
+            posix.join(posix.dirname(file), mapped),
+          );
+        }
+      }
     }
   });
 

@@ -173,6 +173,8 @@ export function createUIMessageEncoder(options: UIMessageEncoderOptions = {}): U
       case 'user-message':
       case 'status':
       case 'interaction':
+      case 'usage':
+      case 'plan':
       case 'unknown':
       case 'invalid-line':
         return;

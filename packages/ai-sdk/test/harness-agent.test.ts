@@ -9,6 +9,7 @@ import { HarnessCapabilityUnsupportedError, type HarnessV1StartOptions } from '@
 import { getHarnessErrorMessage, HarnessAgent } from '@ai-sdk/harness/agent';
 import { type CursorHarnessOptions, createCursorHarness } from '@cursor-stream/ai-sdk/harness';
 import type { CanonicalEvent } from '@cursor-stream/core';
+import { CORPUS_DIR } from '@cursor-stream/test-kit/corpus';
 import { afterAll, describe, expect, test } from 'vitest';
 import { createLocalSandboxSession } from '../examples/local-sandbox-session.ts';
 import {
@@ -22,7 +23,7 @@ import {
   resultUsageOf,
   schemaProblems,
 } from './harness-support.ts';
-import { CORPUS_DIR, readRecording } from './support.ts';
+import { readRecording } from './support.ts';
 
 const PARALLEL = join(CORPUS_DIR, 'official/parallel-tools-out-of-order.ndjson');
 const PLAN_AND_RETRY = join(CORPUS_DIR, 'official/reconnect-retry-plan.ndjson');

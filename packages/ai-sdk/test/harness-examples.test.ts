@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { delimiter, dirname, join } from 'node:path';
+import { CORPUS_DIR } from '@cursor-stream/test-kit/corpus';
 import {
   parseJsonEventStream,
   readUIMessageStream,
@@ -15,7 +16,7 @@ import {
 } from 'ai';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { FAKE_CHAT_ID, harnessScratch, readCall } from './harness-support.ts';
-import { CORPUS_DIR, partText, readRecording, toolParts } from './support.ts';
+import { partText, readRecording, toolParts } from './support.ts';
 
 const EXAMPLE = join(import.meta.dirname, '../examples/harness-turn.ts');
 const README = join(import.meta.dirname, '../README.md');

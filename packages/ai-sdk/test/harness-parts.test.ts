@@ -1,9 +1,3 @@
-/**
- * The mapping of canonical events to `HarnessV1StreamPart`s on its own: over every recording and over any event
- * sequence, each part is valid by the harness package's own schema, the parts are well formed the way
- * `HarnessAgent` needs them, nothing is dropped, and the usage is the log's, with nothing it does not say.
- */
-import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { HARNESS_V1_BUILTIN_TOOLS, type HarnessV1StreamPart } from '@ai-sdk/harness';
 import {
@@ -13,12 +7,13 @@ import {
   type TurnEnding,
 } from '@cursor-stream/ai-sdk/harness';
 import type { CanonicalEvent, FinishEvent } from '@cursor-stream/core';
+import { CORPUS_DIR, REAL_CORPUS } from '@cursor-stream/test-kit/corpus';
 import { fc, test as propertyTest } from '@fast-check/vitest';
 import { build } from 'esbuild';
 import { describe, expect, test } from 'vitest';
 import { noNodeBuiltins } from '../../core/test/browser/bundle-for-browser.ts';
 import { schemaProblems } from './harness-support.ts';
-import { CORPUS_DIR, REAL_CORPUS_DIR, readRecording, recordingsIn } from './support.ts';
+import { readRecording, recordingsIn } from './support.ts';
 
 const HARNESS_ID = 'cursor-stream';
 
@@ -87,8 +82,15 @@ function checkRecording(path: string): void {
   const raws = new Set(parts.flatMap((part) => (part.type === 'raw' ? [part.rawValue] : [])));
   for (const event of events) if (RAW_TYPES.has(event.type)) expect(raws.has(event)).toBe(true);
   const results = parts.flatMap((part) => (part.type === 'tool-result' ? [part] : []));
-  const calls = sessions.flatMap((session) => session.toolCalls);
-  expect(results.map((part) => part.toolCallId).sort()).toEqual(calls.map((call) => call.toolCallId).sort());
+  const allCalls = sessions.flatMap((session) => session.toolCalls);
+  // A part names its call by id alone: calls a capture gives one id (an excerpt's "…") are one call to the harness.
+  const unique = (ids: string[]) => [...new Set(ids)].sort();
+  expect(unique(results.map((part) => part.toolCallId))).toEqual(
+    unique(allCalls.map((call) => call.toolCallId)),
+  );
+  const calls = allCalls.filter(
+    (call) => allCalls.filter((other) => other.toolCallId === call.toolCallId).length === 1,
+  );
   for (const call of calls) {
     const result = results.find((part) => part.toolCallId === call.toolCallId);
     expect(result?.isError === true).toBe(call.status !== 'success');
@@ -102,12 +104,11 @@ describe("this repository's recordings as a harness turn's parts", () => {
   for (const path of recordingsIn(CORPUS_DIR)) test(relative(CORPUS_DIR, path), () => checkRecording(path));
 });
 
-const hasRealCorpus = existsSync(REAL_CORPUS_DIR);
-describe.skipIf(!hasRealCorpus)(
-  `real recordings as a harness turn's parts${hasRealCorpus ? '' : ` (skipped: ${REAL_CORPUS_DIR} is missing)`}`,
+describe.skipIf(!REAL_CORPUS.present)(
+  `real recordings as a harness turn's parts ${REAL_CORPUS.needs}`,
   () => {
-    for (const path of hasRealCorpus ? recordingsIn(REAL_CORPUS_DIR) : []) {
-      test(relative(REAL_CORPUS_DIR, path), () => checkRecording(path));
+    for (const path of REAL_CORPUS.present ? recordingsIn(REAL_CORPUS.path) : []) {
+      test(relative(REAL_CORPUS.path, path), () => checkRecording(path));
     }
   },
 );

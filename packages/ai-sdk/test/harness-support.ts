@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type HarnessV1StreamPart, harnessV1StreamPartSchema } from '@ai-sdk/harness';
 import type { CursorHarness } from '@cursor-stream/ai-sdk/harness';
+import { FAKE_AGENT } from '@cursor-stream/test-kit/fake-agent';
 
-/** The stand-in for cursor-agent that replays a recording (see its header for the variables it reads). */
-export const FAKE_AGENT = join(import.meta.dirname, '../../node/test/fixtures/fake-agent.mjs');
+export { FAKE_AGENT };
 
 /** What the fake agent's `create-chat` prints unless told otherwise. */
 export const FAKE_CHAT_ID = '9f1c2d3e-0000-4000-8000-00000000c0de';

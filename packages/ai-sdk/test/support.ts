@@ -9,12 +9,6 @@ import {
 } from '@cursor-stream/core';
 import { readUIMessageStream, type UIMessage } from 'ai';
 
-/** This repository's recordings. */
-export const CORPUS_DIR = join(import.meta.dirname, '../../../corpus');
-
-/** The shared real recordings (read in place, never copied). */
-export const REAL_CORPUS_DIR = join(import.meta.dirname, '../../../../shared/real-corpus');
-
 /**
  * The `.ndjson` files of a folder and its subfolders, by name; not the benchmark's generated corpora (`generated/`,
  * gigabytes once a benchmark has run).

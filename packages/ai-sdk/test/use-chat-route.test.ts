@@ -1,6 +1,7 @@
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { delimiter } from 'node:path';
+import { DOCS_EXAMPLE } from '@cursor-stream/test-kit/corpus';
+import { installFakeAgent } from '@cursor-stream/test-kit/fake-agent';
+import { scratchFolder } from '@cursor-stream/test-kit/scratch';
 import {
   parseJsonEventStream,
   readUIMessageStream,
@@ -10,30 +11,23 @@ import {
 } from 'ai';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { POST } from '../examples/use-chat-route.ts';
-import { CORPUS_DIR, partText, readRecording, toolParts } from './support.ts';
+import { partText, readRecording, toolParts } from './support.ts';
 
-const FAKE_AGENT = join(import.meta.dirname, '../../node/test/fixtures/fake-agent.mjs');
-const RECORDING = join(CORPUS_DIR, 'official/docs-example-zh.ndjson');
-const scratch = mkdtempSync(join(tmpdir(), 'cursor-stream-ai-sdk-'));
+const scratch = scratchFolder('ai-sdk');
 const saved = { PATH: process.env.PATH, FAKE_AGENT_REPLAY: process.env.FAKE_AGENT_REPLAY };
 
 // The example runs `cursor-agent` from the PATH with the environment it inherits, as it would in an app.
 beforeAll(() => {
-  const agent = join(scratch, 'cursor-agent');
-  writeFileSync(
-    agent,
-    `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(FAKE_AGENT)} "$@"\n`,
-  );
-  chmodSync(agent, 0o755);
-  process.env.PATH = `${scratch}${delimiter}${process.env.PATH ?? ''}`;
-  process.env.FAKE_AGENT_REPLAY = RECORDING;
+  installFakeAgent(scratch.dir);
+  process.env.PATH = `${scratch.dir}${delimiter}${process.env.PATH ?? ''}`;
+  process.env.FAKE_AGENT_REPLAY = DOCS_EXAMPLE;
 });
 afterAll(() => {
   for (const [key, value] of Object.entries(saved)) {
     if (value === undefined) delete process.env[key];
     else process.env[key] = value;
   }
-  rmSync(scratch, { recursive: true, force: true });
+  scratch.remove();
 });
 
 test("the README's useChat back end answers a chat request with the run, as useChat's transport reads it", async () => {
@@ -59,7 +53,7 @@ test("the README's useChat back end answers a chat request with the run, as useC
   for await (const snapshot of readUIMessageStream({ stream: chunks, terminateOnError: true }))
     message = snapshot;
 
-  const [session] = readRecording(RECORDING).sessions;
+  const [session] = readRecording(DOCS_EXAMPLE).sessions;
   expect(partText(message, 'text')).toBe(session?.text);
   expect(toolParts(message).map(({ toolCallId, state }) => ({ toolCallId, state }))).toEqual(
     session?.toolCalls.map(({ toolCallId }) => ({ toolCallId, state: 'output-available' })),

@@ -1,4 +1,15 @@
-#!/usr/bin/env -S node --max-semi-space-size=8
+#!/usr/bin/env node
+import { setFlagsFromString } from 'node:v8';
+
+// Under V8's defaults the young generation grows to two 16 MB semi-spaces of headroom a streaming command never
+// needs, which puts `normalize` over 1 GB past its memory target (bench/RESULTS.md). `--max-semi-space-size` is read
+// only as Node starts, and a shebang cannot pass it everywhere (BusyBox `env`, on Alpine, has no `-S`), so the
+// young generation is kept at its starting size instead: the growth factor is read at each scavenge. A size given
+// on the command line or in NODE_OPTIONS is the user's choice and is left alone.
+const nodeOptions = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`;
+if (!/--(max|min)[-_]semi[-_]space[-_]size/.test(nodeOptions))
+  setFlagsFromString('--semi-space-growth-factor=1');
+
 let main;
 try {
   ({ main } = await import('../bundle/cli.js'));

@@ -2,8 +2,9 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { REPO_ROOT } from '@cursor-stream/test-kit/corpus';
+import { RECORDING, runCli } from '@cursor-stream/test-kit/run-cli';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { RECORDING, REPO_ROOT, runCli } from './run-cli.ts';
 
 const ROWS = ['pipeline', 'pipeline-reducer', 'reference-loop'];
 

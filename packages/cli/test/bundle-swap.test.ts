@@ -1,10 +1,10 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { RECORDING, runCli } from '@cursor-stream/test-kit/run-cli';
 import { afterAll, describe, expect, test } from 'vitest';
 // @ts-expect-error: a plain ES module script without declarations.
 import { bundleCli } from '../scripts/bundle.mjs';
-import { RECORDING, runCli } from './run-cli.ts';
 
 // The clean-up is checked on a bundle of its own, apart from the one the other tests run.
 const scratch = mkdtempSync(join(tmpdir(), 'cursor-stream-bundle-'));

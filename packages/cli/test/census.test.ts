@@ -8,9 +8,9 @@ import {
   formatCensusText,
 } from '@cursor-stream/inspect/census';
 import { createPalette } from '@cursor-stream/inspect/terminal';
+import { REAL_CORPUS, REPO_ROOT } from '@cursor-stream/test-kit/corpus';
 import { describe, expect, test } from 'vitest';
 import { censusOfLogs } from '../src/commands/census/run.ts';
-import { REAL_CORPUS, REPO_ROOT } from './run-cli.ts';
 
 const DRIFT_LOG = 'corpus/census/unknown-fields.ndjson';
 const NO_STDIN = { stdin: (async function* () {})() };

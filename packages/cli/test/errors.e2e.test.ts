@@ -1,8 +1,9 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { REPO_ROOT } from '@cursor-stream/test-kit/corpus';
+import { CLI_BIN, RECORDING, runCli } from '@cursor-stream/test-kit/run-cli';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { RECORDING, REPO_ROOT, runCli } from './run-cli.ts';
 
 let scratch = '';
 
@@ -20,14 +21,10 @@ describe('standard input that cannot be read as a log', () => {
     const { openSync, closeSync } = await import('node:fs');
     const directory = openSync(join(REPO_ROOT, 'corpus'), 'r');
     try {
-      const run = spawnSync(
-        process.execPath,
-        [join(REPO_ROOT, 'packages/cli/bin/cursor-stream.js'), 'summary', '-'],
-        {
-          stdio: [directory, 'pipe', 'pipe'],
-          encoding: 'utf8',
-        },
-      );
+      const run = spawnSync(process.execPath, [CLI_BIN, 'summary', '-'], {
+        stdio: [directory, 'pipe', 'pipe'],
+        encoding: 'utf8',
+      });
       expect(run.status).toBe(2);
       expect(run.stderr.trim()).toBe('cursor-stream: <stdin>: is a directory, not a log file');
     } finally {
@@ -112,7 +109,7 @@ describe('usage errors exit 2 with one line on stderr', () => {
     [
       ['render', '--dialect', 'other', RECORDING],
       expect.stringMatching(
-        /^cursor-stream: option '--dialect <name>' argument 'other' is invalid\. Allowed choices are auto, official, python-wrapper, payload-envelope\.\n$/,
+        /^cursor-stream: option '--dialect <name>' argument 'other' is invalid\. Allowed choices are auto, cursor-sdk, official, python-wrapper, payload-envelope, acp\.\n$/,
       ),
     ],
     [

@@ -5,11 +5,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EXPORT_FLAGS, EXPORT_TARGETS, type ExportFlagName } from '@cursor-stream/export/targets';
+import { REPO_ROOT } from '@cursor-stream/test-kit/corpus';
 import { describe, expect, test } from 'vitest';
 // @ts-expect-error: a plain ES module script without declarations.
 import { bundleOptions } from '../scripts/bundle.mjs';
 import { exportFlagHelp, exportFormatsHelp } from '../src/commands/export/command.ts';
-import { REPO_ROOT } from './run-cli.ts';
 
 interface Manifest {
   peerDependencies?: Record<string, string>;

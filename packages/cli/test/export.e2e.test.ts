@@ -1,14 +1,15 @@
 import { spawn } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { REPO_ROOT } from '@cursor-stream/test-kit/corpus';
+import { runCli } from '@cursor-stream/test-kit/run-cli';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startClickHouse, type TestClickHouse } from '../../export/test/clickhouse-server.ts';
 import { HOSTILE_LOGS } from '../../export/test/export-fixtures.ts';
-import { REPO_ROOT, runCli } from './run-cli.ts';
 
 let scratch = '';
 let logs = '';
@@ -117,33 +118,70 @@ describe('export usage', () => {
     expect((await readFile(path, 'utf8')).trimEnd().split('\n')).toHaveLength(3);
   });
 
-  test('names the package to install when an optional one is missing', async () => {
-    // The shipped bin and bundle, alone in a directory: no node_modules to find DuckDB or OpenTelemetry in.
+  /** The shipped bin and bundle, alone in a directory: no node_modules beside them to find DuckDB or OpenTelemetry in. */
+  async function aloneCli(): Promise<
+    (args: string[], cwd: string) => Promise<{ code: number | null; stderr: string }>
+  > {
     const alone = join(scratch, 'alone');
     await cp(join(REPO_ROOT, 'packages/cli/bin'), join(alone, 'bin'), { recursive: true });
     await cp(join(REPO_ROOT, 'packages/cli/bundle'), join(alone, 'bundle'), { recursive: true });
     await writeFile(join(alone, 'package.json'), JSON.stringify({ type: 'module', version: '0.0.0' }));
-    const run = (args: string[]) =>
-      new Promise<{ code: number | null; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, [join(alone, 'bin/cursor-stream.js'), ...args], {
-          cwd: scratch,
-        });
+    return (args, cwd) =>
+      new Promise((resolve) => {
+        // Without the NODE_PATH that pnpm's command shims (vitest's among them) set, which finds the workspace's packages.
+        const { NODE_PATH: _, ...env } = process.env;
+        const child = spawn(process.execPath, [join(alone, 'bin/cursor-stream.js'), ...args], { cwd, env });
         let stderr = '';
         child.stderr.setEncoding('utf8').on('data', (text: string) => {
           stderr += text;
         });
         child.on('close', (code) => resolve({ code, stderr }));
       });
-    expect(await run(['export', '--format', 'duckdb', '-o', join(scratch, 'none.duckdb'), logs])).toEqual({
+  }
+
+  test('names the command that installs an optional package found nowhere', async () => {
+    const run = await aloneCli();
+    expect(
+      await run(['export', '--format', 'duckdb', '-o', join(scratch, 'none.duckdb'), logs], scratch),
+    ).toEqual({
       code: 2,
       stderr:
-        'cursor-stream: --format duckdb needs @duckdb/node-api: install it with npm install @duckdb/node-api\n',
+        'cursor-stream: --format duckdb needs @duckdb/node-api, found neither from the working directory up nor ' +
+        'beside cursor-stream: run npm install @duckdb/node-api\n',
     });
-    const otlp = await run(['export', '--format', 'otlp', logs]);
+    const otlp = await run(['export', '--format', 'otlp', logs], scratch);
     expect(otlp.code).toBe(2);
     expect(otlp.stderr).toMatch(
-      /^cursor-stream: --format otlp needs @opentelemetry\/api .*: install it with npm install /,
+      /^cursor-stream: --format otlp needs @opentelemetry\/api .*: run npm install @opentelemetry\/api [^\n]*\n$/,
     );
+  });
+
+  test('finds the optional packages installed in the project it runs in', async () => {
+    const run = await aloneCli();
+    // A project whose node_modules holds the peers, as `npm install` there leaves them; the command runs in a
+    // folder below it.
+    const project = join(scratch, 'project');
+    const below = join(project, 'logs');
+    await mkdir(join(project, 'node_modules/@duckdb'), { recursive: true });
+    await mkdir(join(project, 'node_modules/@opentelemetry'), { recursive: true });
+    await mkdir(below, { recursive: true });
+    const cliModules = join(REPO_ROOT, 'packages/cli/node_modules');
+    for (const peer of [
+      '@duckdb/node-api',
+      '@opentelemetry/api',
+      '@opentelemetry/resources',
+      '@opentelemetry/otlp-transformer',
+    ]) {
+      await symlink(await realpath(join(cliModules, peer)), join(project, 'node_modules', peer), 'dir');
+    }
+    const database = join(scratch, 'project.duckdb');
+    const duckdb = await run(['export', '--format', 'duckdb', '-o', database, logs], below);
+    expect(duckdb.code, duckdb.stderr).toBe(0);
+    expect((await countRows(database)).sessions).toBe(3);
+    const traces = join(scratch, 'project.jsonl');
+    const otlp = await run(['export', '--format', 'otlp', '-o', traces, logs], below);
+    expect(otlp.code, otlp.stderr).toBe(0);
+    expect((await readFile(traces, 'utf8')).trimEnd().split('\n')).toHaveLength(3);
   });
 });
 
@@ -178,6 +216,71 @@ describe('export --format otlp --endpoint', () => {
       ).resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans.map((span) => span.name))),
     );
     expect(names.filter((name) => name.startsWith('invoke_agent'))).toHaveLength(3);
+  });
+});
+
+describe('export --format otlp and the OpenTelemetry endpoint variables', () => {
+  /** Runs `export --format otlp` with `args` and `env` against a collector; the paths it was sent to. */
+  async function pathsSentTo(
+    args: (port: number) => string[],
+    env: (port: number) => Record<string, string>,
+  ) {
+    const paths: string[] = [];
+    const server = createServer(async (request, response) => {
+      for await (const _ of request);
+      paths.push(request.url ?? '');
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const run = await runCli(['export', '--format', 'otlp', ...args(port), logs], { env: env(port) });
+      expect(run.code, run.stderr).toBe(0);
+      return { paths: [...new Set(paths)], run };
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }
+
+  test('OTEL_EXPORTER_OTLP_ENDPOINT is a base URL: the traces path is added', async () => {
+    const { paths, run } = await pathsSentTo(
+      () => [],
+      (port) => ({ OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}/collector` }),
+    );
+    expect(paths).toEqual(['/collector/v1/traces']);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/ to http:\/\/127\.0\.0\.1:\d+\/collector\/v1\/traces\n$/);
+  });
+
+  test('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is used as it is, before the general one', async () => {
+    const { paths } = await pathsSentTo(
+      () => [],
+      (port) => ({
+        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}/general`,
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `http://127.0.0.1:${port}/traces-here`,
+      }),
+    );
+    expect(paths).toEqual(['/traces-here']);
+  });
+
+  test('a flag wins over the variables', async () => {
+    const env = (port: number) => ({ OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}/general` });
+    const flagged = await pathsSentTo((port) => ['--endpoint', `http://127.0.0.1:${port}/flag`], env);
+    expect(flagged.paths).toEqual(['/flag']);
+    const file = join(scratch, 'env-and-file.jsonl');
+    const toFile = await pathsSentTo(() => ['-o', file], env);
+    expect(toFile.paths).toEqual([]);
+    expect((await readFile(file, 'utf8')).trimEnd().split('\n')).toHaveLength(3);
+  });
+
+  test('a variable that is not an http(s) URL is a usage error naming it', async () => {
+    const run = await runCli(['export', '--format', 'otlp', logs], {
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' },
+    });
+    expect([run.code, run.stderr]).toEqual([
+      2,
+      'cursor-stream: not an http(s) URL: collector:4318/v1/traces (from OTEL_EXPORTER_OTLP_ENDPOINT)\n',
+    ]);
   });
 });
 

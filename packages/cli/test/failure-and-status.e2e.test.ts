@@ -1,5 +1,5 @@
+import { runCli } from '@cursor-stream/test-kit/run-cli';
 import { describe, expect, test } from 'vitest';
-import { runCli } from './run-cli.ts';
 
 const FAILED = 'corpus/official/failure-line-before-error-result.ndjson';
 const RECONNECTS = 'corpus/official/reconnect-retry-plan.ndjson';
@@ -16,9 +16,13 @@ describe("a failed run's own sentence", () => {
 
   test('summary shows it, and summary --json gives it with its line', async () => {
     const text = await runCli(['summary', FAILED]);
-    expect(text.stdout).toContain(`  error   ${SENTENCE} (line 3)\n`);
+    expect(text.stdout).toContain(`  error   ${SENTENCE} (unknown-option, line 3)\n`);
     const json = await runCli(['summary', '--json', FAILED]);
-    expect(JSON.parse(json.stdout).sessions[0].error).toEqual({ message: SENTENCE, line: 3 });
+    expect(JSON.parse(json.stdout).sessions[0].error).toEqual({
+      message: SENTENCE,
+      code: 'unknown-option',
+      line: 3,
+    });
   });
 
   test('validate quotes the output line as non-json-output', async () => {

@@ -1,8 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { REPO_ROOT } from '@cursor-stream/test-kit/corpus';
+import { runCli } from '@cursor-stream/test-kit/run-cli';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { REPO_ROOT, runCli } from './run-cli.ts';
 
 // The commands that read many logs name another agent's log as such, as validate and summary do, instead of
 // counting, drawing or exporting it as if it were cursor-agent's.
@@ -20,7 +21,7 @@ describe.each([
   ['gemini-cli-stream-json', 'Gemini CLI stream-json'],
 ])('a %s log', (name, format) => {
   const path = join(REPO_ROOT, 'corpus/foreign', `${name}.ndjson`);
-  const said = `cursor-stream: ${path}: line 1: this looks like a ${format} log, not cursor-agent\n`;
+  const said = `cursor-stream: ${path}: line 1: this looks like a ${format} log, not cursor-agent; left out\n`;
 
   test('usage says what it is on stderr and exits 1', async () => {
     const run = await runCli(['usage', '--json', path]);
@@ -49,4 +50,43 @@ test('a cursor-agent log still exits 0 through usage, report and export', async 
     runCli(['export', '--format', 'otlp', path, '-o', join(scratch, 'clean.jsonl')]),
   ]);
   expect(runs.map((run) => run.code)).toEqual([0, 0, 0]);
+});
+
+describe('a real Claude Code log among Cursor logs', () => {
+  const claude = join(REPO_ROOT, 'corpus/captures/foreign/harness-cli-normalizer__claude-code.ndjson');
+  const cursor = join(REPO_ROOT, 'corpus/official/parallel-tools-out-of-order.ndjson');
+  const leftOut = (path: string) =>
+    `cursor-stream: ${path}: line 1: this looks like a Claude Code stream-json log, not cursor-agent; left out\n`;
+
+  test('usage counts the Cursor sessions and tokens only, and says which file it left out', async () => {
+    const folder = join(scratch, 'mixed');
+    await mkdir(folder, { recursive: true });
+    await copyFile(cursor, join(folder, 'cursor.ndjson'));
+    await copyFile(claude, join(folder, 'claude.ndjson'));
+    const [mixed, alone] = await Promise.all([
+      runCli(['usage', '--json', folder]),
+      runCli(['usage', '--json', cursor]),
+    ]);
+    expect(JSON.parse(mixed.stdout).totals).toEqual(JSON.parse(alone.stdout).totals);
+    expect(JSON.parse(alone.stdout).totals.totalTokens).toBeGreaterThan(0);
+    expect([mixed.code, mixed.stderr]).toEqual([1, leftOut(join(folder, 'claude.ndjson'))]);
+  });
+
+  test('summary shows no session of it, report draws none, census warns', async () => {
+    const report = join(scratch, 'claude.html');
+    const [summary, page, census] = await Promise.all([
+      runCli(['summary', '--json', claude]),
+      runCli(['report', claude, '-o', report]),
+      runCli(['census', claude]),
+    ]);
+    expect(JSON.parse(summary.stdout).sessions).toEqual([]);
+    expect([summary.code, summary.stderr]).toEqual([1, leftOut(claude)]);
+    expect(page.code).toBe(1);
+    // The log's session id appears nowhere on the page.
+    expect(await readFile(report, 'utf8')).not.toContain('183164b0-885f-4d09-945f-4b0c51f82c81');
+    expect([census.code, census.stderr]).toEqual([
+      1,
+      `cursor-stream: ${claude}: line 1: this looks like a Claude Code stream-json log, not cursor-agent\n`,
+    ]);
+  });
 });

@@ -6,9 +6,9 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runCli } from '@cursor-stream/test-kit/run-cli';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startClickHouse, type TestClickHouse } from '../../export/test/clickhouse-server.ts';
-import { runCli } from './run-cli.ts';
 
 const DEPTH = 100_000;
 const arrays = `${'['.repeat(DEPTH)}${']'.repeat(DEPTH)}`;

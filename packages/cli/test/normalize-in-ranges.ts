@@ -1,9 +1,11 @@
 /** Reading a file in ranges in the test's own process, its workers from the bundle: what the range tests share. */
 
 import { type RangeCounts, readInRanges } from '@cursor-stream/node/ranges';
-import { BUNDLED_RANGE_WORKER } from './run-cli.ts';
 
-/** `normalize`'s range consumer as the CLI ships it: a worker thread runs plain JavaScript. */
+/** The range worker as the CLI ships it: a worker thread runs plain JavaScript. */
+const BUNDLED_RANGE_WORKER = new URL('../bundle/range-worker.js', import.meta.url);
+
+/** `normalize`'s range consumer as the CLI ships it. */
 const BUNDLED_NORMALIZE_CONSUMER = new URL('../bundle/normalize-range-consumer.js', import.meta.url);
 
 /**

@@ -2,8 +2,9 @@ import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CanonicalEvent } from '@cursor-stream/core';
+import { REAL_CORPUS, REPO_ROOT } from '@cursor-stream/test-kit/corpus';
+import { RECORDING, runCli, startCli } from '@cursor-stream/test-kit/run-cli';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { REAL_CORPUS, RECORDING, REPO_ROOT, runCli, startCli } from './run-cli.ts';
 
 let scratch = '';
 let recording = Buffer.alloc(0);

@@ -9,11 +9,12 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { REPO_ROOT } from '@cursor-stream/test-kit/corpus';
+import { runCli } from '@cursor-stream/test-kit/run-cli';
 import { fc } from '@fast-check/vitest';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { SPLIT_BYTES_ENV } from '../src/io/cli-io.ts';
 import { normalizeInRanges } from './normalize-in-ranges.ts';
-import { REPO_ROOT, runCli } from './run-cli.ts';
 
 const COMMANDS: readonly (readonly string[])[] = [
   ['summary', '--json'],

@@ -9,10 +9,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readInRanges } from '@cursor-stream/node/ranges';
+import { REPO_ROOT } from '@cursor-stream/test-kit/corpus';
+import { runCli } from '@cursor-stream/test-kit/run-cli';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { SPLIT_BYTES_ENV } from '../src/io/cli-io.ts';
 import { normalizeInRanges } from './normalize-in-ranges.ts';
-import { REPO_ROOT, runCli } from './run-cli.ts';
 
 /** Cut at every session start. */
 const SPLIT_EVERYWHERE = { [SPLIT_BYTES_ENV]: '1' };

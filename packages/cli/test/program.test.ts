@@ -1,3 +1,4 @@
+import { BUILT_IN_DIALECT_NAMES } from '@cursor-stream/core/dialect-registry';
 import { describe, expect, test } from 'vitest';
 import { main } from '../src/cli.ts';
 import { oneLineUsageError } from '../src/program.ts';
@@ -93,7 +94,7 @@ describe('argument handling', () => {
       expect(result.code).toBe(0);
       expect(result.stdout).toContain(`Usage: cursor-stream ${command}`);
       expect(result.stdout.replace(/\s+/g, ' ')).toContain(
-        'choices: "auto", "official", "python-wrapper", "payload-envelope", default: "auto"',
+        `choices: ${['auto', ...BUILT_IN_DIALECT_NAMES].map((name) => `"${name}"`).join(', ')}, default: "auto"`,
       );
       expect(result.stdout).toMatch(
         /Exit codes:\n {2}0 {2}.+\n {2}1 {2}.+\n(?:.*\n)*? {2}2 {2}usage error, or I\/O error/,

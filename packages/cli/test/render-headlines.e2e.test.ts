@@ -1,6 +1,7 @@
 import { join } from 'node:path';
+import { REAL_CORPUS } from '@cursor-stream/test-kit/corpus';
+import { runCli } from '@cursor-stream/test-kit/run-cli';
 import { describe, expect, test } from 'vitest';
-import { REAL_CORPUS, runCli } from './run-cli.ts';
 
 const HEADLINES = 'corpus/render/tool-headlines.ndjson';
 

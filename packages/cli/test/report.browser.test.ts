@@ -3,12 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { reduceSessions } from '@cursor-stream/core';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import {
+  BROWSER_START_MS,
+  CHROMIUM_NEEDS,
+  failWithoutChromiumInCi,
+  hasChromium,
+  launchChromium,
+} from '@cursor-stream/test-kit/chromium';
+import { REAL_CORPUS, REPO_ROOT } from '@cursor-stream/test-kit/corpus';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { CHROMIUM, CHROMIUM_FLAGS, chromiumSkipReason, hasChromium } from '../../../tools/chromium.ts';
 import { writeReport } from '../src/commands/report/run.ts';
 import { sampleCalls, sessionLog } from './report-logs.ts';
-import { REAL_CORPUS, REPO_ROOT } from './run-cli.ts';
 import { fakeIo } from './support.ts';
 
 /** Screenshots kept for people to look at (ignored by git). */
@@ -18,15 +24,7 @@ const REAL_TOOLS_LOG = join(
   'LRM-Teams__coforge__packages_daemon_test_fixtures_cursor-turn-tools.ndjson',
 );
 
-const skipReason = chromiumSkipReason;
-/** Starting Chromium takes seconds on a busy machine: more than a hook's default allowance. */
-const BROWSER_START_MS = 60_000;
-if (!hasChromium && process.env.CI) {
-  test('Chromium is installed for the report check', () => {
-    throw new Error(`${CHROMIUM} not found: CI must install Debian's chromium package before the tests.`);
-  });
-}
-if (!hasChromium) console.warn(`report browser check ${skipReason}`);
+failWithoutChromiumInCi('the report check');
 
 async function writePage(paths: readonly string[], out: string, stdin: string[] = []): Promise<string> {
   const { io } = fakeIo(stdin);
@@ -45,155 +43,152 @@ interface Visit {
   requests: string[];
 }
 
-describe.skipIf(!hasChromium)(
-  `the report in headless Chromium${hasChromium ? '' : ` (${skipReason})`}`,
-  () => {
-    let browser: Browser | undefined;
-    let scratch = '';
+describe.skipIf(!hasChromium)(`the report in headless Chromium ${CHROMIUM_NEEDS}`, () => {
+  let browser: Browser | undefined;
+  let scratch = '';
 
-    beforeAll(async () => {
-      scratch = mkdtempSync(join(tmpdir(), 'cursor-stream-report-browser-'));
-      mkdirSync(ARTIFACTS, { recursive: true });
-      browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
-    }, BROWSER_START_MS);
+  beforeAll(async () => {
+    scratch = mkdtempSync(join(tmpdir(), 'cursor-stream-report-browser-'));
+    mkdirSync(ARTIFACTS, { recursive: true });
+    browser = await launchChromium();
+  }, BROWSER_START_MS);
 
-    afterAll(async () => {
-      await browser?.close();
-      if (scratch !== '') rmSync(scratch, { recursive: true, force: true });
-    }, BROWSER_START_MS);
+  afterAll(async () => {
+    await browser?.close();
+    if (scratch !== '') rmSync(scratch, { recursive: true, force: true });
+  }, BROWSER_START_MS);
 
-    async function visit(url: string, use: (visit: Visit) => Promise<void>): Promise<void> {
-      if (browser === undefined) throw new Error('The browser did not start.');
-      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-      const seen: Visit = { page, consoleErrors: [], requests: [] };
-      page.on('console', (message) => {
-        if (message.type() === 'error') seen.consoleErrors.push(message.text());
-      });
-      page.on('pageerror', (error) => seen.consoleErrors.push(error.message));
-      page.on('request', (request) => {
-        if (request.url() !== url) seen.requests.push(request.url());
-      });
-      try {
-        await page.goto(url, { waitUntil: 'load' });
-        await use(seen);
-      } finally {
-        await page.close();
-      }
+  async function visit(url: string, use: (visit: Visit) => Promise<void>): Promise<void> {
+    if (browser === undefined) throw new Error('The browser did not start.');
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const seen: Visit = { page, consoleErrors: [], requests: [] };
+    page.on('console', (message) => {
+      if (message.type() === 'error') seen.consoleErrors.push(message.text());
+    });
+    page.on('pageerror', (error) => seen.consoleErrors.push(error.message));
+    page.on('request', (request) => {
+      if (request.url() !== url) seen.requests.push(request.url());
+    });
+    try {
+      await page.goto(url, { waitUntil: 'load' });
+      await use(seen);
+    } finally {
+      await page.close();
     }
+  }
 
-    test('a session with parallel calls, a failure and a script in an output: no error, no request, one bar per call', async () => {
-      const log = sessionLog({
-        sessionId: 'browser-run',
-        model: 'Composer 2.5',
-        calls: sampleCalls(),
-        isError: true,
-        resultText: 'The directory is missing, so I stopped.',
-        usage: { inputTokens: 1200, outputTokens: 34 },
-      });
-      const url = await writePage(['-'], join(scratch, 'one.html'), [log]);
-      await visit(url, async ({ page, consoleErrors, requests }) => {
-        expect(await page.locator('.session .bar.tool').count()).toBe(3);
-        expect(await page.locator('.session .bar.tool.failed').count()).toBe(1);
-        expect(await page.locator('.session .bar.tool.failed').getAttribute('title')).toMatch(
-          /^shell ls \/missing · failure/,
-        );
-        expect(await page.locator('.failure').textContent()).toContain(
-          'The directory is missing, so I stopped.',
-        );
-        expect(await page.evaluate(() => (globalThis as { pwned?: boolean }).pwned)).toBeUndefined();
-        await page.locator('details.value > summary', { hasText: 'output' }).last().click();
-        const opened = page.locator('details.value[open] pre');
-        expect(await opened.isVisible()).toBe(true);
-        expect(await opened.textContent()).toContain('<script>window.pwned = true</script>');
-        await page.screenshot({ path: join(ARTIFACTS, 'report-session.png'), fullPage: true });
-        expect(consoleErrors).toEqual([]);
-        expect(requests).toEqual([]);
-      });
+  test('a session with parallel calls, a failure and a script in an output: no error, no request, one bar per call', async () => {
+    const log = sessionLog({
+      sessionId: 'browser-run',
+      model: 'Composer 2.5',
+      calls: sampleCalls(),
+      isError: true,
+      resultText: 'The directory is missing, so I stopped.',
+      usage: { inputTokens: 1200, outputTokens: 34 },
     });
-
-    test('its policy runs the page’s own script and no other, with no console error from the page itself', async () => {
-      const url = await writePage(['-'], join(scratch, 'policy.html'), [
-        sessionLog({ sessionId: 'policy-run', calls: sampleCalls() }),
-      ]);
-      await visit(url, async ({ page, consoleErrors, requests }) => {
-        expect(consoleErrors).toEqual([]);
-        // A script added after the escaping (as a flaw in it would add one) is refused by the policy, not run.
-        const ran = await page.evaluate(async () => {
-          const document = (
-            globalThis as unknown as {
-              document: {
-                createElement(tag: string): { textContent: string };
-                body: { append(node: unknown): void };
-              };
-            }
-          ).document;
-          const script = document.createElement('script');
-          script.textContent = 'globalThis.injected = true';
-          document.body.append(script);
-          await new Promise((resolve) => setTimeout(resolve, 50));
-          return (globalThis as { injected?: boolean }).injected;
-        });
-        expect(ran).toBeUndefined();
-        expect(consoleErrors.some((error) => /Content Security Policy/.test(error))).toBe(true);
-        expect(requests).toEqual([]);
-      });
-    });
-
-    test.skipIf(!existsSync(REAL_TOOLS_LOG))(
-      `a real recording: one bar per tool call${existsSync(REAL_TOOLS_LOG) ? '' : ' (skipped: ../shared/real-corpus is missing)'}`,
-      async () => {
-        const text = readFileSync(REAL_TOOLS_LOG, 'utf8');
-        const { createNormalizer } = await import('@cursor-stream/core');
-        const normalizer = createNormalizer();
-        const [summary] = reduceSessions([...normalizer.feed(text), ...normalizer.end()]);
-        const calls = summary?.toolCalls ?? [];
-        const failed = calls.filter((call) => call.status !== 'success').length;
-        expect(calls.length).toBeGreaterThan(4);
-        const url = await writePage([REAL_TOOLS_LOG], join(scratch, 'real.html'));
-        await visit(url, async ({ page, consoleErrors, requests }) => {
-          expect(await page.locator('.bar.tool').count()).toBe(calls.length);
-          expect(await page.locator('.bar.tool.failed').count()).toBe(failed);
-          await page.screenshot({ path: join(ARTIFACTS, 'report-real-session.png'), fullPage: true });
-          expect(consoleErrors).toEqual([]);
-          expect(requests).toEqual([]);
-        });
-      },
-    );
-
-    test('several logs: the index lists every session and sorts by tokens', async () => {
-      const logs = join(scratch, 'logs');
-      mkdirSync(logs);
-      const tokens = [500, 20, 9000];
-      tokens.forEach((inputTokens, index) => {
-        const log = sessionLog({
-          sessionId: `run-${index}`,
-          calls: sampleCalls(1_790_000_000_000 + index * 3_600_000),
-          usage: { inputTokens },
-        });
-        writeFileSync(join(logs, `run-${index}.ndjson`), log);
-      });
-      const url = await writePage(
-        [logs, join(REPO_ROOT, 'corpus/official/docs-example-zh.ndjson')],
-        join(scratch, 'many.html'),
+    const url = await writePage(['-'], join(scratch, 'one.html'), [log]);
+    await visit(url, async ({ page, consoleErrors, requests }) => {
+      expect(await page.locator('.session .bar.tool').count()).toBe(3);
+      expect(await page.locator('.session .bar.tool.failed').count()).toBe(1);
+      expect(await page.locator('.session .bar.tool.failed').getAttribute('title')).toMatch(
+        /^shell ls \/missing · failure/,
       );
+      expect(await page.locator('.failure').textContent()).toContain(
+        'The directory is missing, so I stopped.',
+      );
+      expect(await page.evaluate(() => (globalThis as { pwned?: boolean }).pwned)).toBeUndefined();
+      await page.locator('details.value > summary', { hasText: 'output' }).last().click();
+      const opened = page.locator('details.value[open] pre');
+      expect(await opened.isVisible()).toBe(true);
+      expect(await opened.textContent()).toContain('<script>window.pwned = true</script>');
+      await page.screenshot({ path: join(ARTIFACTS, 'report-session.png'), fullPage: true });
+      expect(consoleErrors).toEqual([]);
+      expect(requests).toEqual([]);
+    });
+  });
+
+  test('its policy runs the page’s own script and no other, with no console error from the page itself', async () => {
+    const url = await writePage(['-'], join(scratch, 'policy.html'), [
+      sessionLog({ sessionId: 'policy-run', calls: sampleCalls() }),
+    ]);
+    await visit(url, async ({ page, consoleErrors, requests }) => {
+      expect(consoleErrors).toEqual([]);
+      // A script added after the escaping (as a flaw in it would add one) is refused by the policy, not run.
+      const ran = await page.evaluate(async () => {
+        const document = (
+          globalThis as unknown as {
+            document: {
+              createElement(tag: string): { textContent: string };
+              body: { append(node: unknown): void };
+            };
+          }
+        ).document;
+        const script = document.createElement('script');
+        script.textContent = 'globalThis.injected = true';
+        document.body.append(script);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        return (globalThis as { injected?: boolean }).injected;
+      });
+      expect(ran).toBeUndefined();
+      expect(consoleErrors.some((error) => /Content Security Policy/.test(error))).toBe(true);
+      expect(requests).toEqual([]);
+    });
+  });
+
+  test.skipIf(!existsSync(REAL_TOOLS_LOG))(
+    `a real recording: one bar per tool call${existsSync(REAL_TOOLS_LOG) ? '' : ' (skipped: ../shared/real-corpus is missing)'}`,
+    async () => {
+      const text = readFileSync(REAL_TOOLS_LOG, 'utf8');
+      const { createNormalizer } = await import('@cursor-stream/core');
+      const normalizer = createNormalizer();
+      const [summary] = reduceSessions([...normalizer.feed(text), ...normalizer.end()]);
+      const calls = summary?.toolCalls ?? [];
+      const failed = calls.filter((call) => call.status !== 'success').length;
+      expect(calls.length).toBeGreaterThan(4);
+      const url = await writePage([REAL_TOOLS_LOG], join(scratch, 'real.html'));
       await visit(url, async ({ page, consoleErrors, requests }) => {
-        const rows = page.locator('table.index tbody tr');
-        expect(await rows.count()).toBe(3 + 1);
-        await page.locator('table.index th', { hasText: 'Tokens' }).click();
-        const sorted = await page
-          .locator('table.index tbody tr td:nth-child(6)')
-          .evaluateAll((cells) =>
-            cells.map(
-              (cell) =>
-                (cell as unknown as { dataset: Record<string, string | undefined> }).dataset.value ?? '',
-            ),
-          );
-        expect(sorted.slice(0, 3)).toEqual(['20', '500', '9000']);
-        expect(sorted.slice(3).every((value) => value === '')).toBe(true); // sessions without usage last
-        await page.screenshot({ path: join(ARTIFACTS, 'report-index.png') });
+        expect(await page.locator('.bar.tool').count()).toBe(calls.length);
+        expect(await page.locator('.bar.tool.failed').count()).toBe(failed);
+        await page.screenshot({ path: join(ARTIFACTS, 'report-real-session.png'), fullPage: true });
         expect(consoleErrors).toEqual([]);
         expect(requests).toEqual([]);
       });
+    },
+  );
+
+  test('several logs: the index lists every session and sorts by tokens', async () => {
+    const logs = join(scratch, 'logs');
+    mkdirSync(logs);
+    const tokens = [500, 20, 9000];
+    tokens.forEach((inputTokens, index) => {
+      const log = sessionLog({
+        sessionId: `run-${index}`,
+        calls: sampleCalls(1_790_000_000_000 + index * 3_600_000),
+        usage: { inputTokens },
+      });
+      writeFileSync(join(logs, `run-${index}.ndjson`), log);
     });
-  },
-);
+    const url = await writePage(
+      [logs, join(REPO_ROOT, 'corpus/official/docs-example-zh.ndjson')],
+      join(scratch, 'many.html'),
+    );
+    await visit(url, async ({ page, consoleErrors, requests }) => {
+      const rows = page.locator('table.index tbody tr');
+      expect(await rows.count()).toBe(3 + 1);
+      await page.locator('table.index th', { hasText: 'Tokens' }).click();
+      const sorted = await page
+        .locator('table.index tbody tr td:nth-child(6)')
+        .evaluateAll((cells) =>
+          cells.map(
+            (cell) =>
+              (cell as unknown as { dataset: Record<string, string | undefined> }).dataset.value ?? '',
+          ),
+        );
+      expect(sorted.slice(0, 3)).toEqual(['20', '500', '9000']);
+      expect(sorted.slice(3).every((value) => value === '')).toBe(true); // sessions without usage last
+      await page.screenshot({ path: join(ARTIFACTS, 'report-index.png') });
+      expect(consoleErrors).toEqual([]);
+      expect(requests).toEqual([]);
+    });
+  });
+});

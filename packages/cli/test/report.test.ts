@@ -3,11 +3,12 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ReportLimits } from '@cursor-stream/inspect/report';
+import { REPO_ROOT } from '@cursor-stream/test-kit/corpus';
+import { runCli } from '@cursor-stream/test-kit/run-cli';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { generateCorpus } from '../../../corpus/generator/index.ts';
 import { writeReport } from '../src/commands/report/run.ts';
 import { sampleCalls, sessionLog } from './report-logs.ts';
-import { REPO_ROOT, runCli } from './run-cli.ts';
 import { fakeIo } from './support.ts';
 
 async function reportOf(paths: readonly string[], stdin: string[] = [], limits: Partial<ReportLimits> = {}) {

@@ -2,9 +2,9 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { OWN_STREAMS, REAL_CORPUS, REPO_ROOT } from '@cursor-stream/test-kit/corpus';
+import { RECORDING, runCli } from '@cursor-stream/test-kit/run-cli';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { OWN_STREAMS } from '../../../tools/shared-material.ts';
-import { REAL_CORPUS, RECORDING, REPO_ROOT, runCli } from './run-cli.ts';
 
 let scratch = '';
 let recording = Buffer.alloc(0);

@@ -4,11 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MAX_RECORD_TIME_MS } from '@cursor-stream/core';
 import { USAGE_GROUPINGS, type UsageGrouping, type UsageTotals } from '@cursor-stream/inspect/usage';
+import { REAL_CORPUS, REPO_ROOT } from '@cursor-stream/test-kit/corpus';
+import { runCli } from '@cursor-stream/test-kit/run-cli';
 import { fc, test as propTest } from '@fast-check/vitest';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { generateCorpus } from '../../../corpus/generator/index.ts';
 import { writeUsage } from '../src/commands/usage/run.ts';
-import { REAL_CORPUS, REPO_ROOT, runCli } from './run-cli.ts';
 import { fakeIo } from './support.ts';
 
 /** Token sums computed straight from the raw records, without the normalizer: what `usage` must agree with. */
@@ -134,21 +135,18 @@ describe('usage totals equal the sum of the logs’ result.usage', () => {
     });
   }
 
-  test.skipIf(!REAL_CORPUS.present)(
-    `on the real recordings${REAL_CORPUS.present ? '' : ' (skipped: ../shared/real-corpus is missing)'}`,
-    async () => {
-      const texts = readdirSync(REAL_CORPUS.path)
-        .filter((name) => name.endsWith('.ndjson'))
-        .map((name) => readFileSync(join(REAL_CORPUS.path, name), 'utf8'));
-      for (const by of USAGE_GROUPINGS) {
-        const document = await usageJson([REAL_CORPUS.path], by);
-        const raw = rawUsageOf(texts);
-        expect(raw.resultsWithUsage).toBeGreaterThan(0);
-        expectTotalsMatch(document.totals, raw);
-        expectRowsAddUp(document);
-      }
-    },
-  );
+  test.skipIf(!REAL_CORPUS.present)(`on the real recordings ${REAL_CORPUS.needs}`, async () => {
+    const texts = readdirSync(REAL_CORPUS.path)
+      .filter((name) => name.endsWith('.ndjson'))
+      .map((name) => readFileSync(join(REAL_CORPUS.path, name), 'utf8'));
+    for (const by of USAGE_GROUPINGS) {
+      const document = await usageJson([REAL_CORPUS.path], by);
+      const raw = rawUsageOf(texts);
+      expect(raw.resultsWithUsage).toBeGreaterThan(0);
+      expectTotalsMatch(document.totals, raw);
+      expectRowsAddUp(document);
+    }
+  });
 });
 
 /** An official-dialect session with the given usage, model and clock. */

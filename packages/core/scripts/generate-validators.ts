@@ -3,7 +3,8 @@
  * Run by `pnpm run gen`, which `prepare` (after every install) and `build` call first.
  *
  * For each dialect of the registry (`src/dialects/registry.ts`): `<schemaStem>.js` (the schema as written: open) and
- * `<schemaStem>-strict.js` (unknown fields rejected, see {@link deriveStrictSchema}). For the canonical union:
+ * `<schemaStem>-strict.js` (unknown fields rejected, see {@link deriveStrictSchema}); for the dialects with records
+ * read without `JSON.parse`, `<schemaStem>-record-shapes.ts` (see {@link renderRecordShapes}). For the canonical union:
  * `canonical-event.js` and `canonical-event.types.ts`. Then `schema-validators.ts`, which gathers them all.
  */
 
@@ -11,6 +12,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BUILT_IN_DIALECT_REGISTRY } from '../src/dialects/registry.ts';
 import { renderCanonicalTypes } from './canonical-types.ts';
+import { READ_RECORDS, renderRecordShapes } from './record-shapes.ts';
 import { deriveStrictSchema, type SchemaObject } from './strict-schema.ts';
 import { renderValidatorModule } from './validator-module.ts';
 import { renderValidatorsIndex } from './validators-index.ts';
@@ -40,6 +42,10 @@ async function main(): Promise<void> {
       `${schemaStem}-strict.js`,
       renderValidatorModule(deriveStrictSchema(schema), `${source} (strict variant)`),
     );
+    if (schemaStem in READ_RECORDS) {
+      const banner = `// Generated from ${source} by packages/core/scripts/generate-validators.ts. Do not edit.`;
+      write(`${schemaStem}-record-shapes.ts`, renderRecordShapes(schema, schemaStem, banner));
+    }
   }
   const canonical = readSchema(CANONICAL);
   const source = `schemas/${CANONICAL}.schema.json`;

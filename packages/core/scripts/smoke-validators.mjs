@@ -21,6 +21,12 @@ const VALID_SAMPLES = {
   },
   'python-wrapper': { type: 'tool-call-started', tool_name: 'Shell', tool_call_id: 'call_1', parameters: {} },
   'payload-envelope': { type: 'tool_call', subtype: 'started', payload: { toolCall: { id: 'shell-1' } } },
+  acp: {
+    jsonrpc: '2.0',
+    method: 'session/update',
+    params: { sessionId: 's1', update: { sessionUpdate: 'plan', entries: [] } },
+  },
+  'cursor-sdk': { type: 'status', agent_id: 'agent-1', run_id: 'run-1', status: 'RUNNING' },
   'canonical-event': {
     type: 'tool-call',
     toolCallId: 'call_1',
@@ -29,6 +35,9 @@ const VALID_SAMPLES = {
     input: {},
   },
 };
+
+/** The field each sample is made invalid by emptying: its `type`, or what takes its place (ACP's `method`). */
+const EMPTIED_FIELDS = { acp: 'method' };
 
 const files = readdirSync(GENERATED_DIR).filter((file) => file.endsWith('.js'));
 const failures = [];
@@ -40,8 +49,8 @@ for (const file of files) {
   else if (sample === undefined) failures.push(`${file}: no sample`);
   else if (!validate(sample))
     failures.push(`${file}: rejects its sample: ${JSON.stringify(validate.errors)}`);
-  else if (validate({ ...sample, type: '' }) || !Array.isArray(validate.errors)) {
-    failures.push(`${file}: accepts an empty type`);
+  else if (validate({ ...sample, [EMPTIED_FIELDS[stem] ?? 'type']: '' }) || !Array.isArray(validate.errors)) {
+    failures.push(`${file}: accepts an empty ${EMPTIED_FIELDS[stem] ?? 'type'}`);
   }
 }
 /** The module's `validate`, or why it could not be loaded. */

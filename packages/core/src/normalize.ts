@@ -13,7 +13,9 @@ export type {
   SchemaIssue,
   ValidateOptions,
 } from './dialect.ts';
+export { type AcpState, acpDialect } from './dialects/acp.ts';
 export { BUILT_IN_DIALECTS } from './dialects/built-in.ts';
+export { type CursorSdkState, cursorSdkDialect } from './dialects/cursor-sdk.ts';
 export { officialDialect } from './dialects/official.ts';
 export { payloadEnvelopeDialect } from './dialects/payload-envelope.ts';
 export { pythonWrapperDialect } from './dialects/python-wrapper.ts';
@@ -24,6 +26,7 @@ export {
   type CanonicalEvent,
   type CanonicalEventBase,
   type CanonicalEventType,
+  type ContextOccupancy,
   EVENT_TRAITS,
   type EventTraits,
   eventTraits,
@@ -35,6 +38,8 @@ export {
   type InvalidLineEvent,
   KNOWN_TOOL_NAMES,
   type KnownToolName,
+  type PlanEntry,
+  type PlanEvent,
   type ReasoningDeltaEvent,
   type ReasoningEndEvent,
   type SourceLocation,
@@ -47,8 +52,11 @@ export {
   type ToolName,
   type ToolResultEvent,
   type ToolResultStatus,
+  type TurnTokens,
   type UnknownEvent,
   type Usage,
+  type UsageCost,
+  type UsageEvent,
   type UserMessageEvent,
   unreachable,
 } from './events/index.ts';
@@ -59,6 +67,13 @@ export {
   foreignAgentOf,
 } from './foreign-agents.ts';
 export type { Normalizer, NormalizerOptions } from './normalizer/normalizer-types.ts';
+export type {
+  ConditionalRequirement,
+  ObjectShape,
+  RecordShape,
+  ValueShape,
+} from './record-readers/record-shape.ts';
+export { createRecordReader, type RecordReader } from './record-readers/record-templates.ts';
 export {
   createRecordTimeIndex,
   MAX_RECORD_TIME_MS,

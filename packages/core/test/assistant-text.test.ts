@@ -1,6 +1,7 @@
+import { ndjson } from '@cursor-stream/test-kit/ndjson';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { assistantText, ndjson, normalizeText } from './support.ts';
+import { assistantText, normalizeText } from './support.ts';
 
 const nonEmpty = fc.string({ minLength: 1, maxLength: 12 });
 

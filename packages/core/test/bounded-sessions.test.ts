@@ -5,9 +5,9 @@ import {
   type ToolResultEvent,
 } from '@cursor-stream/core';
 import { type BoundedSession, createBoundedSessions } from '@cursor-stream/core/sessions';
+import { ARM_RESULTS, canonicalLog } from '@cursor-stream/test-kit/canonical-sessions';
 import { test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { ARM_RESULTS, canonicalLog } from './canonical-sessions.ts';
 
 function sessionsOf(events: readonly CanonicalEvent[], options = {}): BoundedSession[] {
   const sessions: BoundedSession[] = [];

@@ -1,14 +1,21 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CanonicalEvent } from '@cursor-stream/core';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import {
+  BROWSER_START_MS,
+  CHROMIUM_NEEDS,
+  type ChromiumContext,
+  failWithoutChromiumInCi,
+  hasChromium,
+  launchChromiumContext,
+} from '@cursor-stream/test-kit/chromium';
+import { CORPUS_DIR, REAL_CORPUS } from '@cursor-stream/test-kit/corpus';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { CHROMIUM, CHROMIUM_FLAGS, chromiumSkipReason, hasChromium } from '../../../tools/chromium.ts';
 import { bundleForBrowser } from './browser/bundle-for-browser.ts';
-import { CORPUS_DIR, normalizeText, REAL_CORPUS } from './support.ts';
+import { normalizeText } from './support.ts';
 
 /** What the page may fetch, by URL path. */
 const RECORDINGS: Record<string, string> = {
@@ -81,19 +88,11 @@ function serve(files: Record<string, { type: string; body: string | Buffer }>): 
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-const skipReason = chromiumSkipReason;
+failWithoutChromiumInCi('the browser check');
 
-if (!hasChromium && process.env.CI) {
-  test('Chromium is installed for the browser check', () => {
-    throw new Error(`${CHROMIUM} not found: CI must install Debian's chromium package before the tests.`);
-  });
-}
-if (!hasChromium) console.warn(`browser check ${skipReason}`);
-
-describe.skipIf(!hasChromium)(`in headless Chromium${hasChromium ? '' : ` (${skipReason})`}`, () => {
+describe.skipIf(!hasChromium)(`in headless Chromium ${CHROMIUM_NEEDS}`, () => {
   let server: Server | undefined;
-  let context: BrowserContext | undefined;
-  let profile = '';
+  let browser: ChromiumContext | undefined;
   let origin = '';
 
   beforeAll(async () => {
@@ -109,25 +108,18 @@ describe.skipIf(!hasChromium)(`in headless Chromium${hasChromium ? '' : ` (${ski
     }
     server = await serve(files);
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    profile = mkdtempSync(join(tmpdir(), 'cursor-stream-chromium-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_FLAGS,
-    });
-    // Chromium can take well over the default ten seconds to start on a busy machine.
-  }, 60_000);
+    browser = await launchChromiumContext();
+  }, BROWSER_START_MS);
 
   afterAll(async () => {
-    await context?.close();
+    await browser?.close();
     await new Promise((resolve) => server?.close(resolve) ?? resolve(undefined));
-    if (profile !== '') rmSync(profile, { recursive: true, force: true });
   });
 
   /** Opens the test page, runs `use` on it and closes it. */
   async function withPage<T>(use: (page: Page) => Promise<T>): Promise<T> {
-    if (context === undefined) throw new Error('The browser did not start.');
-    const page = await context.newPage();
+    if (browser === undefined) throw new Error('The browser did not start.');
+    const page = await browser.context.newPage();
     try {
       await page.goto(`${origin}/`);
       await page.waitForFunction(() => document.title === 'ready');

@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { BUILT_IN_DIALECTS, validateDialectRecord } from '@cursor-stream/core';
 import { BUILT_IN_DIALECT_NAMES, BUILT_IN_DIALECT_REGISTRY } from '@cursor-stream/core/dialect-registry';
+import { CORPUS_DIR } from '@cursor-stream/test-kit/corpus';
 import { describe, expect, test } from 'vitest';
-import { CORPUS_DIR } from './support.ts';
 
 const SCHEMA_DIR = join(import.meta.dirname, '../../../schemas');
 

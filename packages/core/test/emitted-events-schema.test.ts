@@ -4,9 +4,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { type CanonicalEvent, validateCanonicalEvent } from '@cursor-stream/core';
+import { REAL_CORPUS } from '@cursor-stream/test-kit/corpus';
+import { ndjson } from '@cursor-stream/test-kit/ndjson';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { dialectRecordings, ndjson, normalizeText, REAL_CORPUS } from './support.ts';
+import { dialectRecordings, normalizeText } from './support.ts';
 
 function invalidEvents(events: readonly CanonicalEvent[]) {
   return events.flatMap((event) => {

@@ -4,10 +4,17 @@ import {
   payloadEnvelopeDialect,
   pythonWrapperDialect,
 } from '@cursor-stream/core';
+import {
+  ARM_RESULTS,
+  canonicalLog,
+  type DialectProfile,
+  WRAPPER_RESULTS,
+} from '@cursor-stream/test-kit/canonical-sessions';
+import { cutAt } from '@cursor-stream/test-kit/chunking';
+import { ndjson } from '@cursor-stream/test-kit/ndjson';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { ARM_RESULTS, canonicalLog, type DialectProfile, WRAPPER_RESULTS } from './canonical-sessions.ts';
-import { cutAt, ndjson, normalizeChunks, withoutLoc } from './support.ts';
+import { normalizeChunks, withoutLoc } from './support.ts';
 
 const CLI_TOOLS = [
   ['shell', 'shellToolCall'],

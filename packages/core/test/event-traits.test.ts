@@ -11,8 +11,8 @@ import {
   reduceSessions,
   unreachable,
 } from '@cursor-stream/core';
+import { ndjson } from '@cursor-stream/test-kit/ndjson';
 import { describe, expect, test } from 'vitest';
-import { ndjson } from './support.ts';
 
 /** One event of each type, as the normalizer could give it. */
 const SAMPLES: readonly CanonicalEvent[] = [
@@ -35,6 +35,8 @@ const SAMPLES: readonly CanonicalEvent[] = [
   { type: 'error', message: 'boom' },
   { type: 'status', kind: 'reconnecting', attempt: 1 },
   { type: 'interaction', phase: 'request', queryType: 'shellRequestQuery' },
+  { type: 'usage', context: { used: 1200, size: null } },
+  { type: 'plan', entries: [{ content: 'step', status: 'pending' }], source: 'plan' },
   { type: 'unknown', rawType: 'future', raw: { type: 'future' } },
   { type: 'invalid-line', code: 'invalid-json', message: 'bad', excerpt: '{' },
 ];

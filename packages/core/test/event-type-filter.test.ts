@@ -6,9 +6,10 @@ import {
   createNormalizer,
   EVENT_TRAITS,
 } from '@cursor-stream/core';
+import { CORPUS_DIR, REAL_CORPUS } from '@cursor-stream/test-kit/corpus';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { CORPUS_DIR, dialectRecordings, normalizeText, REAL_CORPUS } from './support.ts';
+import { dialectRecordings, normalizeText } from './support.ts';
 
 const STREAMS = [...REAL_CORPUS.ndjsonFiles(), ...dialectRecordings()];
 const NOT_REASONING = CANONICAL_EVENT_TYPES.filter((type) => !EVENT_TRAITS[type].reasoning);

@@ -1,6 +1,7 @@
 import { BUILT_IN_DIALECTS, type CanonicalEvent, type Dialect, type JsonObject } from '@cursor-stream/core';
+import { ndjson } from '@cursor-stream/test-kit/ndjson';
 import { describe, expect, test } from 'vitest';
-import { ndjson, normalizeText, ofType } from './support.ts';
+import { normalizeText, ofType } from './support.ts';
 
 /**
  * A made-up dialect, as a third party would write it (the same as the README's "Adding a dialect"): records

@@ -11,9 +11,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type CanonicalEvent, createNormalizer, safeJsonStringify } from '@cursor-stream/core';
 import { createNdjsonTokenizer, type NdjsonItem, type NdjsonSkip } from '@cursor-stream/ndjson';
+import { cutAt, cutBySizes } from '@cursor-stream/test-kit/chunking';
+import { CORPUS_DIR } from '@cursor-stream/test-kit/corpus';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { CORPUS_DIR } from './support.ts';
 
 /**
  * Every record line of the project's recordings, of every dialect; not the benchmark's generated corpora, which a
@@ -114,17 +115,7 @@ const BYTEWISE_LIMIT = 16 * 1024;
 
 /** Chunkings: one chunk, random cuts, and one byte at a time. */
 function chunkings(bytes: Uint8Array, cuts: readonly number[]): Uint8Array[][] {
-  const sorted = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
-  const pieces: Uint8Array[] = [];
-  let from = 0;
-  for (const cut of [...sorted, bytes.length]) {
-    if (cut > from) pieces.push(bytes.subarray(from, cut));
-    from = Math.max(from, cut);
-  }
-  const size = bytes.length <= BYTEWISE_LIMIT ? 1 : 7;
-  const bytewise: Uint8Array[] = [];
-  for (let at = 0; at < bytes.length; at += size) bytewise.push(bytes.subarray(at, at + size));
-  return [[bytes], pieces, bytewise];
+  return [[bytes], cutAt(bytes, cuts), cutBySizes(bytes, [bytes.length <= BYTEWISE_LIMIT ? 1 : 7])];
 }
 
 function normalizeAll(chunks: readonly Uint8Array[], maxRecordBytes?: number): CanonicalEvent[] {

@@ -2,9 +2,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CanonicalEvent } from '@cursor-stream/core';
 import { BUILT_IN_DIALECT_REGISTRY } from '@cursor-stream/core/dialect-registry';
+import { cutAt } from '@cursor-stream/test-kit/chunking';
+import { CORPUS_DIR } from '@cursor-stream/test-kit/corpus';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { CORPUS_DIR, cutAt, normalizeChunks, normalizeText } from './support.ts';
+import { normalizeChunks, normalizeText } from './support.ts';
 
 const recordings = BUILT_IN_DIALECT_REGISTRY.flatMap(({ name: dialect, corpusFolder: folder }) =>
   readdirSync(join(CORPUS_DIR, folder))

@@ -14,8 +14,8 @@ import {
   stringifyEvent,
   stringifyEventPieces,
 } from '@cursor-stream/core';
+import { CORPUS_DIR, REAL_CORPUS } from '@cursor-stream/test-kit/corpus';
 import { describe, expect, test } from 'vitest';
-import { CORPUS_DIR, REAL_CORPUS } from './support.ts';
 
 /** Every recording of the repository (not the benchmark's generated corpora), then the real ones when beside it. */
 const recordings = [

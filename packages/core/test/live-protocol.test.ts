@@ -8,16 +8,10 @@ import {
   reduceSessions,
   validateCanonicalEvent,
 } from '@cursor-stream/core';
+import { CORPUS_DIR, REAL_CORPUS } from '@cursor-stream/test-kit/corpus';
+import { ndjson } from '@cursor-stream/test-kit/ndjson';
 import { describe, expect, test } from 'vitest';
-import {
-  CORPUS_DIR,
-  dialectRecordings,
-  ndjson,
-  normalizeChunks,
-  normalizeText,
-  ofType,
-  REAL_CORPUS,
-} from './support.ts';
+import { dialectRecordings, normalizeChunks, normalizeText, ofType } from './support.ts';
 
 const official = (name: string) => join(CORPUS_DIR, 'official', `${name}.ndjson`);
 
@@ -30,7 +24,7 @@ describe('the failure sentence', () => {
   test("a failed result without text says the agent's output line before it, with that line", () => {
     const { events, sessions } = sessionsOf(official('failure-line-before-error-result'));
     const sentence = "RetriableError: [invalid_argument] unknown option '--system-prompt'";
-    expect(sessions[0]?.failure).toEqual({ message: sentence, line: 3 });
+    expect(sessions[0]?.failure).toEqual({ message: sentence, line: 3, code: 'unknown-option' });
     expect(ofType(events, 'error')[0]?.message).toBe(sentence);
     expect(ofType(events, 'invalid-line')[0]).toMatchObject({ code: 'non-json-output', message: sentence });
   });
@@ -59,7 +53,11 @@ describe('the failure sentence', () => {
     ])}`;
     const [first, second] = reduceSessions(normalizeText(text));
     expect(first?.failure).toBeNull();
-    expect(second?.failure).toEqual({ message: 'You have hit your usage limit', line: 5 });
+    expect(second?.failure).toEqual({
+      message: 'You have hit your usage limit',
+      line: 5,
+      code: 'usage-limit',
+    });
   });
 });
 

@@ -1,7 +1,8 @@
 import { createNormalizer, type Dialect, normalizeStream, officialDialect } from '@cursor-stream/core';
+import { ndjson } from '@cursor-stream/test-kit/ndjson';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { ndjson, normalizeText, ofType, withoutLoc } from './support.ts';
+import { normalizeText, ofType, withoutLoc } from './support.ts';
 
 const INIT = { type: 'system', subtype: 'init', session_id: 's1', model: 'Auto', cwd: '/w' };
 const THINKING = { type: 'thinking', subtype: 'delta', text: 'hm', session_id: 's1' };

@@ -1,5 +1,6 @@
+import { ndjson } from '@cursor-stream/test-kit/ndjson';
 import { describe, expect, test } from 'vitest';
-import { ndjson, normalizeText, ofType } from './support.ts';
+import { normalizeText, ofType } from './support.ts';
 
 function completed(toolCall: object, extra: object = {}) {
   return { type: 'tool_call', subtype: 'completed', call_id: 'id\nfc_1', tool_call: toolCall, ...extra };

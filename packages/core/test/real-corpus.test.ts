@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { CORPUS_DIR, OWN_STREAMS, REAL_CORPUS } from '@cursor-stream/test-kit/corpus';
 import { describe, expect, test } from 'vitest';
-import { OWN_STREAMS } from '../../../tools/shared-material.ts';
-import { assistantText, CORPUS_DIR, normalizeText, ofType, REAL_CORPUS } from './support.ts';
+import { assistantText, normalizeText, ofType } from './support.ts';
 
 /** Its author changed `result` to "done" while the assistant messages say more (SOURCES.md). */
 const EDITED = 'reifying__cursor-hack__internal_events_testdata_full_session.ndjson';

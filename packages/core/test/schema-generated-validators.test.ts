@@ -13,7 +13,11 @@ const generatedModules = readdirSync(GENERATED).filter((name) => name.endsWith('
 describe('the generated validators', () => {
   test('there is an open and a strict validator per dialect, and one for canonical events', () => {
     expect(generatedModules.sort()).toEqual([
+      'acp-strict.js',
+      'acp.js',
       'canonical-event.js',
+      'cursor-sdk-strict.js',
+      'cursor-sdk.js',
       'official-strict.js',
       'official.js',
       'payload-envelope-strict.js',

@@ -1,10 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { type JsonObject, validateDialectRecord } from '@cursor-stream/core';
+import { OWN_STREAMS, REAL_CORPUS } from '@cursor-stream/test-kit/corpus';
 import { describe, expect, test } from 'vitest';
-import { OWN_STREAMS, sharedFolder } from '../../../tools/shared-material.ts';
-
-const REAL_CORPUS = sharedFolder('real-corpus');
 
 /**
  * The tool kind of each tool-call body in the fragments file, by line. Line 1 is a wrapper's envelope whose `payload`

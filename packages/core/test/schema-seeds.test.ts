@@ -6,11 +6,10 @@ import {
   pythonWrapperDialect,
   validateDialectRecord,
 } from '@cursor-stream/core';
+import { SEEDS } from '@cursor-stream/test-kit/corpus';
 import { describe, expect, test } from 'vitest';
-import { sharedFolder } from '../../../tools/shared-material.ts';
 
 /** The founding format documents; the recordings in corpus/ hold their examples as streams (see corpus/README.md). */
-const SEEDS = sharedFolder('seeds');
 
 /** Which dialect each format document describes, by file-name prefix, and how many example events it shows. */
 const SEED_DIALECTS: readonly { prefix: string; dialect: BuiltInDialectName; examples: number }[] = [

@@ -5,10 +5,11 @@ import {
   type ToolCallEvent,
   type ToolResultEvent,
 } from '@cursor-stream/core';
+import { ARM_RESULTS, canonicalLog } from '@cursor-stream/test-kit/canonical-sessions';
+import { ndjson } from '@cursor-stream/test-kit/ndjson';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, test as it } from 'vitest';
-import { ARM_RESULTS, canonicalLog } from './canonical-sessions.ts';
-import { ndjson, normalizeText } from './support.ts';
+import { normalizeText } from './support.ts';
 
 function call(id: string, line: number, toolName = 'shell'): ToolCallEvent {
   return {

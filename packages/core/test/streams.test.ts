@@ -8,10 +8,11 @@ import {
   officialDialect,
   payloadEnvelopeDialect,
 } from '@cursor-stream/core';
+import { cutAt } from '@cursor-stream/test-kit/chunking';
+import { CORPUS_DIR, OWN_STREAMS, REAL_CORPUS } from '@cursor-stream/test-kit/corpus';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { OWN_STREAMS } from '../../../tools/shared-material.ts';
-import { CORPUS_DIR, cutAt, normalizeText, REAL_CORPUS, withoutLoc } from './support.ts';
+import { normalizeText, withoutLoc } from './support.ts';
 
 /** A web stream of `chunks`. */
 function streamOf<T>(chunks: readonly T[]): ReadableStream<T> {

@@ -7,13 +7,7 @@ import {
   type NormalizerOptions,
 } from '@cursor-stream/core';
 import { BUILT_IN_DIALECT_REGISTRY } from '@cursor-stream/core/dialect-registry';
-import { sharedFolder } from '../../../tools/shared-material.ts';
-
-/** The shared real recordings (read in place, never copied); suites skip what needs them when they are missing. */
-export const REAL_CORPUS = sharedFolder('real-corpus');
-
-/** This repository's recordings with their expected events. */
-export const CORPUS_DIR = join(import.meta.dirname, '../../../corpus');
+import { CORPUS_DIR } from '@cursor-stream/test-kit/corpus';
 
 /** The paths of this repository's recordings of the built-in dialects: each registry entry's corpus folder. */
 export function dialectRecordings(): string[] {
@@ -39,26 +33,6 @@ export function normalizeChunks(
 /** Every event of `input` in one chunk. */
 export function normalizeText(input: string | Uint8Array, options?: NormalizerOptions): CanonicalEvent[] {
   return normalizeChunks([input], options).events;
-}
-
-/** Records as NDJSON text, one per line. */
-export function ndjson(records: readonly unknown[]): string {
-  return records.map((record) => `${JSON.stringify(record)}\n`).join('');
-}
-
-/** `text` cut at the given positions (sorted, clamped), for chunking properties. */
-export function cutAt(text: string, positions: readonly number[]): string[] {
-  const cuts = [...new Set(positions.map((position) => Math.min(Math.max(position, 0), text.length)))].sort(
-    (a, b) => a - b,
-  );
-  const chunks: string[] = [];
-  let start = 0;
-  for (const cut of cuts) {
-    chunks.push(text.slice(start, cut));
-    start = cut;
-  }
-  chunks.push(text.slice(start));
-  return chunks;
 }
 
 /** Events without `loc`, for comparing what two inputs mean rather than where it stood. */

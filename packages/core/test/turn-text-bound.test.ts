@@ -3,6 +3,7 @@
  * and judges every message exactly as with the whole text kept, so each piece of text is still emitted once.
  */
 
+import { ndjson } from '@cursor-stream/test-kit/ndjson';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, test as it } from 'vitest';
 import {
@@ -12,7 +13,7 @@ import {
   takeNewAssistantText,
 } from '../src/dialects/assistant-text.ts';
 import { MAX_TURN_TEXT_CHARS } from '../src/dialects/turn-text.ts';
-import { assistantText, ndjson, normalizeText } from './support.ts';
+import { assistantText, normalizeText } from './support.ts';
 
 /** A message, or another record between messages (which ends a run of deltas). */
 type Step = { text: string; form: AssistantMessageForm } | { other: true };

@@ -1,6 +1,7 @@
 import { createNormalizer } from '@cursor-stream/core';
+import { ndjson } from '@cursor-stream/test-kit/ndjson';
 import { describe, expect, test } from 'vitest';
-import { assistantText, ndjson, normalizeText, ofType } from './support.ts';
+import { assistantText, normalizeText, ofType } from './support.ts';
 
 const INIT = { type: 'system', subtype: 'init', session_id: 's', model: 'Auto' };
 const read = { readToolCall: { args: { path: 'a' }, result: { success: { content: 'x' } } } };

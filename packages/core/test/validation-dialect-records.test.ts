@@ -6,9 +6,9 @@ import {
   type SchemaIssue,
   validateDialectRecord,
 } from '@cursor-stream/core';
+import { OWN_STREAMS, REAL_CORPUS } from '@cursor-stream/test-kit/corpus';
 import { fc, test as propertyTest } from '@fast-check/vitest';
 import { describe, expect, test } from 'vitest';
-import { OWN_STREAMS, sharedFolder } from '../../../tools/shared-material.ts';
 
 const SCHEMAS = join(import.meta.dirname, '../../../schemas');
 
@@ -45,7 +45,7 @@ function where(issues: readonly SchemaIssue[]): { pointer: string; keyword: stri
 
 /** Every record of the repository's recordings of the real shapes, and of the real recordings when present. */
 function readRecords(): JsonObject[] {
-  return [...OWN_STREAMS, ...sharedFolder('real-corpus').ndjsonFiles()]
+  return [...OWN_STREAMS, ...REAL_CORPUS.ndjsonFiles()]
     .flatMap((path) => readFileSync(path, 'utf8').split('\n'))
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as JsonObject);

@@ -16,6 +16,7 @@ export {
   type LogExporter,
   type LogSink,
 } from './log-exporter.ts';
+export { type OtlpEnvironmentEndpoint, otlpTracesEndpointFromEnv } from './otlp-endpoint.ts';
 export {
   createSessionCollector,
   type ExportSession,

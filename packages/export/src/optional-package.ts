@@ -1,10 +1,11 @@
 /** Loads an optional peer dependency only when the format that needs it runs. */
 
 import { ExportFailure } from './log-exporter.ts';
+import { isModuleNotFound } from './optional-peer.ts';
 
 /**
- * Imports `load()`; when the package is not installed, fails with `missing-package` and a one-line message naming
- * what to install.
+ * Imports `load()` (see `importPeer` for where it looks); when the package is not installed, fails with
+ * `missing-package` and a one-line message naming the command that installs it.
  */
 export async function importOptional<T>(
   packages: string,
@@ -14,11 +15,12 @@ export async function importOptional<T>(
   try {
     return await load();
   } catch (error) {
-    const code = (error as { code?: unknown } | null)?.code;
-    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') {
+    if (isModuleNotFound(error)) {
       throw new ExportFailure({
         code: 'missing-package',
-        message: `--format ${format} needs ${packages}: install it with npm install ${packages}`,
+        message:
+          `--format ${format} needs ${packages}, found neither from the working directory up nor beside ` +
+          `cursor-stream: run npm install ${packages}`,
       });
     }
     throw error;

@@ -185,6 +185,8 @@ function noteEvent(
     case 'error':
     case 'status':
     case 'interaction':
+    case 'usage':
+    case 'plan':
     case 'unknown':
     case 'invalid-line':
       return;

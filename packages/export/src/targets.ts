@@ -120,7 +120,8 @@ export const EXPORT_TARGETS = [
     label: 'OpenTelemetry',
     help: [
       'OpenTelemetry traces (GenAI semantic conventions): OTLP JSON lines to -o FILE',
-      '(default: standard output), or OTLP/HTTP to --endpoint URL',
+      '(default: standard output), or OTLP/HTTP to --endpoint URL; without -o or --endpoint,',
+      'to OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, or OTEL_EXPORTER_OTLP_ENDPOINT plus /v1/traces, when set',
     ],
     flags: {
       output: 'the OTLP JSON lines file (- for standard output)',

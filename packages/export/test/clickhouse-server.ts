@@ -6,9 +6,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { freePort } from '@cursor-stream/test-kit/free-port';
 
 /** A running server. */
 export interface TestClickHouse {
@@ -27,15 +27,6 @@ export function clickHouseCommand(): { command: string; args: string[] } | undef
   if (server !== undefined) return { command: server, args: [] };
   const multi = onPath('clickhouse');
   return multi === undefined ? undefined : { command: multi, args: ['server'] };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
 }
 
 function config(dir: string, httpPort: number, tcpPort: number): string {

@@ -1,6 +1,7 @@
 /** Logs the export tests read, written here so that each shape is known exactly, and a helper to feed them. */
 
 import { createNormalizer } from '@cursor-stream/core';
+import { cutAt } from '@cursor-stream/test-kit/chunking';
 import type { LogExporter } from '../src/index.ts';
 
 const SESSION_A = 'aaaaaaaa-0000-4000-8000-000000000001';
@@ -122,13 +123,7 @@ export async function feedLog(
   const normalizer = createNormalizer({
     onRecord: (record, dialect) => sink.observeRecord(record.line, record.value, dialect?.name),
   });
-  let from = 0;
-  for (const cut of [...cuts].sort((a, b) => a - b)) {
-    const to = Math.min(Math.max(from, cut), text.length);
-    await sink.push(normalizer.feed(text.slice(from, to)));
-    from = to;
-  }
-  await sink.push(normalizer.feed(text.slice(from)));
+  for (const chunk of cutAt(text, cuts)) await sink.push(normalizer.feed(chunk));
   await sink.push(normalizer.end());
   await sink.end();
 }

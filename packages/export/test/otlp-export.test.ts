@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createNormalizer, reduceSessions } from '@cursor-stream/core';
+import { REAL_CORPUS } from '@cursor-stream/test-kit/corpus';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { sharedFolder } from '../../../tools/shared-material.ts';
 import type { ExportWarning } from '../src/index.ts';
 import {
   createOtlpExporter,
@@ -68,8 +68,6 @@ function attribute(span: DecodedSpan, key: string): unknown {
 function hex(base64: string | undefined): string | undefined {
   return base64 === undefined ? undefined : Buffer.from(base64, 'base64').toString('hex');
 }
-
-const realCorpus = sharedFolder('real-corpus');
 
 /** Checks a log's trace against the core's own sessions, and that a second export gives the same ids. */
 async function expectOneSpanPerSessionAndCall(path: string): Promise<void> {
@@ -189,8 +187,8 @@ describe('OTLP export', () => {
     for (const log of logs) await expectOneSpanPerSessionAndCall(log);
   });
 
-  it.skipIf(!realCorpus.present)(`does the same on the real recordings ${realCorpus.needs}`, async () => {
-    const logs = realCorpus.ndjsonFiles();
+  it.skipIf(!REAL_CORPUS.present)(`does the same on the real recordings ${REAL_CORPUS.needs}`, async () => {
+    const logs = REAL_CORPUS.ndjsonFiles();
     expect(logs.length).toBeGreaterThan(0);
     for (const log of logs) await expectOneSpanPerSessionAndCall(log);
   });

@@ -4,9 +4,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { REAL_CORPUS } from '@cursor-stream/test-kit/corpus';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sharedFolder } from '../../../tools/shared-material.ts';
 import { createClickHouseClient, createClickHouseExporter } from '../src/clickhouse/index.ts';
 import { createDuckDbExporter } from '../src/duckdb/index.ts';
 import {
@@ -179,8 +179,6 @@ describe('ClickHouse export', () => {
   });
 });
 
-const realCorpus = sharedFolder('real-corpus');
-
 /** Exports logs into a fresh DuckDB file and a fresh ClickHouse database; the documented queries' answers of each. */
 async function answersOf(name: string, logs: readonly [string, string][]) {
   const exportTo = async (exporter: LogExporter) => {
@@ -219,12 +217,13 @@ async function answersOf(name: string, logs: readonly [string, string][]) {
 }
 
 describe('DuckDB and ClickHouse on other logs', () => {
-  it.skipIf(!realCorpus.present)(
-    `give the same answers on the real recordings ${realCorpus.needs}`,
+  it.skipIf(!REAL_CORPUS.present)(
+    `give the same answers on the real recordings ${REAL_CORPUS.needs}`,
     async (context) => {
-      const logs = realCorpus
-        .ndjsonFiles()
-        .map((path): [string, string] => [path, readFileSync(path, 'utf8')]);
+      const logs = REAL_CORPUS.ndjsonFiles().map((path): [string, string] => [
+        path,
+        readFileSync(path, 'utf8'),
+      ]);
       const answers = await answersOf('real', logs);
       expect(answers.duckDb.failureRate?.length).toBeGreaterThan(0);
       if (answers.clickHouse === undefined) return context.skip('clickhouse-server is not installed');

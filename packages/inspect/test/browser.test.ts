@@ -2,16 +2,20 @@
  * The views run in browsers: every entry bundles for the browser without a Node built-in, and in headless Chromium a
  * recording's transcript and report page come out exactly as in Node.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type BrowserContext, chromium } from 'playwright-core';
+import {
+  BROWSER_START_MS,
+  CHROMIUM_NEEDS,
+  type ChromiumContext,
+  failWithoutChromiumInCi,
+  hasChromium,
+  launchChromiumContext,
+} from '@cursor-stream/test-kit/chromium';
+import { CORPUS_DIR } from '@cursor-stream/test-kit/corpus';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { CHROMIUM, CHROMIUM_FLAGS, chromiumSkipReason, hasChromium } from '../../../tools/chromium.ts';
 import { bundleForBrowser } from '../../core/test/browser/bundle-for-browser.ts';
 import { type Views, viewsOf } from './browser/views-of.ts';
-
-const CORPUS = join(import.meta.dirname, '../../../corpus');
 
 /** Recordings whose views are compared: text and tool calls, and reasoning, statuses and a failure. */
 const RECORDINGS = [
@@ -51,39 +55,27 @@ describe('the browser bundle', () => {
   });
 });
 
-if (!hasChromium && process.env.CI) {
-  test('Chromium is installed for the browser check', () => {
-    throw new Error(`${CHROMIUM} not found: CI must install Debian's chromium package before the tests.`);
-  });
-}
-if (!hasChromium) console.warn(`views browser check ${chromiumSkipReason}`);
+failWithoutChromiumInCi('the views browser check');
 
-describe.skipIf(!hasChromium)(`in headless Chromium${hasChromium ? '' : ` (${chromiumSkipReason})`}`, () => {
-  let context: BrowserContext | undefined;
-  let profile = '';
+describe.skipIf(!hasChromium)(`in headless Chromium ${CHROMIUM_NEEDS}`, () => {
+  let browser: ChromiumContext | undefined;
   let bundle = '';
 
   beforeAll(async () => {
     bundle = await bundleForBrowser(join(import.meta.dirname, 'browser/page-entry.ts'));
-    profile = mkdtempSync(join(tmpdir(), 'cursor-stream-chromium-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_FLAGS,
-    });
-    // Chromium can take well over the default ten seconds to start on a busy machine.
-  }, 60_000);
+    browser = await launchChromiumContext();
+  }, BROWSER_START_MS);
 
   afterAll(async () => {
-    await context?.close();
-    if (profile !== '') rmSync(profile, { recursive: true, force: true });
+    await browser?.close();
   });
 
   test.each(RECORDINGS)(
     '%s: the transcript and the report made in the page are those made in Node',
     async (file) => {
+      const context = browser?.context;
       if (context === undefined) throw new Error('The browser did not start.');
-      const text = readFileSync(join(CORPUS, file), 'utf8');
+      const text = readFileSync(join(CORPUS_DIR, file), 'utf8');
       const page = await context.newPage();
       try {
         await page.addScriptTag({ content: bundle, type: 'module' });

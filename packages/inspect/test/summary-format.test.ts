@@ -84,9 +84,13 @@ describe('sessionJson', () => {
   });
 
   test("a failed session carries the agent's sentence and its line as error", () => {
-    const failed = session({ status: 'error', failure: { message: 'Usage limit reached.', line: 7 } });
+    const failed = session({
+      status: 'error',
+      failure: { message: "You've hit your usage limit", code: 'usage-limit', line: 7 },
+    });
     expect(sessionJson(finishedSession(failed), null).error).toEqual({
-      message: 'Usage limit reached.',
+      message: "You've hit your usage limit",
+      code: 'usage-limit',
       line: 7,
     });
     expect(sessionJson(finishedSession(session()), null).error).toBeNull();
@@ -128,17 +132,22 @@ describe('formatSummaryText', () => {
   test("shows why a failed session failed, in the agent's words, in red on a terminal", () => {
     const failed = session({
       status: 'error',
-      failure: { message: "RetriableError: [invalid_argument] unknown option '--system-prompt'", line: 3 },
+      failure: {
+        message: "RetriableError: [invalid_argument] unknown option '--system-prompt'",
+        code: 'unknown-option',
+        line: 3,
+      },
     });
     expect(formatSummaryText(summary([failed]), plain)).toContain(
-      "  error   RetriableError: [invalid_argument] unknown option '--system-prompt' (line 3)",
+      "  error   RetriableError: [invalid_argument] unknown option '--system-prompt' (unknown-option, line 3)",
     );
     const colored = formatSummaryText(summary([failed]), createPalette(true)).join('\n');
     expect(colored).toContain(
-      "\u001b[31mRetriableError: [invalid_argument] unknown option '--system-prompt' (line 3)",
+      "\u001b[31mRetriableError: [invalid_argument] unknown option '--system-prompt' (unknown-option, line 3)",
     );
     expect(sessionJson(finishedSession(failed), null).error).toEqual({
       message: "RetriableError: [invalid_argument] unknown option '--system-prompt'",
+      code: 'unknown-option',
       line: 3,
     });
     expect(formatSummaryText(summary([session()]), plain).some((line) => line.includes('error'))).toBe(false);

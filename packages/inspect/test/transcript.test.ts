@@ -163,10 +163,12 @@ describe('createTranscript', () => {
       finishReason: 'error',
       isError: true,
       pendingToolCallIds: [],
-      failure: { message: sentence, loc: { line: 3, offset: 90 } },
+      failure: { message: sentence, code: 'unknown-option', loc: { line: 3, offset: 90 } },
     };
-    expect(render([failed])).toBe(`✗ failed: ${sentence} (line 3)\n`);
-    expect(render([failed], true)).toContain(`\u001b[31m✗ failed: ${sentence} (line 3)\u001b[39m`);
+    expect(render([failed])).toBe(`✗ failed: ${sentence} (unknown-option, line 3)\n`);
+    expect(render([failed], true)).toContain(
+      `\u001b[31m✗ failed: ${sentence} (unknown-option, line 3)\u001b[39m`,
+    );
     // Said once: the error event before the finish already holds the sentence.
     expect(render([{ type: 'error', message: sentence }, failed])).toBe(`✗ error: ${sentence}\n✗ failed\n`);
   });
@@ -178,7 +180,11 @@ describe('createTranscript', () => {
       isError: false,
       pendingToolCallIds: [],
       loc: { line: 9, offset: 700 },
-      failure: { message: 'ActionRequiredError: flagged this request', loc: { line: 8, offset: 650 } },
+      failure: {
+        message: 'ActionRequiredError: flagged this request',
+        code: 'unknown',
+        loc: { line: 8, offset: 650 },
+      },
     };
     expect(render([cut]).split('\n')).toEqual([
       '… incomplete: no result before the next session (line 9)',

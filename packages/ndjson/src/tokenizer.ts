@@ -99,7 +99,7 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
   const maxRecordBytes = resolveMaxRecordBytes(options.maxRecordBytes);
   const objectsOnly = options.objectsOnly ?? false;
   const lazy = lazyStringBounds(options.lazyStrings);
-  const { onRecord, onProblem, onSkip, skipRecord } = options;
+  const { onRecord, onProblem, onSkip, skipRecord, parseRecord } = options;
 
   // ignoreBOM keeps a leading BOM in the text, so that its three bytes can be accounted for as a skip.
   // Bytes of a byte order mark begun at the start of the stream, until enough have come to tell.
@@ -208,14 +208,21 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
       emitSkip('filtered', lineNumber, lineStart, end - lineStart);
       return;
     }
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
-      readUnparsedLine(text, end, terminated, error);
-      return;
+    let value = parseRecord === undefined ? undefined : parseKnownRecord(parseRecord, text, terminated);
+    if (value === undefined) {
+      try {
+        value = JSON.parse(text);
+      } catch (error) {
+        readUnparsedLine(text, end, terminated, error);
+        return;
+      }
     }
     emitValue(value, text, lineNumber, lineStart, end, terminated);
+  }
+
+  /** The consumer's parse of a line, on its text without the CR of a CRLF. */
+  function parseKnownRecord(parse: (text: string) => unknown, text: string, terminated: boolean): unknown {
+    return parse(terminated && text.charCodeAt(text.length - 1) === CR ? text.slice(0, -1) : text);
   }
 
   /**
@@ -362,9 +369,12 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
   /** The lines from `byteFrom` to the line feed at `lastLf`, all complete in this chunk, decoded at once. */
   function readWholeLines(chunk: Uint8Array, byteFrom: number, lastLf: number, base: number): void {
     const text = lineDecoder.decode(chunk.subarray(byteFrom, lastLf + 1));
+    // As long as the bytes: each byte became one character (ASCII, or a stray byte read as U+FFFD; any other
+    // sequence gives fewer characters than bytes), so a line feed's index in the text is its byte's index.
+    const aligned = text.length === lastLf + 1 - byteFrom;
     for (let from = 0, lfByte = byteFrom - 1; from < text.length; ) {
       const lf = text.indexOf('\n', from);
-      lfByte = chunk.indexOf(LF, lfByte + 1);
+      lfByte = aligned ? byteFrom + lf : chunk.indexOf(LF, lfByte + 1);
       const end = base + lfByte + 1;
       readLine(text.slice(from, lf), base + lfByte, end, true);
       lineStart = end;

@@ -104,6 +104,13 @@ export interface NdjsonTokenizerOptions {
    */
   skipRecord?: (text: string) => boolean;
   /**
+   * A parser the consumer brings for records it knows by their text, tried on each complete line before `JSON.parse`:
+   * it returns the very value `JSON.parse` gives for the text, or `undefined` to leave the line to `JSON.parse` (and
+   * so to the usual repair and problems; a line it takes must be one `JSON.parse` accepts as it is). It sees the
+   * record's text without the CR of a CRLF. A line `skipRecord` passes over is never given to it.
+   */
+  parseRecord?: (text: string) => unknown;
+  /**
    * Leave the long string values of long records undecoded until read: a record of at least
    * {@link LAZY_LINE_BYTES} that came in over several chunks is parsed without its strings of
    * {@link LAZY_STRING_BYTES} or more, each of which becomes a property that decodes its bytes on first access (and

@@ -4,10 +4,11 @@
  */
 import { Readable } from 'node:stream';
 import type { NdjsonRecord } from '@cursor-stream/ndjson';
+import { cutAt } from '@cursor-stream/test-kit/chunking';
 import { fc, test } from '@fast-check/vitest';
 import jsonlParser from 'stream-json/jsonl/parser.js';
 import { expect } from 'vitest';
-import { cutAt, encodeUtf8, tokenize, trickyJsonObject } from './support.ts';
+import { encodeUtf8, tokenize, trickyJsonObject } from './support.ts';
 
 async function parseWithStreamJson(chunks: Uint8Array[]): Promise<unknown[]> {
   const values: unknown[] = [];

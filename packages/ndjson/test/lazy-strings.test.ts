@@ -11,9 +11,10 @@ import {
   type NdjsonItem,
   type NdjsonRecord,
 } from '@cursor-stream/ndjson';
+import { cutAt } from '@cursor-stream/test-kit/chunking';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { cutAt, encodeUtf8, tokenize } from './support.ts';
+import { encodeUtf8, tokenize } from './support.ts';
 
 const isRecord = (item: NdjsonItem): item is NdjsonRecord => 'value' in item;
 

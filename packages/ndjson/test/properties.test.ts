@@ -3,11 +3,10 @@
  * (also with raw line breaks inside strings), and garbage never throws or grows memory.
  */
 import { createNdjsonTokenizer, type NdjsonItem, type NdjsonRecord } from '@cursor-stream/ndjson';
+import { cutAt, cutBySizes } from '@cursor-stream/test-kit/chunking';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import {
-  cutAt,
-  cutBySizes,
   documentArbitrary,
   encodeUtf8,
   renderDocument,

@@ -1,10 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { createNdjsonTokenizer, type NdjsonItem } from '@cursor-stream/ndjson';
+import { OWN_STREAMS, REAL_CORPUS } from '@cursor-stream/test-kit/corpus';
 import { describe, expect, test } from 'vitest';
-import { OWN_STREAMS, sharedFolder } from '../../../tools/shared-material.ts';
-
-const REAL_CORPUS = sharedFolder('real-corpus');
 
 describe('every recorded cursor-agent stream of the real shapes', () => {
   // The repository's own recordings, then the real ones (and their fragments) when they are beside it.

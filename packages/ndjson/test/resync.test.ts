@@ -3,11 +3,10 @@
  * (raw line breaks, tabs or CRs in its strings, `{}`, arrays, numbers) and however the input is chunked.
  */
 import { MAX_CANDIDATES, type NdjsonItem, type NdjsonRecord } from '@cursor-stream/ndjson';
+import { cutAt, cutBySizes } from '@cursor-stream/test-kit/chunking';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import {
-  cutAt,
-  cutBySizes,
   encodeUtf8,
   hasJsonContinuationLine,
   isJsonText,

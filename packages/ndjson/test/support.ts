@@ -29,30 +29,6 @@ export function tokenize(chunks: Iterable<NdjsonChunk>, options: NdjsonTokenizer
   return { items, skips };
 }
 
-/** Cuts `input` into pieces at the given sizes, cycling through them. */
-export function cutBySizes<T extends Uint8Array | string>(input: T, sizes: readonly number[]): T[] {
-  const pieces: T[] = [];
-  let index = 0;
-  for (let at = 0; at < input.length; index++) {
-    const size = sizes.length === 0 ? input.length : Math.max(1, sizes[index % sizes.length] ?? 1);
-    pieces.push(input.slice(at, at + size) as T);
-    at += size;
-  }
-  return pieces;
-}
-
-/** Cuts `input` at the given positions (any order, duplicates and out-of-range positions ignored). */
-export function cutAt<T extends Uint8Array | string>(input: T, positions: readonly number[]): T[] {
-  const cuts = [...new Set(positions.map((p) => p % (input.length + 1)))].sort((a, b) => a - b);
-  const pieces: T[] = [];
-  let from = 0;
-  for (const cut of [...cuts, input.length]) {
-    if (cut > from) pieces.push(input.slice(from, cut) as T);
-    from = Math.max(from, cut);
-  }
-  return pieces;
-}
-
 export const encodeUtf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
 
 /**

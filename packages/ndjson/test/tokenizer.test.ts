@@ -4,8 +4,9 @@ import {
   type NdjsonItem,
   type NdjsonRecord,
 } from '@cursor-stream/ndjson';
+import { cutBySizes } from '@cursor-stream/test-kit/chunking';
 import { describe, expect, test } from 'vitest';
-import { cutBySizes, encodeUtf8, tokenize } from './support.ts';
+import { encodeUtf8, tokenize } from './support.ts';
 
 const values = (items: NdjsonItem[]) => items.map((item) => ('value' in item ? item.value : item.code));
 

@@ -35,7 +35,12 @@ describe('@cursor-stream/node/agent-protocol', () => {
     expect(commandOutcome(exited(0), 'chat-42\n', isId, 'no id')).toEqual({ ok: true, lines: ['chat-42'] });
     expect(commandOutcome(exited(1, 'Not logged in\n'), '', isId, 'no id')).toEqual({
       ok: false,
-      error: { code: 'exit-nonzero', message: 'cursor-agent exited with code 1: Not logged in' },
+      // No sentence of the failure table's: its class is unknown.
+      error: {
+        code: 'exit-nonzero',
+        message: 'cursor-agent exited with code 1: Not logged in',
+        failure: 'unknown',
+      },
     });
     expect(commandOutcome(exited(0), 'Press any key\n', isId, 'no id')).toEqual({
       ok: false,

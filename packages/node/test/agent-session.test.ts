@@ -1,16 +1,12 @@
 import { join } from 'node:path';
 import { createChat, createSession, type SessionChange } from '@cursor-stream/node';
+import { DOCS_EXAMPLE, DOCS_EXAMPLE_SESSION } from '@cursor-stream/test-kit/corpus';
+import { installFakeAgent, readCall } from '@cursor-stream/test-kit/fake-agent';
+import { scratchFolder } from '@cursor-stream/test-kit/scratch';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  DOCS_EXAMPLE,
-  DOCS_EXAMPLE_SESSION,
-  fakeRun,
-  installFakeAgent,
-  readCall,
-  scratchDir,
-} from './support.ts';
+import { fakeRun } from './support.ts';
 
-const scratch = scratchDir();
+const scratch = scratchFolder('node');
 let agent = '';
 
 beforeAll(() => {
@@ -33,7 +29,7 @@ describe('createChat', () => {
     const chat = await createChat(fakeRun(agent, vars));
     expect(chat).toEqual({
       ok: false,
-      error: { code: 'exit-nonzero', message: expect.stringContaining('Not logged in') },
+      error: { code: 'exit-nonzero', message: expect.stringContaining('Not logged in'), failure: 'unknown' },
     });
   });
 

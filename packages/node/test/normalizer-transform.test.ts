@@ -3,8 +3,9 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { CanonicalEvent } from '@cursor-stream/core';
 import { createNormalizerTransform } from '@cursor-stream/node';
+import { DOCS_EXAMPLE } from '@cursor-stream/test-kit/corpus';
 import { describe, expect, test } from 'vitest';
-import { DOCS_EXAMPLE, normalizeFile } from './support.ts';
+import { normalizeFile } from './support.ts';
 
 async function eventsThrough(source: Readable): Promise<CanonicalEvent[]> {
   const events: CanonicalEvent[] = [];

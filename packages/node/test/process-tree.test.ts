@@ -5,17 +5,13 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { runAgent } from '@cursor-stream/node';
+import { DOCS_EXAMPLE } from '@cursor-stream/test-kit/corpus';
+import { type FakeAgentCall, installFakeAgent, readCall } from '@cursor-stream/test-kit/fake-agent';
+import { scratchFolder } from '@cursor-stream/test-kit/scratch';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  DOCS_EXAMPLE,
-  type FakeAgentCall,
-  fakeRun,
-  installFakeAgent,
-  readCall,
-  scratchDir,
-} from './support.ts';
+import { fakeRun } from './support.ts';
 
-const scratch = scratchDir();
+const scratch = scratchFolder('node');
 let agent = '';
 
 beforeAll(() => {

@@ -10,12 +10,12 @@ import { join } from 'node:path';
 import type { CanonicalEvent } from '@cursor-stream/core';
 import { type LogStats, readLog } from '@cursor-stream/node/logs';
 import { type RangeRead, readInRanges, runInWorkers } from '@cursor-stream/node/ranges';
+import { CORPUS_DIR } from '@cursor-stream/test-kit/corpus';
 import { fc, test as propertyTest } from '@fast-check/vitest';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { eventLine } from './fixtures/line-consumer.ts';
 import type { SizeOutcome } from './fixtures/size-runner.ts';
-import { CORPUS_DIR } from './support.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'cursor-stream-ranges-'));
 const bundled = (name: string) => new URL(`file://${join(scratch, 'bundle', `${name}.js`)}`);

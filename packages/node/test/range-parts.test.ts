@@ -93,7 +93,7 @@ describe('positions moved to the file', () => {
       finishReason: 'incomplete',
       isError: false,
       pendingToolCallIds: [],
-      failure: { message: 'boom', loc: { line: 2, offset: 10 } },
+      failure: { message: 'boom', code: 'unknown', loc: { line: 2, offset: 10 } },
       loc: shared,
     };
     const start: CanonicalEvent = { type: 'stream-start', loc: shared };

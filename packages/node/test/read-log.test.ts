@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { type CanonicalEvent, createNormalizer } from '@cursor-stream/core';
 import { readLog, visitLogSessions } from '@cursor-stream/node/logs';
+import { DOCS_EXAMPLE } from '@cursor-stream/test-kit/corpus';
 import { afterAll, describe, expect, test } from 'vitest';
-import { DOCS_EXAMPLE } from './support.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'cursor-stream-read-log-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

@@ -2,14 +2,16 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { DOCS_EXAMPLE } from '@cursor-stream/test-kit/corpus';
+import { installFakeAgent } from '@cursor-stream/test-kit/fake-agent';
+import { scratchFolder } from '@cursor-stream/test-kit/scratch';
 import { afterAll, describe, expect, test } from 'vitest';
-import { DOCS_EXAMPLE, installFakeAgent, scratchDir } from './support.ts';
 
 const EXAMPLE = join(import.meta.dirname, '../examples/embed.ts');
 const README = join(import.meta.dirname, '../../../README.md');
 const TSX_CLI = createRequire(import.meta.url).resolve('tsx/cli');
 
-const bin = scratchDir();
+const bin = scratchFolder('node');
 afterAll(() => bin.remove());
 
 /** Runs the example as the README says, with the fake agent as the only cursor-agent on the PATH. */

@@ -3,21 +3,13 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CanonicalEvent } from '@cursor-stream/core';
 import { type AgentResult, runAgent } from '@cursor-stream/node';
+import { DOCS_EXAMPLE, DOCS_EXAMPLE_SESSION } from '@cursor-stream/test-kit/corpus';
+import { installFakeAgent, readCall } from '@cursor-stream/test-kit/fake-agent';
+import { scratchFolder } from '@cursor-stream/test-kit/scratch';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  DOCS_EXAMPLE,
-  DOCS_EXAMPLE_SESSION,
-  fakeRun,
-  initAndPromptOnly,
-  installFakeAgent,
-  isAlive,
-  normalizeFile,
-  readCall,
-  scratchDir,
-  typesOf,
-} from './support.ts';
+import { fakeRun, initAndPromptOnly, isAlive, normalizeFile, typesOf } from './support.ts';
 
-const scratch = scratchDir();
+const scratch = scratchFolder('node');
 let agent = '';
 
 beforeAll(() => {
@@ -327,13 +319,17 @@ describe('runAgent failure paths', () => {
       fakeRun(agent, { FAKE_AGENT_REPLAY: recording, FAKE_AGENT_EXIT: '1' }),
     ).collect();
 
-    expect(result.error).toEqual({ code: 'agent-error', message: 'You have hit your usage limit' });
+    expect(result.error).toEqual({
+      code: 'agent-error',
+      message: 'You have hit your usage limit',
+      failure: 'usage-limit',
+    });
     expect(typesOf(result.events)).toEqual(['stream-start', 'error', 'finish']);
     expect(result.events.at(-1)).toMatchObject({ finishReason: 'error', isError: true });
   });
 
   test('a missing executable ends with spawn-failed, naming every candidate tried', async () => {
-    const empty = scratchDir();
+    const empty = scratchFolder('node');
     try {
       const result = await runAgent('hi', { env: { PATH: empty.dir } }).collect();
       expectFailedEnding(result, 'spawn-failed');
@@ -346,7 +342,7 @@ describe('runAgent failure paths', () => {
   });
 
   test('falls back to `agent` when `cursor-agent` is not on the PATH', async () => {
-    const bin = scratchDir();
+    const bin = scratchFolder('node');
     try {
       installFakeAgent(bin.dir, 'agent');
       const result = await runAgent('hi', {

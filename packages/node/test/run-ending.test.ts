@@ -1,10 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runAgent } from '@cursor-stream/node';
+import { installFakeAgent } from '@cursor-stream/test-kit/fake-agent';
+import { scratchFolder } from '@cursor-stream/test-kit/scratch';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { fakeRun, installFakeAgent, scratchDir } from './support.ts';
+import { fakeRun } from './support.ts';
 
-const scratch = scratchDir();
+const scratch = scratchFolder('node');
 let agent = '';
 
 beforeAll(() => {

@@ -6,18 +6,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CanonicalEvent } from '@cursor-stream/core';
 import { runAgent } from '@cursor-stream/node';
+import { DOCS_EXAMPLE } from '@cursor-stream/test-kit/corpus';
+import { installFakeAgent, readCall } from '@cursor-stream/test-kit/fake-agent';
+import { scratchFolder } from '@cursor-stream/test-kit/scratch';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  DOCS_EXAMPLE,
-  fakeRun,
-  installFakeAgent,
-  isAlive,
-  readCall,
-  scratchDir,
-  typesOf,
-} from './support.ts';
+import { fakeRun, isAlive, typesOf } from './support.ts';
 
-const scratch = scratchDir();
+const scratch = scratchFolder('node');
 let agent = '';
 
 beforeAll(() => {

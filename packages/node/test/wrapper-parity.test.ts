@@ -5,19 +5,14 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type AgentResult, listModels, parseModelList, query, runAgent } from '@cursor-stream/node';
+import { CORPUS_DIR, DOCS_EXAMPLE, DOCS_EXAMPLE_SESSION } from '@cursor-stream/test-kit/corpus';
+import { installFakeAgent, readCall } from '@cursor-stream/test-kit/fake-agent';
+import { ndjson } from '@cursor-stream/test-kit/ndjson';
+import { scratchFolder } from '@cursor-stream/test-kit/scratch';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  CORPUS_DIR,
-  DOCS_EXAMPLE,
-  DOCS_EXAMPLE_SESSION,
-  fakeRun,
-  installFakeAgent,
-  readCall,
-  scratchDir,
-  typesOf,
-} from './support.ts';
+import { fakeRun, typesOf } from './support.ts';
 
-const scratch = scratchDir();
+const scratch = scratchFolder('node');
 let agent = '';
 
 beforeAll(() => {
@@ -27,9 +22,12 @@ afterAll(() => scratch.remove());
 
 const FAILURE_LINE = "RetriableError: [invalid_argument] unknown option '--system-prompt'";
 
-/** A failed run's end: the run's error (with this message) right before the one finish, marked as an error. */
-function expectEndsWith(result: AgentResult, code: string, message: string): void {
-  expect(result.error).toEqual({ code, message });
+/**
+ * A failed run's end: the run's error (with this message and the class of the agent's failure) right before the one
+ * finish, marked as an error.
+ */
+function expectEndsWith(result: AgentResult, code: string, message: string, failure: string): void {
+  expect(result.error).toEqual({ code, message, failure });
   expect(result.events.filter((event) => event.type === 'finish')).toHaveLength(1);
   expect(result.events.at(-2)).toMatchObject({ type: 'error', message });
   expect(result.events.at(-1)).toMatchObject({ type: 'finish', isError: true });
@@ -59,7 +57,7 @@ describe('query()', () => {
       durationApiMs: streamed.durationApiMs,
       exitCode: 0,
     });
-    expect(typesOf(result.events)).toEqual(['finish']);
+    expect(typesOf(result.events)).toEqual(['stream-start', 'text-delta', 'finish']);
   });
 
   test('a failed one-shot run (no JSON, a sentence on stderr, exit 1) resolves with exit-nonzero quoting it', async () => {
@@ -121,7 +119,7 @@ describe('the agent’s own sentence for a failure', () => {
     const recording = join(CORPUS_DIR, 'official/failure-line-before-error-result.ndjson');
     const vars = { FAKE_AGENT_REPLAY: recording, FAKE_AGENT_EXIT: '1', FAKE_AGENT_STDERR: 'later noise\n' };
     const result = await runAgent('hi', fakeRun(agent, vars)).collect();
-    expectEndsWith(result, 'agent-error', FAILURE_LINE);
+    expectEndsWith(result, 'agent-error', FAILURE_LINE, 'unknown-option');
   });
 
   test('an error result without text and no such line takes stderr', async () => {
@@ -138,7 +136,7 @@ describe('the agent’s own sentence for a failure', () => {
       FAKE_AGENT_STDERR: 'ActionRequiredError: flagged this request\n',
     };
     const result = await runAgent('hi', fakeRun(agent, vars)).collect();
-    expectEndsWith(result, 'agent-error', 'ActionRequiredError: flagged this request');
+    expectEndsWith(result, 'agent-error', 'ActionRequiredError: flagged this request', 'unknown');
   });
 
   test('an error result with text keeps its text, said once', async () => {
@@ -153,10 +151,14 @@ describe('the agent’s own sentence for a failure', () => {
         session_id: 's-1',
       },
     ];
-    writeFileSync(recording, records.map((record) => `${JSON.stringify(record)}\n`).join(''));
+    writeFileSync(recording, ndjson(records));
     const vars = { FAKE_AGENT_REPLAY: recording, FAKE_AGENT_NOISE: `${FAILURE_LINE}\n` };
     const result = await runAgent('hi', fakeRun(agent, vars)).collect();
-    expect(result.error).toEqual({ code: 'agent-error', message: 'You have hit your usage limit' });
+    expect(result.error).toEqual({
+      code: 'agent-error',
+      message: 'You have hit your usage limit',
+      failure: 'usage-limit',
+    });
     expect(result.events.filter((event) => event.type === 'error')).toHaveLength(1);
   });
 

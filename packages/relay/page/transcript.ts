@@ -135,6 +135,8 @@ export function applyEvent(transcript: Transcript, event: CanonicalEvent): numbe
     case 'reasoning-end':
     case 'status':
     case 'interaction':
+    case 'usage':
+    case 'plan':
     case 'unknown':
     case 'invalid-line':
       return [];

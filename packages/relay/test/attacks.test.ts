@@ -1,16 +1,15 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunRecord } from '@cursor-stream/relay';
+import { DOCS_EXAMPLE } from '@cursor-stream/test-kit/corpus';
+import { eventsOf, readSse } from '@cursor-stream/test-kit/sse';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import {
-  eventsOf,
   normalizeWithCli,
   postRun,
-  RECORDING,
   rawExchange,
   rawRequest,
-  readSse,
   runEnded,
   scratch,
   startServe,
@@ -64,7 +63,7 @@ describe('a token-protected server on every address', () => {
     writeFileSync(join(dataDir, 'runs', `${LOGLESS_RUN}.json`), JSON.stringify(record));
     server = await startServe(['--host', '0.0.0.0', '--data-dir', dataDir, '--agent', space.agent], {
       CURSOR_STREAM_TOKEN: TOKEN,
-      FAKE_AGENT_REPLAY: RECORDING,
+      FAKE_AGENT_REPLAY: DOCS_EXAMPLE,
       FAKE_AGENT_CHUNK_BYTES: '80',
       FAKE_AGENT_DELAY_MS: '250',
     });

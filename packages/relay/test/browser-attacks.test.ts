@@ -1,17 +1,20 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import {
+  BROWSER_START_MS,
+  CHROMIUM_NEEDS,
+  type ChromiumContext,
+  failWithoutChromiumInCi,
+  hasChromium,
+  launchChromiumContext,
+} from '@cursor-stream/test-kit/chromium';
+import { DOCS_EXAMPLE } from '@cursor-stream/test-kit/corpus';
+import { readSse } from '@cursor-stream/test-kit/sse';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { CHROMIUM, CHROMIUM_FLAGS, chromiumSkipReason, hasChromium } from '../../../tools/chromium.ts';
-import { postRun, RECORDING, readSse, runEnded, scratch, startServe } from './support.ts';
+import { postRun, runEnded, scratch, startServe } from './support.ts';
 
-if (!hasChromium && process.env.CI) {
-  test('Chromium is installed for the attacks from a web page', () => {
-    throw new Error(`${CHROMIUM} not found: CI must install Debian's chromium package before the tests.`);
-  });
-}
+failWithoutChromiumInCi('the attacks from a web page');
 
 /** A page of another origin: any site the user has open while the relay runs. */
 function elsewhere(): Promise<{ server: Server; url: string }> {
@@ -30,80 +33,70 @@ function elsewhere(): Promise<{ server: Server; url: string }> {
   });
 }
 
-describe.skipIf(!hasChromium)(
-  `a page of another origin in headless Chromium${hasChromium ? '' : ` (${chromiumSkipReason})`}`,
-  () => {
-    const space = scratch();
-    let context: BrowserContext | undefined;
-    let profile = '';
-    let relay: Awaited<ReturnType<typeof startServe>>;
-    let site: { server: Server; url: string };
-    let page: Page;
+describe.skipIf(!hasChromium)(`a page of another origin in headless Chromium ${CHROMIUM_NEEDS}`, () => {
+  const space = scratch();
+  let browser: ChromiumContext | undefined;
+  let relay: Awaited<ReturnType<typeof startServe>>;
+  let site: { server: Server; url: string };
+  let page: Page;
 
-    beforeAll(async () => {
-      profile = mkdtempSync(join(tmpdir(), 'cursor-stream-relay-chromium-'));
-      context = await chromium.launchPersistentContext(profile, {
-        executablePath: CHROMIUM,
-        headless: true,
-        args: CHROMIUM_FLAGS,
-      });
-      relay = await startServe(['--data-dir', join(space.dir, 'data'), '--agent', space.agent], {
-        FAKE_AGENT_REPLAY: RECORDING,
-        FAKE_AGENT_CHUNK_BYTES: '100',
-        FAKE_AGENT_DELAY_MS: '100',
-      });
-      site = await elsewhere();
-      page = await context.newPage();
-      await page.goto(site.url);
-    }, 60_000);
-    afterAll(async () => {
-      await context?.close();
-      relay.child.kill('SIGTERM');
-      site.server.close();
-      rmSync(profile, { recursive: true, force: true });
-      space.remove();
+  beforeAll(async () => {
+    browser = await launchChromiumContext();
+    relay = await startServe(['--data-dir', join(space.dir, 'data'), '--agent', space.agent], {
+      FAKE_AGENT_REPLAY: DOCS_EXAMPLE,
+      FAKE_AGENT_CHUNK_BYTES: '100',
+      FAKE_AGENT_DELAY_MS: '100',
     });
+    site = await elsewhere();
+    page = await browser.context.newPage();
+    await page.goto(site.url);
+  }, BROWSER_START_MS);
+  afterAll(async () => {
+    await browser?.close();
+    relay.child.kill('SIGTERM');
+    site.server.close();
+    space.remove();
+  });
 
-    async function stillAnswers(): Promise<void> {
-      expect(relay.child.exitCode).toBeNull();
-      expect((await fetch(`${relay.url}/api/runs`)).status).toBe(200);
-    }
+  async function stillAnswers(): Promise<void> {
+    expect(relay.child.exitCode).toBeNull();
+    expect((await fetch(`${relay.url}/api/runs`)).status).toBe(200);
+  }
 
-    test.each([
-      [
-        'an image at //[x',
-        (base: string) =>
-          `new Promise((done) => { const image = new Image(); image.onload = image.onerror = () => done('loaded'); image.src = '${base}//[x'; })`,
-      ],
-      [
-        'a no-cors fetch of //[',
-        (base: string) => `fetch('${base}//[', { mode: 'no-cors' }).then(() => 'answered', () => 'failed')`,
-      ],
-      [
-        'a no-cors fetch of a run id cut in a character',
-        (base: string) =>
-          `fetch('${base}/api/runs/%E0%A4%A/events', { mode: 'no-cors' }).then(() => 'answered', () => 'failed')`,
-      ],
-      [
-        'a WebSocket to run id %ZZ',
-        (base: string) =>
-          `new Promise((done) => { const socket = new WebSocket('${base.replace('http', 'ws')}/api/runs/%ZZ/ws'); socket.onclose = () => done('closed'); })`,
-      ],
-      [
-        'a WebSocket to run id %',
-        (base: string) =>
-          `new Promise((done) => { const socket = new WebSocket('${base.replace('http', 'ws')}/api/runs/%/ws'); socket.onclose = () => done('closed'); })`,
-      ],
-    ])('%s: the relay goes on', async (_name, script) => {
-      const runId = await postRun(relay.url, { prompt: 'in flight' });
-      const following = readSse(`${relay.url}/api/runs/${runId}/events`);
-      expect(await page.evaluate(script(relay.url))).toMatch(/loaded|answered|failed|closed/);
-      await stillAnswers();
-      // The run in flight, and its client, went on to the end.
-      expect((await following).messages.at(-1)?.event).toBe('end');
-      await runEnded(relay.url, runId);
-      const record = (await (await fetch(`${relay.url}/api/runs/${runId}`)).json()) as { status: string };
-      expect(record.status).toBe('succeeded');
-    });
-  },
-);
+  test.each([
+    [
+      'an image at //[x',
+      (base: string) =>
+        `new Promise((done) => { const image = new Image(); image.onload = image.onerror = () => done('loaded'); image.src = '${base}//[x'; })`,
+    ],
+    [
+      'a no-cors fetch of //[',
+      (base: string) => `fetch('${base}//[', { mode: 'no-cors' }).then(() => 'answered', () => 'failed')`,
+    ],
+    [
+      'a no-cors fetch of a run id cut in a character',
+      (base: string) =>
+        `fetch('${base}/api/runs/%E0%A4%A/events', { mode: 'no-cors' }).then(() => 'answered', () => 'failed')`,
+    ],
+    [
+      'a WebSocket to run id %ZZ',
+      (base: string) =>
+        `new Promise((done) => { const socket = new WebSocket('${base.replace('http', 'ws')}/api/runs/%ZZ/ws'); socket.onclose = () => done('closed'); })`,
+    ],
+    [
+      'a WebSocket to run id %',
+      (base: string) =>
+        `new Promise((done) => { const socket = new WebSocket('${base.replace('http', 'ws')}/api/runs/%/ws'); socket.onclose = () => done('closed'); })`,
+    ],
+  ])('%s: the relay goes on', async (_name, script) => {
+    const runId = await postRun(relay.url, { prompt: 'in flight' });
+    const following = readSse(`${relay.url}/api/runs/${runId}/events`);
+    expect(await page.evaluate(script(relay.url))).toMatch(/loaded|answered|failed|closed/);
+    await stillAnswers();
+    // The run in flight, and its client, went on to the end.
+    expect((await following).messages.at(-1)?.event).toBe('end');
+    await runEnded(relay.url, runId);
+    const record = (await (await fetch(`${relay.url}/api/runs/${runId}`)).json()) as { status: string };
+    expect(record.status).toBe('succeeded');
+  });
+});

@@ -7,11 +7,11 @@ import {
   type RunEvent,
   type RunStore,
 } from '@cursor-stream/relay';
+import { DOCS_EXAMPLE } from '@cursor-stream/test-kit/corpus';
 import { describe, expect, test } from 'vitest';
 import { deliverEvents, type EventMessages, type Frame, type Transport } from '../src/event-delivery.ts';
 import { createLiveRun } from '../src/live-run.ts';
 import { type SubscriptionSource, subscribe } from '../src/subscription.ts';
-import { RECORDING } from './support.ts';
 
 /** A run whose text comes in records of 100 KB, besides small ones. */
 function largeRecords(): Buffer {
@@ -33,7 +33,7 @@ function largeRecords(): Buffer {
 /** A run in flight that has written `log` and ended; its newest events are in its ring. */
 async function endedLiveRun(
   ring: RingLimits = {},
-  log: Buffer = readFileSync(RECORDING),
+  log: Buffer = readFileSync(DOCS_EXAMPLE),
 ): Promise<SubscriptionSource> {
   const live = createLiveRun(
     '000000000-000000000000',
@@ -124,7 +124,7 @@ describe('a resume of a run in flight', () => {
   test('after an id its ring holds is served from the ring alone, the same events a read from the start gives', async () => {
     const source = await endedLiveRun({ maxEvents: 8 });
     const reader = createLogEventReader();
-    const all = [...reader.feed(readFileSync(RECORDING)), ...reader.end(null)];
+    const all = [...reader.feed(readFileSync(DOCS_EXAMPLE)), ...reader.end(null)];
     const ringStart = source.live?.ringStart ?? 0;
     expect(ringStart).toBeGreaterThan(0);
     for (const from of [ringStart, ringStart + 3, all.length - 1]) {

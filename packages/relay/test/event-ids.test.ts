@@ -8,9 +8,10 @@ import {
   parseEventId,
   type RunEvent,
 } from '@cursor-stream/relay';
+import { cutAt } from '@cursor-stream/test-kit/chunking';
+import { DOCS_EXAMPLE } from '@cursor-stream/test-kit/corpus';
 import { fc, test as propertyTest } from '@fast-check/vitest';
 import { describe, expect, test } from 'vitest';
-import { RECORDING } from './support.ts';
 
 describe('event ids', () => {
   test.each([
@@ -34,18 +35,6 @@ describe('event ids', () => {
   });
 });
 
-/** A chunking of `bytes`, cut at the given positions. */
-function chunked(bytes: Uint8Array, cuts: readonly number[]): Uint8Array[] {
-  const points = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
-  const chunks: Uint8Array[] = [];
-  let start = 0;
-  for (const point of [...points, bytes.length]) {
-    chunks.push(bytes.subarray(start, point));
-    start = point;
-  }
-  return chunks;
-}
-
 function readAll(
   chunks: readonly Uint8Array[],
   failure: { code: string; message: string } | null,
@@ -57,15 +46,15 @@ function readAll(
 const ids = (events: readonly RunEvent[]): EventId[] => events.map((event) => event.id);
 
 describe("a run's log read into events", () => {
-  const recording = readFileSync(RECORDING);
+  const recording = readFileSync(DOCS_EXAMPLE);
 
   propertyTest.prop([fc.array(fc.nat(), { maxLength: 12 }), fc.nat()])(
     'gives the same events and ids whatever the chunking, and ids that always increase (also for a cut log)',
     (cuts, cut) => {
       const whole = readAll([recording], null);
-      expect(readAll(chunked(recording, cuts), null)).toEqual(whole);
+      expect(readAll(cutAt(recording, cuts), null)).toEqual(whole);
       const partial = recording.subarray(0, cut % (recording.length + 1));
-      const events = readAll(chunked(partial, cuts), { code: 'interrupted', message: 'stopped' });
+      const events = readAll(cutAt(partial, cuts), { code: 'interrupted', message: 'stopped' });
       const list = ids(events);
       for (let i = 1; i < list.length; i++)
         expect(compareEventIds(list[i - 1] as EventId, list[i] as EventId)).toBeLessThan(0);

@@ -6,12 +6,12 @@ import {
   type RunEvent,
   type RunFailure,
 } from '@cursor-stream/relay';
+import { DOCS_EXAMPLE } from '@cursor-stream/test-kit/corpus';
 import { fc, test as propertyTest } from '@fast-check/vitest';
 import { describe, expect, test } from 'vitest';
 import { journalLine, openJournalCursor, writeJournal } from '../src/event-journal.ts';
 import { createLiveRun } from '../src/live-run.ts';
 import type { RunJournalReader } from '../src/run-store.ts';
-import { RECORDING } from './support.ts';
 
 /** Every event of a log, as the relay makes them (by default, the failure at the end as a run that was stopped). */
 function eventsOf(
@@ -74,7 +74,7 @@ function longLog(): Buffer {
 }
 
 describe("a run's journal", () => {
-  const logs = [readFileSync(RECORDING), longLog()];
+  const logs = [readFileSync(DOCS_EXAMPLE), longLog()];
   const runs = logs.map((log) => {
     const events = eventsOf(log);
     return { events, journal: Buffer.concat(events.map(journalLine)) };

@@ -1,15 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRelayServer, RelayConfigError } from '@cursor-stream/relay';
+import { DOCS_EXAMPLE } from '@cursor-stream/test-kit/corpus';
+import { eventsOf, readSse } from '@cursor-stream/test-kit/sse';
 import { afterAll, describe, expect, test } from 'vitest';
 import {
-  eventsOf,
   normalizeWithCli,
   postRun,
-  RECORDING,
   rawExchange,
   rawRequest,
-  readSse,
   runEnded,
   scratch,
   startRelay,
@@ -32,7 +31,7 @@ describe('caps on runs in flight and on open streams', () => {
       // The agent writes its recording, then hangs until it is cancelled: a run that stays in flight.
       agent: {
         binary: space.agent,
-        env: { FAKE_AGENT_REPLAY: RECORDING, FAKE_AGENT_HANG: 'after' },
+        env: { FAKE_AGENT_REPLAY: DOCS_EXAMPLE, FAKE_AGENT_HANG: 'after' },
         killGraceMs: 200,
       },
       maxRuns: 1,
@@ -94,7 +93,7 @@ describe("a run's output waiting to be written", () => {
     const dataDir = join(space.dir, 'pending');
     const { relay, url } = await startRelay({
       dataDir,
-      agent: { binary: space.agent, env: { FAKE_AGENT_REPLAY: RECORDING } },
+      agent: { binary: space.agent, env: { FAKE_AGENT_REPLAY: DOCS_EXAMPLE } },
       maxPendingBytes: 1,
     });
     try {
@@ -102,7 +101,7 @@ describe("a run's output waiting to be written", () => {
       const { messages } = await readSse(`${url}/api/runs/${runId}/events`);
       await runEnded(url, runId);
       const log = join(dataDir, 'runs', `${runId}.ndjson`);
-      expect(readFileSync(log)).toEqual(readFileSync(RECORDING));
+      expect(readFileSync(log)).toEqual(readFileSync(DOCS_EXAMPLE));
       expect(eventsOf(messages).map(({ event }) => event)).toEqual(await normalizeWithCli(log));
     } finally {
       await relay.close();

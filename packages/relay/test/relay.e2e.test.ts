@@ -3,6 +3,8 @@ import { get } from 'node:http';
 import { join } from 'node:path';
 import type { CanonicalEvent } from '@cursor-stream/core';
 import { parseEventId, type RelayServer } from '@cursor-stream/relay';
+import { DOCS_EXAMPLE } from '@cursor-stream/test-kit/corpus';
+import { eventsOf, readSse, readWebSocket } from '@cursor-stream/test-kit/sse';
 import {
   parseJsonEventStream,
   readUIMessageStream,
@@ -12,12 +14,8 @@ import {
 } from 'ai';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
-  eventsOf,
   normalizeWithCli,
   postRun,
-  RECORDING,
-  readSse,
-  readWebSocket,
   recordingBytes,
   runEnded,
   scratch,
@@ -31,7 +29,7 @@ let url = '';
 let lines: string[] = [];
 
 /** The fake agent, writing the recording in small chunks with pauses, so clients see the run live. */
-const SLOW = { FAKE_AGENT_REPLAY: RECORDING, FAKE_AGENT_CHUNK_BYTES: '150', FAKE_AGENT_DELAY_MS: '15' };
+const SLOW = { FAKE_AGENT_REPLAY: DOCS_EXAMPLE, FAKE_AGENT_CHUNK_BYTES: '150', FAKE_AGENT_DELAY_MS: '15' };
 
 beforeAll(async () => {
   ({ relay, url, lines } = await startRelay({
@@ -245,7 +243,7 @@ describe('runs', () => {
       dataDir: join(space.dir, 'hang'),
       agent: {
         binary: space.agent,
-        env: { FAKE_AGENT_REPLAY: RECORDING, FAKE_AGENT_HANG: 'after' },
+        env: { FAKE_AGENT_REPLAY: DOCS_EXAMPLE, FAKE_AGENT_HANG: 'after' },
         killGraceMs: 200,
         exitGraceMs: 60_000,
       },

@@ -1,8 +1,10 @@
 import { join } from 'node:path';
 import type { CanonicalEvent } from '@cursor-stream/core';
 import { INTERRUPTED } from '@cursor-stream/relay';
+import { DOCS_EXAMPLE } from '@cursor-stream/test-kit/corpus';
+import { eventsOf, readSse } from '@cursor-stream/test-kit/sse';
 import { afterAll, expect, test } from 'vitest';
-import { eventsOf, normalizeWithCli, postRun, RECORDING, readSse, scratch, startServe } from './support.ts';
+import { normalizeWithCli, postRun, scratch, startServe } from './support.ts';
 
 const space = scratch();
 afterAll(() => space.remove());
@@ -10,7 +12,7 @@ afterAll(() => space.remove());
 test('after the server is killed mid-run and started again, a client resumes with no duplicate and no gap', async () => {
   const dataDir = join(space.dir, 'data');
   const agentEnv = {
-    FAKE_AGENT_REPLAY: RECORDING,
+    FAKE_AGENT_REPLAY: DOCS_EXAMPLE,
     FAKE_AGENT_CHUNK_BYTES: '120',
     FAKE_AGENT_DELAY_MS: '150',
   };

@@ -3,9 +3,11 @@ import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createRelayServer, RelayConfigError, type RelayServer } from '@cursor-stream/relay';
+import { DOCS_EXAMPLE } from '@cursor-stream/test-kit/corpus';
+import { readSse } from '@cursor-stream/test-kit/sse';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
-import { postRun, RECORDING, readSse, scratch, serveExit, startRelay, startServe } from './support.ts';
+import { postRun, scratch, serveExit, startRelay, startServe } from './support.ts';
 
 const space = scratch();
 afterAll(() => space.remove());
@@ -122,7 +124,7 @@ describe('with a token', () => {
       dataDir: join(space.dir, 'token'),
       host: '0.0.0.0',
       token: TOKEN,
-      agent: { binary: space.agent, env: { FAKE_AGENT_REPLAY: RECORDING } },
+      agent: { binary: space.agent, env: { FAKE_AGENT_REPLAY: DOCS_EXAMPLE } },
     }));
     url = url.replace('0.0.0.0', '127.0.0.1');
   });
@@ -155,7 +157,7 @@ describe('on loopback', () => {
   beforeAll(async () => {
     ({ relay, url } = await startRelay({
       dataDir: join(space.dir, 'loopback'),
-      agent: { binary: space.agent, env: { FAKE_AGENT_REPLAY: RECORDING } },
+      agent: { binary: space.agent, env: { FAKE_AGENT_REPLAY: DOCS_EXAMPLE } },
       maxPromptBytes: 1000,
       workspaceRoot: space.dir,
     }));
@@ -247,7 +249,7 @@ describe('the agent’s environment', () => {
     chmodSync(agent, 0o755);
     const server = await startServe(['--data-dir', join(space.dir, 'env'), '--agent', agent], {
       CURSOR_STREAM_TOKEN: TOKEN,
-      FAKE_AGENT_REPLAY: RECORDING,
+      FAKE_AGENT_REPLAY: DOCS_EXAMPLE,
       RELAY_TEST_MARK: 'kept',
     });
     try {

@@ -3,18 +3,10 @@ import { get, type IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import type { CanonicalEvent } from '@cursor-stream/core';
 import { RESUME_CLOSE_CODE } from '@cursor-stream/relay';
+import { eventsOf, readSse, readSseToEnd, readWebSocket } from '@cursor-stream/test-kit/sse';
 import { afterAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
-import {
-  eventsOf,
-  postRun,
-  readSse,
-  readSseToEnd,
-  readWebSocket,
-  scratch,
-  startRelay,
-  until,
-} from './support.ts';
+import { postRun, scratch, startRelay, until } from './support.ts';
 
 const space = scratch();
 afterAll(() => space.remove());

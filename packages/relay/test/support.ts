@@ -1,34 +1,17 @@
-import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { CanonicalEvent } from '@cursor-stream/core';
 import { createRelayServer, type RelayServer, type RelayServerOptions } from '@cursor-stream/relay';
-import { EventSourceParserStream } from 'eventsource-parser/stream';
-import WebSocket from 'ws';
-
-/** The repository root. */
-export const REPO_ROOT = join(import.meta.dirname, '../../..');
-/** This repository's recordings. */
-export const CORPUS_DIR = join(REPO_ROOT, 'corpus');
-/** A recording with reasoning-free text, two tool calls and a result. */
-export const RECORDING = join(CORPUS_DIR, 'official/docs-example-zh.ndjson');
-/** The fake agent the tests run as cursor-agent. */
-export const FAKE_AGENT = join(REPO_ROOT, 'packages/node/test/fixtures/fake-agent.mjs');
-/** The built CLI. */
-export const CLI = join(REPO_ROOT, 'packages/cli/bin/cursor-stream.js');
+import { DOCS_EXAMPLE } from '@cursor-stream/test-kit/corpus';
+import { installFakeAgent } from '@cursor-stream/test-kit/fake-agent';
+import { type CliEnv, runCli, startCli } from '@cursor-stream/test-kit/run-cli';
+import { scratchFolder } from '@cursor-stream/test-kit/scratch';
 
 /** A scratch folder with an executable that runs the fake agent. */
 export function scratch(): { dir: string; agent: string; remove: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), 'cursor-stream-relay-'));
-  const agent = join(dir, 'fake-agent.sh');
-  writeFileSync(
-    agent,
-    `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(FAKE_AGENT)} "$@"\n`,
-  );
-  chmodSync(agent, 0o755);
-  return { dir, agent, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  const folder = scratchFolder('relay');
+  return { ...folder, agent: installFakeAgent(folder.dir, 'fake-agent.sh') };
 }
 
 /** A relay in this process on a free loopback port, its log lines kept. */
@@ -56,100 +39,17 @@ export async function postRun(
   return ((await response.json()) as { runId: string }).runId;
 }
 
-/** One SSE message. */
-export interface SseMessage {
-  id: string | undefined;
-  event: string | undefined;
-  data: string;
-}
-
-/** Reads an SSE stream; stops after `limit` messages (then aborts the request) or at its end. */
-export async function readSse(
-  url: string,
-  options: { headers?: Record<string, string>; limit?: number } = {},
-): Promise<{ status: number; messages: SseMessage[] }> {
-  const abort = new AbortController();
-  const response = await fetch(url, { headers: options.headers ?? {}, signal: abort.signal });
-  const messages: SseMessage[] = [];
-  if (response.body === null || response.status !== 200) return { status: response.status, messages };
-  const stream = response.body
-    .pipeThrough(new TextDecoderStream())
-    .pipeThrough(new EventSourceParserStream());
-  try {
-    for await (const message of stream) {
-      messages.push({ id: message.id, event: message.event, data: message.data });
-      if (options.limit !== undefined && messages.length >= options.limit) {
-        abort.abort();
-        break;
-      }
-    }
-  } catch (error) {
-    if (!abort.signal.aborted) throw error;
-  }
-  return { status: response.status, messages };
-}
-
-/**
- * Every message of a run's SSE stream up to its `end` message, resuming with `Last-Event-ID` as `EventSource` would
- * when the relay closes the stream first (a reader slowed down by a busy machine can be closed as stalled).
- */
-export async function readSseToEnd(url: string, attempts = 20): Promise<SseMessage[]> {
-  const messages: SseMessage[] = [];
-  for (let attempt = 0; attempt < attempts; attempt++) {
-    const last = messages.findLast((message) => message.id !== undefined)?.id;
-    const read = await readSse(url, last === undefined ? {} : { headers: { 'last-event-id': last } });
-    messages.push(...read.messages);
-    if (read.messages.some((message) => message.event === 'end')) return messages;
-  }
-  throw new Error(`${url}: no end message after ${attempts} reads`);
-}
-
-/** The canonical events of SSE messages (the `end` message left out), with their ids. */
-export function eventsOf(messages: readonly SseMessage[]): { id: string; event: CanonicalEvent }[] {
-  return messages
-    .filter((message) => message.event === undefined)
-    .map((message) => ({ id: message.id ?? '', event: JSON.parse(message.data) as CanonicalEvent }));
-}
-
-/** Reads a run's events over WebSocket until the relay closes it. */
-export function readWebSocket(
-  url: string,
-  options: { headers?: Record<string, string>; limit?: number } = {},
-): Promise<{ id?: string; event: unknown }[]> {
-  return new Promise((resolve, reject) => {
-    const socket = new WebSocket(url, { headers: options.headers ?? {} });
-    const messages: { id?: string; event: unknown }[] = [];
-    socket.on('message', (data) => {
-      messages.push(JSON.parse(String(data)) as { id?: string; event: unknown });
-      if (options.limit !== undefined && messages.length >= options.limit) socket.close();
-    });
-    socket.on('close', () => resolve(messages));
-    socket.on('error', reject);
-  });
-}
-
 /** The events `cursor-stream normalize` prints for a file, parsed. */
-export function normalizeWithCli(path: string): Promise<CanonicalEvent[]> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'normalize', path]);
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (text: string) => {
-      out += text;
-    });
-    child.on('error', reject);
-    child.on('close', () =>
-      resolve(
-        out
-          .split('\n')
-          .filter((line) => line !== '')
-          .map((line) => JSON.parse(line) as CanonicalEvent),
-      ),
-    );
-  });
+export async function normalizeWithCli(path: string): Promise<CanonicalEvent[]> {
+  const { stdout } = await runCli(['normalize', path]);
+  return stdout
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as CanonicalEvent);
 }
 
 /** The bytes of a recording. */
-export function recordingBytes(path = RECORDING): Buffer {
+export function recordingBytes(path = DOCS_EXAMPLE): Buffer {
   return readFileSync(path);
 }
 
@@ -169,38 +69,23 @@ export async function until(
 /** `cursor-stream serve` in a child process; resolves once it listens. */
 export async function startServe(
   args: readonly string[],
-  env: Record<string, string | undefined> = {},
-): Promise<{ url: string; child: import('node:child_process').ChildProcess; stderr: () => string }> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr?.setEncoding('utf8').on('data', (text: string) => {
-    stderr += text;
-  });
-  await until(() => /serving on (http:\/\/\S+)/.test(stderr) || child.exitCode !== null, 'serve to listen');
-  const url = /serving on (http:\/\/\S+)/.exec(stderr)?.[1];
-  if (url === undefined) throw new Error(`serve did not start: ${stderr}`);
-  return { url, child, stderr: () => stderr };
+  env: CliEnv = {},
+): Promise<{ url: string; child: ChildProcess; stderr: () => string }> {
+  const serve = startCli(['serve', '--port', '0', ...args], { env });
+  const listening = () => /serving on (http:\/\/\S+)/.exec(serve.stderr)?.[1];
+  await until(() => listening() !== undefined || serve.child.exitCode !== null, 'serve to listen');
+  const url = listening();
+  if (url === undefined) throw new Error(`serve did not start: ${serve.stderr}`);
+  return { url, child: serve.child, stderr: () => serve.stderr };
 }
 
 /** Runs `cursor-stream serve` expecting it to exit; gives its code and stderr. */
-export function serveExit(
+export async function serveExit(
   args: readonly string[],
-  env: Record<string, string | undefined> = {},
+  env: CliEnv = {},
 ): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, 'serve', ...args], {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (text: string) => {
-      stderr += text;
-    });
-    child.on('close', (code) => resolve({ code, stderr }));
-  });
+  const { code, stderr } = await runCli(['serve', ...args], { env });
+  return { code, stderr };
 }
 
 /** Waits until a run is no longer `running`. */

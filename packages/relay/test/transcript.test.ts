@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import type { CanonicalEvent } from '@cursor-stream/core';
 import { createNormalizer } from '@cursor-stream/core';
+import { DOCS_EXAMPLE } from '@cursor-stream/test-kit/corpus';
 import { describe, expect, test } from 'vitest';
 import { applyEvent, createTranscript, toolLine } from '../page/transcript.ts';
-import { RECORDING } from './support.ts';
 
 function transcriptOf(events: readonly CanonicalEvent[]) {
   const transcript = createTranscript();
@@ -14,7 +14,7 @@ function transcriptOf(events: readonly CanonicalEvent[]) {
 describe('the page transcript', () => {
   test('shows a recording as render does: prompt, streamed text, one line per tool call, the ending', () => {
     const normalizer = createNormalizer();
-    const events = [...normalizer.feed(readFileSync(RECORDING)), ...normalizer.end()];
+    const events = [...normalizer.feed(readFileSync(DOCS_EXAMPLE)), ...normalizer.end()];
     const { items } = transcriptOf(events);
     expect(items.map((item) => item.kind)).toEqual(['prompt', 'text', 'tool', 'text', 'tool', 'ending']);
     expect(items[1]).toEqual({ kind: 'text', text: '我會閱讀 README.md 檔案' });

@@ -7,7 +7,7 @@ import { displayPath } from '@cursor-stream/core/text';
 import type { LogErrorCode } from '@cursor-stream/node/logs';
 
 /** What kind of failure a {@link CliError} is: a log's own failures, and the CLI's. */
-export type CliErrorCode = LogErrorCode | 'export-failed' | 'invalid-value';
+export type CliErrorCode = LogErrorCode | 'export-failed' | 'invalid-value' | 'invalid-lines';
 
 /** A usage or I/O error, printed as `cursor-stream: PATH: MESSAGE`. */
 export interface CliError {

@@ -1,8 +1,9 @@
 /** The process streams and environment a command uses, passed in so that commands never reach for globals. */
 
 import { availableParallelism } from 'node:os';
+import { plural } from '@cursor-stream/core/text';
 import type { Progress } from '@cursor-stream/node/logs';
-import { type CliError, formatCliError } from './cli-error.ts';
+import { type CliError, cliError, formatCliError } from './cli-error.ts';
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from './exit-codes.ts';
 import { capJobs, isOptionValueError, parseByteSize } from './options.ts';
 import { createProgress, NO_PROGRESS, type ProgressTarget } from './progress-bar.ts';
@@ -69,18 +70,46 @@ export function readingExitCode(
 }
 
 /**
+ * Says on stderr, in one line, why invalid lines make a command exit 1: how many, in which log (the first of them
+ * when several hold some), and what the command made of them (`fate`).
+ */
+export function reportInvalidLines(
+  io: CliIo,
+  invalid: { readonly lines: number; readonly logs: number; readonly firstLog: string },
+  fate: string,
+): void {
+  const where = invalid.logs > 1 ? ` in ${plural(invalid.logs, 'log')}, the first here` : '';
+  reportError(
+    io,
+    cliError('invalid-lines', `${plural(invalid.lines, 'invalid line')}${where}: ${fate}`, invalid.firstLog),
+  );
+}
+
+/**
  * The exit code of a command that read many logs: 2 when an argument could not be read; else as
- * {@link readingExitCode} over all the logs read. Each error is reported on stderr, in order.
+ * {@link readingExitCode} over all the logs read. Each error is reported on stderr, in order, then the invalid
+ * lines in one line saying what became of them (`invalidLinesFate`).
  */
 export function logsExitCode(
   io: CliIo,
   outcome: {
     readonly errors: readonly CliError[];
     readonly invalidLines: number;
+    readonly logsWithInvalidLines: number;
+    readonly firstLogWithInvalidLines: string | null;
     readonly inputProblems: readonly CliError[];
   },
+  invalidLinesFate: string,
 ): ExitCode {
   for (const error of outcome.errors) reportError(io, error);
+  if (outcome.firstLogWithInvalidLines !== null) {
+    const invalid = {
+      lines: outcome.invalidLines,
+      logs: outcome.logsWithInvalidLines,
+      firstLog: outcome.firstLogWithInvalidLines,
+    };
+    reportInvalidLines(io, invalid, invalidLinesFate);
+  }
   const reading = readingExitCode(io, outcome);
   return outcome.errors.length > 0 ? EXIT_USAGE_OR_IO : reading;
 }

@@ -71,6 +71,9 @@ function encodeEvent(event: CanonicalEvent, errorMessage: string | undefined): J
     // `error` events travel inside the failed `result`; `invalid-line` has no record form.
     case 'error':
     case 'invalid-line':
+    // The CLI writes no record of a turn's usage or of a plan's progress; they come from other channels.
+    case 'usage':
+    case 'plan':
       return undefined;
     default:
       return unreachable(event);

@@ -86,6 +86,9 @@ function encodeEvent(event: CanonicalEvent): JsonObject | undefined {
       return rawRecordOf(event);
     // `invalid-line` has no record form.
     case 'invalid-line':
+    // The CLI writes no record of a turn's usage or of a plan's progress; they come from other channels.
+    case 'usage':
+    case 'plan':
       return undefined;
     default:
       return unreachable(event);

@@ -20,9 +20,12 @@ export interface BuiltInDialectEntry {
 
 /** Every built-in dialect, in the order auto-detection tries them. */
 export const BUILT_IN_DIALECT_REGISTRY = [
+  // First: its messages share `type`s with the CLI's records (`tool_call`), and only their ids tell them apart.
+  { name: 'cursor-sdk', schemaStem: 'cursor-sdk', corpusFolder: 'cursor-sdk' },
   { name: 'official', schemaStem: 'official', corpusFolder: 'official' },
   { name: 'python-wrapper', schemaStem: 'python-wrapper', corpusFolder: 'python-wrapper' },
   { name: 'payload-envelope', schemaStem: 'payload-envelope', corpusFolder: 'payload-envelope' },
+  { name: 'acp', schemaStem: 'acp', corpusFolder: 'acp' },
 ] as const satisfies readonly BuiltInDialectEntry[];
 
 type NamesOf<Entries extends readonly BuiltInDialectEntry[]> = {

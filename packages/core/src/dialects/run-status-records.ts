@@ -14,6 +14,7 @@ export const STATUS_RECORDS: Readonly<Record<StatusKind, { type: string; subtype
   reconnected: { type: 'connection', subtype: 'reconnected' },
   'retry-starting': { type: 'retry', subtype: 'starting' },
   'retry-resuming': { type: 'retry', subtype: 'resuming' },
+  'retry-scheduled': { type: 'retry', subtype: 'scheduled' },
   compacting: { type: 'system', subtype: 'status' },
   'compact-boundary': { type: 'system', subtype: 'compact_boundary' },
   'background-shell-timeout': { type: 'system', subtype: 'background_shell_timeout' },
@@ -68,6 +69,7 @@ const INTERACTION_FIELDS: FieldMap = {
   ...COMMON_FIELDS,
   query_type: ['queryType', asString],
   query: ['query', asAny],
+  response: ['response', asAny],
   result: ['result', asAny],
 };
 
@@ -118,10 +120,30 @@ function queryBody(
   return undefined;
 }
 
-/** A response's result arm (`{rejected: {reason}}`) and its words; a plan response nests one more `result`. */
-function answerOf(result: unknown): Pick<InteractionEvent, 'outcome' | 'reason'> {
-  let arms = asObject(result);
-  if (arms !== undefined && Object.keys(arms).length === 1 && isJsonObject(arms.result)) arms = arms.result;
+/**
+ * The object holding a response's arms. The CLI writes the answer under `response`, keyed by the kind of answer
+ * (`{id, createPlanRequestResponse: {result: {success: {}, planUri}}}`, `{id, webFetchRequestResponse: {rejected}}`);
+ * builds before 2026.09 wrote the arms, or a `result` holding them, under `result`.
+ */
+function answerArms(record: JsonObject): JsonObject | undefined {
+  const response = asObject(record.response);
+  let arms: JsonObject | undefined;
+  if (response !== undefined) {
+    for (const key in response) {
+      if (key !== 'id' && isJsonObject(response[key])) {
+        arms = response[key] as JsonObject;
+        break;
+      }
+    }
+  } else arms = asObject(record.result);
+  // A result-style answer nests its arms one level down; `planUri` and the like sit beside them there.
+  if (arms !== undefined && isJsonObject(arms.result)) arms = arms.result as JsonObject;
+  return arms;
+}
+
+/** A response's arm (`rejected`, `approved`, `success`, ...) and its words. */
+function answerOf(record: JsonObject): Pick<InteractionEvent, 'outcome' | 'reason'> {
+  const arms = answerArms(record);
   for (const outcome in arms) {
     const body = arms[outcome];
     if (!isJsonObject(body)) continue;
@@ -133,7 +155,8 @@ function answerOf(result: unknown): Pick<InteractionEvent, 'outcome' | 'reason'>
 
 /**
  * `interaction_query/<phase>` → `interaction`. What the query is about is read off `query` (its type, id, tool call
- * and plan text) and `result` (the answer's arm and reason); the two are kept as sent too.
+ * and plan text) and the answer (`response`, or `result` of older builds: its id, arm and reason); all are kept as
+ * sent too.
  */
 export function interactionEvent(
   record: JsonObject,
@@ -144,7 +167,7 @@ export function interactionEvent(
   const query = asObject(record.query);
   const body = queryBody(query, event.queryType);
   const args = asObject(body?.[1].args);
-  const queryId = query?.id;
+  const queryId = query?.id ?? asObject(record.response)?.id;
   // Derived fields are read-only views of `query` and `result`; encoders write those back, not these.
   if (event.queryType === undefined && body !== undefined) event.queryType = body[0];
   if (typeof queryId === 'number' || typeof queryId === 'string') event.queryId = queryId;
@@ -152,7 +175,7 @@ export function interactionEvent(
   if (toolCallId !== undefined) event.toolCallId = toolCallId;
   const plan = asString(args?.plan);
   if (plan !== undefined) event.plan = plan;
-  return Object.assign(event, answerOf(record.result));
+  return Object.assign(event, answerOf(record));
 }
 
 /** The record fields of an event, named back by `fields`, then its `extraFields` as they came. */
@@ -174,7 +197,7 @@ export function statusRecordOf(event: StatusEvent): JsonObject {
   return record;
 }
 
-/** The CLI record an `interaction` event was read from (the fields read off `query` and `result` are views of them). */
+/** The CLI record an `interaction` event was read from (the fields read off `query` and the answer are views of them). */
 export function interactionRecordOf(event: InteractionEvent): JsonObject {
   return { type: 'interaction_query', subtype: event.phase, ...recordFields(event, INTERACTION_FIELDS) };
 }

@@ -32,6 +32,9 @@ export const EVENT_TRAITS = Object.freeze<Record<CanonicalEventType, EventTraits
   error: { sessionContent: false, reasoning: false },
   status: { sessionContent: false, reasoning: false },
   interaction: { sessionContent: false, reasoning: false },
+  // Reported about a turn, often after its text: never the opening of another session.
+  usage: { sessionContent: false, reasoning: false },
+  plan: { sessionContent: false, reasoning: false },
   unknown: { sessionContent: false, reasoning: false },
   'invalid-line': { sessionContent: false, reasoning: false },
 });

@@ -3,6 +3,8 @@
  * names are fixed. Discriminant `type` in kebab-case, fields in camelCase.
  */
 
+import type { FailureCode } from '../failures/failure-classes.ts';
+
 /** Where the record that produced an event starts in the input. */
 export interface SourceLocation {
   /** 1-based physical line. */
@@ -17,6 +19,13 @@ export interface CanonicalEventBase {
   loc?: SourceLocation;
   /** The agent session the event belongs to, when the source names one. */
   sessionId?: string;
+  /**
+   * The run the event belongs to, when the source names one apart from the session (`@cursor/sdk`'s `run_id`: one
+   * prompt of an agent): with `requestId`, what joins one run's records across channels.
+   */
+  runId?: string;
+  /** The agent the event belongs to, when the source names one apart from the session (`@cursor/sdk`'s `agent_id`). */
+  agentId?: string;
 }
 
 /** A session begins (`system/init`). */
@@ -32,6 +41,8 @@ export interface StreamStartEvent extends CanonicalEventBase {
   permissionMode?: string;
   /** Request id, when the init event carries one. */
   requestId?: string;
+  /** The agent, when the source names it (ACP's `agentInfo.name` from `initialize`); absent means Cursor's CLI. */
+  agent?: string;
 }
 
 /** The user's prompt, as the agent echoes it. */
@@ -112,6 +123,10 @@ export interface ToolCallEvent extends CanonicalEventBase {
   /** The tool's arguments. */
   input: unknown;
   modelCallId?: string;
+  /** What the source calls the call for a person (ACP's `title`: `Read file`, the command line, ...). */
+  title?: string;
+  /** The source's own class of the tool, when it sends one beside the name (ACP's `kind`: `read`, `edit`, ...). */
+  kind?: string;
 }
 
 /**
@@ -156,6 +171,8 @@ export type FinishReason = 'stop' | 'error' | 'incomplete';
  */
 export interface FailureReason {
   message: string;
+  /** The class of the failure, read from `message` by the table of the CLI's sentences (`classifyFailure`). */
+  code: FailureCode;
   /** Where the sentence is: the `result` record, or the output line. */
   loc?: SourceLocation;
 }
@@ -178,6 +195,8 @@ export interface FinishEvent extends CanonicalEventBase {
    * it in). A synthesized finish of a session cut by a new `system/init` has the cut's `loc`.
    */
   failure?: FailureReason;
+  /** Why the source says the session stopped, as it says it (ACP's `stopReason`, `@cursor/sdk`'s run status). */
+  stopReason?: string;
 }
 
 /** An error the source reports (a wrapper's `error` event, the error text of a failed result). */
@@ -196,7 +215,7 @@ export interface AgentErrorEvent extends CanonicalEventBase {
  * - `reconnecting` / `reconnected`: the connection to the agent's backend dropped and is being (or was) restored
  *   (`connection` records);
  * - `retry-starting` / `retry-resuming`: the agent retries a failed model call, possibly resuming from a checkpoint
- *   (`retry` records);
+ *   (`retry` records); `retry-scheduled`: a retry is planned for later (`retry/scheduled`, named by the 2026.10 CLI);
  * - `compacting`: the conversation is being summarized to fit the context window (`system/status`);
  * - `compact-boundary`: where the compacted conversation starts (`system/compact_boundary`);
  * - `background-shell-timeout`: a background shell command ran out of time (`system/background_shell_timeout`);
@@ -208,6 +227,7 @@ export type StatusKind =
   | 'reconnected'
   | 'retry-starting'
   | 'retry-resuming'
+  | 'retry-scheduled'
   | 'compacting'
   | 'compact-boundary'
   | 'background-shell-timeout'
@@ -220,6 +240,7 @@ export const STATUS_KINDS = [
   'reconnected',
   'retry-starting',
   'retry-resuming',
+  'retry-scheduled',
   'compacting',
   'compact-boundary',
   'background-shell-timeout',
@@ -263,7 +284,7 @@ export interface InteractionEvent extends CanonicalEventBase {
   phase: 'request' | 'response' | (string & {});
   /** What is asked: `createPlanRequestQuery`, `shellRequestQuery`, `webFetchRequestQuery`, ... */
   queryType?: string;
-  /** The query's id, pairing a request with its response. */
+  /** The query's id (`query.id`, or `response.id` of an answer), pairing a request with its response. */
   queryId?: number | string;
   /** The tool call the query is about. */
   toolCallId?: string;
@@ -275,11 +296,74 @@ export interface InteractionEvent extends CanonicalEventBase {
   reason?: string;
   /** The `query` object as sent. */
   query?: unknown;
-  /** The response's `result` object as sent. */
+  /** The answer's `response` object as sent (`{id, <kind>Response: ...}`; the CLI writes this since 2026.09). */
+  response?: unknown;
+  /** The answer's `result` object as sent (older builds). */
   result?: unknown;
   timestampMs?: number;
   /** The record's other fields, as they came. */
   extraFields?: Record<string, unknown>;
+}
+
+/** Token counts of one turn as a source reports them; a count the source does not give is `null`, never 0. */
+export interface TurnTokens {
+  inputTokens: number | null;
+  outputTokens: number | null;
+  cacheReadTokens: number | null;
+  cacheWriteTokens: number | null;
+  /** Output spent reasoning (part of `outputTokens` where the source says so). */
+  reasoningTokens: number | null;
+  /** The source's own total, as it counts it (`@cursor/sdk`'s leaves reasoning out). */
+  totalTokens: number | null;
+}
+
+/** How full the model's context window is (ACP's `usage_update`); an unknown figure is `null`. */
+export interface ContextOccupancy {
+  /** Tokens in the context now. */
+  used: number | null;
+  /** Tokens the context holds at most. */
+  size: number | null;
+}
+
+/** What the session cost so far, as the source reports it. */
+export interface UsageCost {
+  amount: number | null;
+  /** ISO 4217 code (`USD`), or `cents` for a source that counts in cents. */
+  currency?: string;
+}
+
+/**
+ * Usage reported during a session, between its `finish`es' totals: a turn's token counts (`@cursor/sdk`'s `usage`
+ * message, ACP's prompt response `usage`), the context's occupancy and the cost so far (ACP's `usage_update`).
+ */
+export interface UsageEvent extends CanonicalEventBase {
+  type: 'usage';
+  /** The turn's token counts. */
+  tokens?: TurnTokens;
+  context?: ContextOccupancy;
+  cost?: UsageCost;
+}
+
+/** One entry of a plan or todo list. */
+export interface PlanEntry {
+  content: string;
+  /** As the source says it (`pending`, `in_progress`, `completed`, `TODO_STATUS_PENDING`, ...). */
+  status: string;
+  /** ACP's `high`, `medium`, `low`, when given. */
+  priority?: string;
+}
+
+/**
+ * The agent's plan or todo list, whole as it stands now (each update replaces the last): ACP's `plan` update, Cursor's
+ * `cursor/update_todos` and `cursor/create_plan` requests.
+ */
+export interface PlanEvent extends CanonicalEventBase {
+  type: 'plan';
+  entries: PlanEntry[];
+  /** The record that said it: `plan`, `cursor/update_todos`, `cursor/create_plan`, ... */
+  source: string;
+  /** The plan as markdown, when the source writes one. */
+  markdown?: string;
 }
 
 /**
@@ -332,6 +416,8 @@ export type CanonicalEvent =
   | AgentErrorEvent
   | StatusEvent
   | InteractionEvent
+  | UsageEvent
+  | PlanEvent
   | UnknownEvent
   | InvalidLineEvent;
 
@@ -351,6 +437,8 @@ export const CANONICAL_EVENT_TYPES = [
   'error',
   'status',
   'interaction',
+  'usage',
+  'plan',
   'unknown',
   'invalid-line',
 ] as const satisfies readonly CanonicalEventType[];

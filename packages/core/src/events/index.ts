@@ -10,6 +10,7 @@ export {
   type CanonicalEvent,
   type CanonicalEventBase,
   type CanonicalEventType,
+  type ContextOccupancy,
   type FailureReason,
   type FinishEvent,
   type FinishReason,
@@ -18,6 +19,8 @@ export {
   type InvalidLineEvent,
   KNOWN_TOOL_NAMES,
   type KnownToolName,
+  type PlanEntry,
+  type PlanEvent,
   type ReasoningDeltaEvent,
   type ReasoningEndEvent,
   type SourceLocation,
@@ -30,8 +33,11 @@ export {
   type ToolName,
   type ToolResultEvent,
   type ToolResultStatus,
+  type TurnTokens,
   type UnknownEvent,
   type Usage,
+  type UsageCost,
+  type UsageEvent,
   type UserMessageEvent,
 } from './events.ts';
 export { unreachable } from './unreachable.ts';

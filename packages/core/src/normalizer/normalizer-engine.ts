@@ -13,6 +13,7 @@ import type { Dialect, DialectContext, JsonObject } from '../dialect.ts';
 import type { CanonicalEvent, InvalidLineCode, InvalidLineEvent, SourceLocation } from '../events/index.ts';
 import { type ForeignLog, foreignAgentOf, foreignLog } from '../foreign-agents.ts';
 import { isJsonObject } from '../json-values.ts';
+import { MAX_LEARNT_RECORD_BYTES } from '../record-readers/record-templates.ts';
 import { exceedsJsonDepth, type JsonWriteProblem, MAX_JSON_DEPTH, safeJsonStringify } from '../safe-json.ts';
 import { unknownEvent } from '../unknown-event.ts';
 import { createDialectRouter } from './dialect-router.ts';
@@ -203,12 +204,39 @@ export function createNormalizerEngine(options: NormalizerEngineOptions): Normal
     for (const event of events) tracker.track(event, out);
   }
 
+  // The value a reader read from the line being read: such a record needs no learning.
+  let readValue: unknown;
+
+  /**
+   * The dialect whose reader reads lines (see `Dialect.recordReader`): the stream's, or before it is known the one
+   * that explained its first shared record. A reader gives only what `JSON.parse` would, so reading with another
+   * dialect's costs a failed match at most.
+   */
+  function readingDialect(): Dialect | undefined {
+    return router.locked ?? router.fallback;
+  }
+
+  function parseKnownRecord(text: string): unknown {
+    const value = readingDialect()?.recordReader?.read(text);
+    if (value !== undefined) readValue = value;
+    return value;
+  }
+
+  /** Lets the reading dialect's reader learn the layout of a record of its that `JSON.parse` read. */
+  function learnLayout(record: NdjsonRecord, dialect: Dialect | undefined): void {
+    if (dialect === undefined || dialect !== readingDialect() || record.length > MAX_LEARNT_RECORD_BYTES)
+      return;
+    dialect.recordReader?.learn(record.text, record.value as JsonObject);
+  }
+
   function onTokenizerRecord(record: NdjsonRecord): void {
     const loc = { line: record.line, offset: record.offset };
     // The record is its own source: its `length` (bytes) bounds its text's length, and its text is read only if needed.
     const { dialect, events } = normalizeValue(record.value as JsonObject, loc, record);
     onRecord?.(record, dialect);
     emit(events);
+    if (record.value === readValue) readValue = undefined;
+    else learnLayout(record, dialect);
   }
 
   function onTokenizerProblem(problem: NdjsonProblem): void {
@@ -228,6 +256,10 @@ export function createNormalizerEngine(options: NormalizerEngineOptions): Normal
     onProblem: onTokenizerProblem,
     ...(maxRecordBytes === undefined ? {} : { maxRecordBytes }),
     ...(skipRecord === undefined ? {} : { skipRecord }),
+    // Only dialects with a reader pay for asking it.
+    ...(options.dialects.some((dialect) => dialect.recordReader !== undefined)
+      ? { parseRecord: parseKnownRecord }
+      : {}),
   });
 
   function drain(): readonly CanonicalEvent[] {

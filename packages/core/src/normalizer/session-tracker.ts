@@ -4,8 +4,11 @@ import {
   type FailureReason,
   type FinishEvent,
   type SourceLocation,
+  type StreamStartEvent,
+  type TextDeltaEvent,
   unreachable,
 } from '../events/index.ts';
+import { classifyFailure } from '../failures/failure-classes.ts';
 import { isMessageless } from '../messageless-error.ts';
 import { isSessionContent, opensNewSession, type SessionProgress } from '../sessions/index.ts';
 
@@ -46,7 +49,27 @@ function freshSession(): OpenSession {
 }
 
 function reason(message: string, loc: SourceLocation | undefined): FailureReason {
-  return loc === undefined ? { message } : { message, loc };
+  const code = classifyFailure(message);
+  return loc === undefined ? { message, code } : { message, code, loc };
+}
+
+/**
+ * The opening of a session that is nothing but its `finish`: what `--output-format json` prints (one `result` per run,
+ * no stream before it). The run was whole, so it gets its start and, when it succeeded, the result as its text.
+ */
+function loneResultOpening(finish: FinishEvent): CanonicalEvent[] {
+  const start: StreamStartEvent = { type: 'stream-start' };
+  const opening: CanonicalEvent[] = [start];
+  if (!finish.isError && finish.text !== undefined && finish.text !== '') {
+    const text: TextDeltaEvent = { type: 'text-delta', text: finish.text };
+    opening.push(text);
+  }
+  for (const event of opening) {
+    if (finish.loc !== undefined) event.loc = finish.loc;
+    if (finish.sessionId !== undefined) event.sessionId = finish.sessionId;
+  }
+  if (finish.requestId !== undefined) start.requestId = finish.requestId;
+  return opening;
 }
 
 /** A tracker for one stream. */
@@ -117,6 +140,8 @@ export function createSessionTracker(): SessionTracker {
       case 'text-delta':
       case 'status':
       case 'interaction':
+      case 'usage':
+      case 'plan':
       case 'unknown':
         return event;
       default:
@@ -130,6 +155,9 @@ export function createSessionTracker(): SessionTracker {
       if (opensNewSession(event, session)) {
         if (!session.finished) out.push(synthesizeFinish(event.loc));
         session = freshSession();
+      }
+      if (event.type === 'finish' && !session.hasContent) {
+        for (const opening of loneResultOpening(event)) out.push(observe(opening));
       }
       if (isSessionContent(event)) session.hasContent = true;
       out.push(observe(event));

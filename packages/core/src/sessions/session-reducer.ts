@@ -15,6 +15,7 @@ import {
   type Usage,
   unreachable,
 } from '../events/index.ts';
+import type { FailureCode } from '../failures/failure-classes.ts';
 import { createTextKeeper, type TextKeeper, type TextOmission } from './kept-text.ts';
 import { isSessionContent, opensNewSession } from './session-boundary.ts';
 import type { TextDigest } from './text-digest.ts';
@@ -42,6 +43,8 @@ export interface ToolCallSummary {
 /** Why a session failed, in the agent's words; see {@link SessionSummary.failure}. */
 export interface SessionFailure {
   message: string;
+  /** The class of the failure (`usage-limit`, `auth`, ...; `unknown` when the table of the CLI's sentences has none). */
+  code: FailureCode;
   /** The line of the sentence (the `result`, or the output line); `null` when unknown. */
   line: number | null;
 }
@@ -216,7 +219,9 @@ function applyFinish(builder: SessionBuilder, event: FinishEvent): void {
   summary.usage = event.usage ?? null;
   const failure = event.failure;
   summary.failure =
-    failure === undefined ? null : { message: failure.message, line: failure.loc?.line ?? null };
+    failure === undefined
+      ? null
+      : { message: failure.message, code: failure.code, line: failure.loc?.line ?? null };
 }
 
 /** A copy the caller may keep: the open session's summary goes on changing. */
@@ -258,6 +263,8 @@ function apply(builder: SessionBuilder, event: CanonicalEvent): void {
     case 'error':
     case 'status':
     case 'interaction':
+    case 'usage':
+    case 'plan':
     case 'unknown':
     case 'invalid-line':
       break;

@@ -70,7 +70,12 @@ function endAnomalies(bounded: BoundedSession, where: SessionLocations): StreamA
   const { summary: session } = bounded;
   const at = bounded.finishLoc ?? where.end;
   if (session.status === 'incomplete') {
-    return [{ ...at, code: 'missing-result', message: `${sessionName(session)} ends without a result` }];
+    // The CLI fails without a result: the class of its last sentence says what kind of failure it was.
+    const code = session.failure?.code ?? 'unknown';
+    const kind = code === 'unknown' ? '' : ` (failure: ${code})`;
+    return [
+      { ...at, code: 'missing-result', message: `${sessionName(session)} ends without a result${kind}` },
+    ];
   }
   if (session.resultText !== null && session.textMatchesResult === false) {
     const lengths = `${plural(session.textLength, 'character')} vs ${plural(session.resultText.length, 'character')}`;

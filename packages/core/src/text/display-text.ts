@@ -69,6 +69,35 @@ export function truncate(text: string, max: number): string {
   return `${text.slice(0, end)}…`;
 }
 
+/** Index of the start of the last `count` code points of `text` (0 when it has fewer). Reads only what it keeps. */
+function startOfLast(text: string, count: number): number {
+  let start = text.length;
+  for (let kept = 0; kept < count && start > 0; kept++) {
+    const low = text.charCodeAt(start - 1);
+    const high = start > 1 ? text.charCodeAt(start - 2) : 0;
+    start -= low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 && high <= 0xdbff ? 2 : 1;
+  }
+  return start;
+}
+
+/**
+ * Cuts a path (or any text whose end matters most) to at most `max` characters (code points) by taking out its
+ * middle: `/home/dev/…/src/main.ts`. The last segment (after the last `/` or `\`) is kept whole when it fits, so
+ * that the file name survives; the rest goes to the start.
+ */
+export function truncateMiddle(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const length = codePointCount(text);
+  if (length <= max) return text;
+  if (max <= 1) return max === 1 ? '…' : '';
+  const budget = max - 1;
+  const separator = Math.max(text.lastIndexOf('/'), text.lastIndexOf('\\'));
+  const nameLength = separator === -1 ? 0 : codePointCount(text.slice(separator));
+  const tail = Math.min(budget, Math.max(nameLength, Math.ceil(budget / 2)));
+  const head = truncate(text, budget - tail + 1).slice(0, -1);
+  return `${budget - tail === 0 ? '' : head}…${text.slice(startOfLast(text, tail))}`;
+}
+
 /** A duration for a person: `850 ms`, `5.2 s`, `3 min 04 s`, `1 h 02 min`. */
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;

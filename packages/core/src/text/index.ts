@@ -15,4 +15,5 @@ export {
   formatDuration,
   plural,
   truncate,
+  truncateMiddle,
 } from './display-text.ts';

@@ -7,9 +7,13 @@
 import type {
   CanonicalEvent,
   CanonicalEventType,
+  ContextOccupancy,
   FailureReason,
+  PlanEntry,
   SourceLocation,
+  TurnTokens,
   Usage,
+  UsageCost,
 } from '../events/index.ts';
 import type * as FromSchema from '../generated/canonical-event.types.ts';
 
@@ -49,12 +53,21 @@ export type CanonicalTypesMatchSchema = [
   Expect<MemberAgrees<'error'>>,
   Expect<MemberAgrees<'status'>>,
   Expect<MemberAgrees<'interaction'>>,
+  Expect<MemberAgrees<'usage'>>,
+  Expect<MemberAgrees<'plan'>>,
   Expect<MemberAgrees<'unknown'>>,
   Expect<MemberAgrees<'invalid-line'>>,
   Expect<MutuallyAssignable<Usage, FromSchema.Usage>>,
   Expect<SameFields<Usage, FromSchema.Usage>>,
   Expect<MutuallyAssignable<FailureReason, FromSchema.FailureReason>>,
   Expect<SameFields<FailureReason, FromSchema.FailureReason>>,
+  Expect<MutuallyAssignable<TurnTokens, FromSchema.TurnTokens>>,
+  Expect<SameFields<TurnTokens, FromSchema.TurnTokens>>,
+  Expect<MutuallyAssignable<ContextOccupancy, FromSchema.ContextOccupancy>>,
+  Expect<MutuallyAssignable<UsageCost, FromSchema.UsageCost>>,
+  Expect<SameFields<UsageCost, FromSchema.UsageCost>>,
+  Expect<MutuallyAssignable<PlanEntry, FromSchema.PlanEntry>>,
+  Expect<SameFields<PlanEntry, FromSchema.PlanEntry>>,
   Expect<MutuallyAssignable<SourceLocation, FromSchema.SourceLocation>>,
   Expect<SameFields<SourceLocation, FromSchema.SourceLocation>>,
 ];

@@ -7,6 +7,7 @@
 import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
 import type { ExportWarningListener, LogExporter } from '../log-exporter.ts';
 import { importOptional } from '../optional-package.ts';
+import { importPeer } from '../optional-peer.ts';
 import { DUCKDB_PEERS } from '../optional-peers.ts';
 import { createTableExporter, type TableWriter } from '../tables/table-export.ts';
 import { type Column, type Row, TABLES, type Table } from '../tables/table-schema.ts';
@@ -71,10 +72,8 @@ function duckDbWriter(connection: DuckDBConnection, close: () => void): TableWri
  * returns an exporter writing into them. Fails with `missing-package` when `@duckdb/node-api` is not installed.
  */
 export async function createDuckDbExporter(options: DuckDbExportOptions): Promise<LogExporter> {
-  const { DuckDBInstance } = await importOptional(
-    DUCKDB_PEERS.join(' '),
-    'duckdb',
-    () => import('@duckdb/node-api'),
+  const { DuckDBInstance } = await importOptional(DUCKDB_PEERS.join(' '), 'duckdb', () =>
+    importPeer('@duckdb/node-api', () => import('@duckdb/node-api')),
   );
   const instance = await DuckDBInstance.create(options.path);
   const connection = await instance.connect();

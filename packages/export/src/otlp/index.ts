@@ -17,6 +17,7 @@ import {
   type LogSink,
 } from '../log-exporter.ts';
 import { importOptional } from '../optional-package.ts';
+import { importPeer } from '../optional-peer.ts';
 import { OTLP_ENDPOINT_PEERS, OTLP_PEERS } from '../optional-peers.ts';
 import { createSessionCollector, type ExportSession } from '../session-collector.ts';
 import { DEFAULT_ATTRIBUTE_VALUE_LENGTH_LIMIT, sessionSpans } from './session-spans.ts';
@@ -106,10 +107,8 @@ const OTEL_HTTP_PACKAGE = OTLP_ENDPOINT_PEERS.join(' ');
 type SpanSender = { send(spans: ReadableSpan[]): Promise<void>; close(): Promise<void> };
 
 async function jsonLinesSender(writeLine: (line: string) => Promise<void>): Promise<SpanSender> {
-  const { JsonTraceSerializer } = await importOptional(
-    OTEL_PACKAGES,
-    'otlp',
-    () => import('@opentelemetry/otlp-transformer'),
+  const { JsonTraceSerializer } = await importOptional(OTEL_PACKAGES, 'otlp', () =>
+    importPeer('@opentelemetry/otlp-transformer', () => import('@opentelemetry/otlp-transformer')),
   );
   const decoder = new TextDecoder();
   return {
@@ -127,7 +126,11 @@ async function endpointSender(target: Extract<OtlpTarget, { kind: 'endpoint' }>)
   const { OTLPTraceExporter } = await importOptional(
     `${OTEL_PACKAGES} ${OTEL_HTTP_PACKAGE}`,
     'otlp --endpoint',
-    () => import('@opentelemetry/exporter-trace-otlp-http'),
+    () =>
+      importPeer(
+        '@opentelemetry/exporter-trace-otlp-http',
+        () => import('@opentelemetry/exporter-trace-otlp-http'),
+      ),
   );
   // Without headers given, the SDK takes them from OTEL_EXPORTER_OTLP_(TRACES_)HEADERS, keeping tokens off the
   // command line.
@@ -152,10 +155,8 @@ async function endpointSender(target: Extract<OtlpTarget, { kind: 'endpoint' }>)
 }
 
 async function traceResource(serviceName: string): Promise<Resource> {
-  const { resourceFromAttributes } = await importOptional(
-    OTEL_PACKAGES,
-    'otlp',
-    () => import('@opentelemetry/resources'),
+  const { resourceFromAttributes } = await importOptional(OTEL_PACKAGES, 'otlp', () =>
+    importPeer('@opentelemetry/resources', () => import('@opentelemetry/resources')),
   );
   // The schema URL goes on the instrumentation scope only: given to the resource, the SDK's JSON also writes it
   // inside the `Resource` message, where OTLP has no such field.

@@ -89,11 +89,15 @@ function createTranscriptHtml(limits: ReportLimits) {
 
 /**
  * Why a session failed: the agent's own sentence (the core's `failure`: the failed result's text, else its last plain
- * output line), else the last error the log reports, else what the log shows.
+ * output line) with its class when the table of the CLI's sentences knows it, else the last error the log reports,
+ * else what the log shows.
  */
 function failureOf(summary: SessionSummary, lastError: string | null): string | null {
   if (summary.status === 'success') return null;
-  const said = summary.failure?.message ?? lastError;
+  const code = summary.failure?.code ?? 'unknown';
+  if (summary.failure !== null && summary.failure.message !== '')
+    return code === 'unknown' ? summary.failure.message : `${summary.failure.message} (${code})`;
+  const said = lastError;
   if (said !== null && said !== '') return said;
   return summary.status === 'error' ? 'the result reports an error' : 'the log ends without a result';
 }

@@ -1,8 +1,14 @@
 /**
  * A session's timeline: reasoning phases, model turns (runs of assistant text) and each tool call as a bar from its
- * start to its completion, parallel calls stacked on lanes of their own, failures marked. Times come from the records'
- * clocks (`timestamp_ms`, the tool call's `startedAtMs`/`completedAtMs`); an event whose record has none takes the
- * time of the last one that had, and a session with no time at all is laid out by the order of its events.
+ * start to its completion, parallel calls stacked on lanes of their own, failures marked.
+ *
+ * Everything is placed on one clock: the records' `timestamp_ms`, the time the CLI wrote each record. The tool call's
+ * own `startedAtMs`/`completedAtMs` come from the clock of whatever ran the tool, which real logs show seconds away
+ * from the CLI's (3.8 s in one 2026 capture): placed by it, a read was drawn after the text that followed it. So a
+ * tool bar starts at its `started` record's time and ends at its `completed` record's; the tool's own times only give
+ * a bar its length when the completion has no time of its own, and its place when the log has no `timestamp_ms` at
+ * all. An event whose record has no time takes the time of the last one that had, and a session with no time at all
+ * is laid out by the order of its events.
  */
 
 import {
@@ -77,9 +83,12 @@ export function createTimeline(maxBars: number): TimelineBuilder {
     turn = undefined;
   }
 
+  /** The tool's own start of each open call's bar, to measure its length on the tool's clock when nothing else can. */
+  const toolStarts = new Map<Bar, number>();
+
   function toolCall(event: ToolCallEvent, at: Stamp, times: RecordTimes | undefined): void {
     if (openCalls.has(event.toolCallId)) return;
-    const start = { ms: times?.startedAtMs ?? at.ms, pos: at.pos };
+    const start = { ms: at.ms ?? times?.startedAtMs, pos: at.pos };
     const bar = add({
       kind: 'tool',
       start,
@@ -89,13 +98,30 @@ export function createTimeline(maxBars: number): TimelineBuilder {
       detail: '',
     });
     if (bar !== undefined) openCalls.set(event.toolCallId, bar);
+    if (bar !== undefined && times?.startedAtMs !== undefined) toolStarts.set(bar, times.startedAtMs);
+  }
+
+  /** Where a call's bar ends on the records' clock: its completion's time, else its start plus the tool's duration. */
+  function endOf(bar: Bar, at: Stamp, times: RecordTimes | undefined): number | undefined {
+    if (times?.timestampMs !== undefined) return times.timestampMs;
+    const toolStart = toolStarts.get(bar);
+    const completed = times?.completedAtMs;
+    if (
+      bar.start.ms !== undefined &&
+      toolStart !== undefined &&
+      completed !== undefined &&
+      completed >= toolStart
+    )
+      return bar.start.ms + (completed - toolStart);
+    return at.ms ?? completed;
   }
 
   function toolResult(event: ToolResultEvent, at: Stamp, times: RecordTimes | undefined): void {
     const state: BarState = event.isError ? 'failed' : 'ok';
-    const endMs = times?.completedAtMs ?? at.ms;
     const bar = openCalls.get(event.toolCallId);
     openCalls.delete(event.toolCallId);
+    const endMs = bar === undefined ? (at.ms ?? times?.completedAtMs) : endOf(bar, at, times);
+    if (bar !== undefined) toolStarts.delete(bar);
     const detail = event.status;
     if (bar === undefined) {
       // A completion without its start: drawn from where its duration says it began, marked as such.
@@ -166,6 +192,8 @@ export function createTimeline(maxBars: number): TimelineBuilder {
       case 'error':
       case 'status':
       case 'interaction':
+      case 'usage':
+      case 'plan':
       case 'unknown':
       case 'invalid-line':
         return;

@@ -3,7 +3,8 @@
  * the agent's questions and their answers (a plan in `--mode plan`), and of the sentence a failed run ends with.
  */
 
-import { foldToOneLine, plural, truncate } from '@cursor-stream/core/text';
+import type { PlanEvent, UsageEvent } from '@cursor-stream/core/events';
+import { foldToOneLine, formatCount, plural, truncate } from '@cursor-stream/core/text';
 
 /** Longest plan, reason or message shown on one line. */
 const MAX_LINE_LENGTH = 160;
@@ -49,6 +50,7 @@ const STATUS_TEXTS: Readonly<Record<string, (status: RunStatus) => string>> = {
     const detail = status.attempt === undefined ? kept.slice(2) : `attempt ${status.attempt}${kept}`;
     return `resuming the turn${detail === '' ? '' : ` (${detail})`}`;
   },
+  'retry-scheduled': (status) => `retry scheduled${attempt(status)}`,
   compacting: () => 'compacting',
   'compact-boundary': () => 'compacted: the conversation goes on from a summary',
   'background-shell-timeout': (status) => withMessage('background shell timed out', status.message),
@@ -72,8 +74,56 @@ export function interactionText(interaction: RunInteraction): string {
   return withMessage(answer, interaction.reason);
 }
 
-/** The agent's sentence saying why the run failed, on one line, with where it is in the log. */
-export function failureText(failure: { readonly message: string; readonly line?: number | null }): string {
-  const where = failure.line === undefined || failure.line === null ? '' : ` (line ${failure.line})`;
-  return `${foldToOneLine(failure.message)}${where}`;
+/**
+ * The agent's sentence saying why the run failed, on one line, with its class (when the table of the CLI's sentences
+ * knows it) and where it is in the log: `… unknown option '--system-prompt' (unknown-option, line 12)`.
+ */
+export function failureText(failure: {
+  readonly message: string;
+  readonly code?: string | undefined;
+  readonly line?: number | null;
+}): string {
+  const notes = [
+    ...(failure.code === undefined || failure.code === 'unknown' ? [] : [failure.code]),
+    ...(failure.line === undefined || failure.line === null ? [] : [`line ${failure.line}`]),
+  ];
+  return `${foldToOneLine(failure.message)}${notes.length === 0 ? '' : ` (${notes.join(', ')})`}`;
+}
+
+function counted(label: string, count: number | null | undefined): string | undefined {
+  return count === null || count === undefined ? undefined : `${formatCount(count)} ${label}`;
+}
+
+/** `usage: 1,200 in, 80 out · context 12,000 of 200,000 · cost 0.02 USD`: what a usage report says it knows. */
+export function usageText(usage: UsageEvent): string {
+  const { tokens, context, cost } = usage;
+  const parts = [
+    tokens === undefined
+      ? undefined
+      : [
+          counted('in', tokens.inputTokens),
+          counted('out', tokens.outputTokens),
+          counted('cache read', tokens.cacheReadTokens),
+          counted('cache write', tokens.cacheWriteTokens),
+          counted('reasoning', tokens.reasoningTokens),
+        ]
+          .filter((part) => part !== undefined)
+          .join(', ') || undefined,
+    context === undefined || context.used === null
+      ? undefined
+      : `context ${formatCount(context.used)}${context.size === null ? '' : ` of ${formatCount(context.size)}`}`,
+    cost === undefined || cost.amount === null
+      ? undefined
+      : `cost ${cost.amount} ${cost.currency ?? ''}`.trim(),
+  ].filter((part) => part !== undefined);
+  return parts.length === 0 ? 'usage: not reported' : `usage: ${parts.join(' · ')}`;
+}
+
+/** `plan (3): ✓ first · … second · ○ third`: the plan as it stands, on one line. */
+export function planText(plan: PlanEvent): string {
+  const mark = (status: string): string =>
+    /complete|done/i.test(status) ? '✓' : /progress/i.test(status) ? '…' : '○';
+  return oneLine(
+    `plan (${plan.entries.length}): ${plan.entries.map((e) => `${mark(e.status)} ${e.content}`).join(' · ')}`,
+  );
 }

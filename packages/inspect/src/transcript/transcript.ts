@@ -24,7 +24,7 @@ import {
 import { toolArgumentDetails, toolHeadline, toolOutcomeDetails } from '@cursor-stream/core/tools';
 import { findingMessage } from '../finding-message.ts';
 import type { Palette } from '../terminal/index.ts';
-import { failureText, interactionText, statusText } from './run-status-lines.ts';
+import { failureText, interactionText, planText, statusText, usageText } from './run-status-lines.ts';
 
 /** Reasoning held for the preview: whitespace folds away, so more than the preview is kept, but not all of it. */
 const REASONING_HELD_LENGTH = 64 * 1024;
@@ -51,8 +51,8 @@ export interface TranscriptOptions {
   readonly verbose?: boolean;
 }
 
-function failureAt(failure: FailureReason): { message: string; line: number | null } {
-  return { message: failure.message, line: failure.loc?.line ?? null };
+function failureAt(failure: FailureReason): { message: string; code: string; line: number | null } {
+  return { message: failure.message, code: failure.code, line: failure.loc?.line ?? null };
 }
 
 /** Creates a {@link Transcript} styled with `palette`. */
@@ -204,6 +204,10 @@ export function createTranscript(palette: Palette, options: TranscriptOptions = 
         return block([palette.dim(`· ${escapeControls(statusText(event))}`)]);
       case 'interaction':
         return block([palette.dim(`· ${escapeControls(interactionText(event))}`)]);
+      case 'usage':
+        return block([palette.dim(`· ${escapeControls(usageText(event))}`)]);
+      case 'plan':
+        return block([palette.dim(`· ${escapeControls(planText(event))}`)]);
       case 'unknown': {
         const type = event.rawSubtype === undefined ? event.rawType : `${event.rawType}/${event.rawSubtype}`;
         return block([palette.dim(`· ${escapeControls(type)}`)]);

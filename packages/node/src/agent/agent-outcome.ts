@@ -3,6 +3,7 @@
  * The canonical `error` event carries only a message, so the code lives here (and in {@link AgentResult.error}).
  */
 
+import { classifyFailure, type FailureCode } from '@cursor-stream/core/failures';
 import type { ProcessExit } from './agent-process.ts';
 
 /**
@@ -35,6 +36,12 @@ export type AgentRunErrorCode =
 export interface AgentRunError {
   code: AgentRunErrorCode;
   message: string;
+  /**
+   * When the agent itself failed (`agent-error`, `exit-nonzero`, `no-result`): the class of
+   * its failure, read from what it said (the failed result's text, its last plain output line, its stderr) by the
+   * table of the CLI's sentences: `trust-required`, `auth`, `usage-limit`, ... or `unknown`.
+   */
+  failure?: FailureCode;
 }
 
 /** What the stream told about its end, for {@link classifyRun}. */
@@ -88,8 +95,35 @@ function spawnFailure(exit: ProcessExit): AgentRunError {
   return { code: 'spawn-failed', message: `Could not start the agent: tried ${tried.join(', ')}.` };
 }
 
-/** The failure of a run, or `null` for a success. The supervisor's own stops come first: they explain the rest. */
+/**
+ * The class of the agent's failure: its own sentence first (the failed result, the last plain output line), then all
+ * of its standard error, whose first line may be a banner (`⚠ Workspace Trust Required`).
+ */
+function failureClassOf(exit: ProcessExit, stream: StreamEnd): FailureCode {
+  const said = [stream.agentError, ...[...stream.stdoutNoise].reverse(), exit.stderr.text];
+  for (const text of said) {
+    const code = classifyFailure(text);
+    if (code !== 'unknown') return code;
+  }
+  return 'unknown';
+}
+
+/** The failure of a run, or `null` for a success, with the class of the agent's failure when it failed itself. */
 export function classifyRun(exit: ProcessExit, stream: StreamEnd): AgentRunError | null {
+  const error = runError(exit, stream);
+  if (error === null) return null;
+  switch (error.code) {
+    case 'agent-error':
+    case 'exit-nonzero':
+    case 'no-result':
+      return { ...error, failure: failureClassOf(exit, stream) };
+    default:
+      return error;
+  }
+}
+
+/** The failure of a run, or `null` for a success. The supervisor's own stops come first: they explain the rest. */
+function runError(exit: ProcessExit, stream: StreamEnd): AgentRunError | null {
   const reason = reasonOf(exit.stderr.text, stream.stdoutNoise);
   const name = exit.binary ?? 'the agent';
   // Output that was not read makes every other conclusion about the run unsure: this one is said first.

@@ -22,7 +22,9 @@ export {
 export { type LogSource, type OpenLogOptions, openLog } from './open-log.ts';
 export type { Progress } from './progress.ts';
 export {
+  FOREIGN_LOG_WINDOW_BYTES,
   foreignProblem,
+  isForeignFromStart,
   type LogStats,
   type ReadingOptions,
   type ReadLogOptions,

@@ -63,6 +63,9 @@ export interface LogSessionsOutcome {
   files: number;
   /** Invalid lines across the logs. */
   invalidLines: number;
+  /** Logs with at least one invalid line, and the first of them, so that a message can say where they are. */
+  logsWithInvalidLines: number;
+  firstLogWithInvalidLines: string | null;
   /** Events outside any session: invalid lines or unknown records before a session or after its result. */
   eventsOutsideSessions: number;
   /** Arguments that could not be read, in order (one per argument at most, so bounded by the command line). */
@@ -137,9 +140,16 @@ async function readOne<Whole>(
   if (!result.ok) outcome.errors.push(result.error);
   else {
     outcome.files += 1;
-    outcome.invalidLines += result.value.invalidLines;
+    countInvalidLines(outcome, path, result.value.invalidLines);
     outcome.inputProblems.push(...result.value.inputProblems);
   }
+}
+
+function countInvalidLines(outcome: LogSessionsOutcome, path: string, invalidLines: number): void {
+  if (invalidLines === 0) return;
+  outcome.invalidLines += invalidLines;
+  outcome.logsWithInvalidLines += 1;
+  outcome.firstLogWithInvalidLines ??= path;
 }
 
 /** Reads a log in ranges when the options and the visitor allow it and the log is worth it; false when it is not. */
@@ -156,7 +166,7 @@ async function tryRanges<Whole>(
   if (!result.ok) outcome.errors.push(result.error);
   else {
     outcome.files += 1;
-    outcome.invalidLines += result.value.invalidLines;
+    countInvalidLines(outcome, path, result.value.invalidLines);
     outcome.eventsOutsideSessions += result.value.eventsOutsideSessions;
     outcome.inputProblems.push(...result.value.inputProblems);
   }
@@ -175,6 +185,8 @@ export async function visitLogSessions<Whole = never>(
   const outcome: LogSessionsOutcome = {
     files: 0,
     invalidLines: 0,
+    logsWithInvalidLines: 0,
+    firstLogWithInvalidLines: null,
     eventsOutsideSessions: 0,
     errors: [],
     inputProblems: [],

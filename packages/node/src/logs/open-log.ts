@@ -1,6 +1,6 @@
 /** Opening a log: a file or standard input, read in chunks so that memory never depends on the file's size. */
 
-import { fstatSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { READ_CHUNK_BYTES } from './chunk-size.ts';
@@ -56,7 +56,7 @@ const READS_PER_TURN = 16;
  * Every read goes into the same buffer: a fresh one per read would leave the collector 64 KiB of garbage outside
  * its heap per chunk, which it lets pile up for megabytes before it frees any.
  */
-async function* syncReads(handle: FileHandle, isClosed: () => boolean): AsyncGenerator<Uint8Array> {
+async function* syncReads(fd: number, isClosed: () => boolean): AsyncGenerator<Uint8Array> {
   const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
   // Once closed, the descriptor's number may already belong to another file: never read it again.
   for (let position = 0, reads = 0; !isClosed(); reads++) {
@@ -64,7 +64,7 @@ async function* syncReads(handle: FileHandle, isClosed: () => boolean): AsyncGen
       await nextTurn();
       if (isClosed()) return;
     }
-    const bytesRead = readSync(handle.fd, buffer, 0, READ_CHUNK_BYTES, position);
+    const bytesRead = readSync(fd, buffer, 0, READ_CHUNK_BYTES, position);
     if (bytesRead === 0) return;
     position += bytesRead;
     yield buffer.subarray(0, bytesRead);
@@ -89,7 +89,7 @@ function fileSource(
       closed = true;
       await handle.close();
     };
-    return { path, size, chunks: syncReads(handle, () => closed), close };
+    return { path, size, chunks: syncReads(handle.fd, () => closed), close };
   }
   // A pipe or a device named by path (`<(cmd)`, `/dev/fd/N`) may block a synchronous read: stream it instead.
   const stream = handle.createReadStream({ highWaterMark: READ_CHUNK_BYTES });
@@ -101,6 +101,45 @@ function fileSource(
       stream.destroy();
     },
   };
+}
+
+/**
+ * Without blocking: a named pipe without a writer would hold a blocking open. The flag changes nothing for the
+ * reads of a regular file, the only kind opened so.
+ */
+const OPEN_WITHOUT_WAITING = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
+/**
+ * A regular file opened and read synchronously, from open to close: most logs are small, and for them the
+ * thread-pool round trips of an asynchronous open, stat and close cost more than reading them. `undefined` for
+ * anything else (a directory, a pipe, a device, a path that cannot be opened), which the asynchronous way opens and
+ * reports on.
+ */
+function openRegularFile(path: string): LogSource | undefined {
+  let fd: number;
+  try {
+    if (!statSync(path).isFile()) return undefined;
+    fd = openSync(path, OPEN_WITHOUT_WAITING);
+  } catch {
+    return undefined;
+  }
+  let size: number;
+  try {
+    // The path may have been replaced between the stat and the open.
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) throw new Error('not a regular file');
+    size = stats.size;
+  } catch {
+    closeSync(fd);
+    return undefined;
+  }
+  let closed = false;
+  const close = async (): Promise<void> => {
+    if (closed) return;
+    closed = true;
+    closeSync(fd);
+  };
+  return { path, size, chunks: syncReads(fd, () => closed), close };
 }
 
 /**
@@ -121,6 +160,8 @@ export async function openLog(path: string, options: OpenLogOptions = {}): Promi
     };
     return { ok: true, value: source };
   }
+  const regular = options.follow === undefined ? openRegularFile(path) : undefined;
+  if (regular !== undefined) return { ok: true, value: regular };
   let handle: FileHandle;
   try {
     handle = await open(path, 'r');

@@ -25,7 +25,21 @@ export interface ReadingOptions {
   readonly dialect?: string | undefined;
   /** The largest record held in memory; larger ones are reported as `oversize` and skipped. */
   readonly maxRecordBytes?: number | undefined;
+  /**
+   * What to do with another agent's log (one with a record only that agent writes within its first
+   * {@link FOREIGN_LOG_WINDOW_BYTES}): `read` it like any log, its problem named (the default: what `validate` and
+   * `normalize` show), or `leave-out` its events, so that no session, token or row of it is counted as Cursor's.
+   */
+  readonly foreignLogs?: 'read' | 'leave-out' | undefined;
 }
+
+/**
+ * How far into a log another agent's record makes the whole log theirs. Their logs show it in their first records
+ * (Claude Code's `system/init` names its version, Codex and Gemini CLI start with types of their own); the events of
+ * this much input are held back until it is known, which bounds what is held. A record of theirs further on is a log
+ * that mixes theirs in: it is read, and named.
+ */
+export const FOREIGN_LOG_WINDOW_BYTES = 64 * 1024;
 
 /** Standard input as a log reader takes it: bytes or text, and whether it is a terminal (then nothing is piped). */
 export type StandardInput = AsyncIterable<Uint8Array | string> & { readonly isTTY?: boolean | undefined };
@@ -65,6 +79,8 @@ export interface LogStats {
    * the `inputProblems`.
    */
   foreign: ForeignLog | null;
+  /** Whether the log was left out as another agent's (see {@link ReadingOptions.foreignLogs}): none of its events were delivered. */
+  leftOut: boolean;
   /**
    * Problems of the input after its readable part (gzip trailing garbage, a cut gzip member), each located: the
    * events before them were delivered. They are the log's problems as its invalid lines are.
@@ -75,9 +91,18 @@ export interface LogStats {
 /** What reads a log without showing how far it got. */
 const NO_PROGRESS: Progress = { advance() {}, done() {} };
 
-/** Another agent's log is refused like a broken input: the problem says whose it is, and where. */
-export function foreignProblem(foreign: ForeignLog, path: string): LogError {
-  return logError('foreign-format', `line ${foreign.loc.line}: ${foreign.message}`, path);
+/**
+ * Another agent's log is refused like a broken input: the problem says whose it is, where, and whether it was left
+ * out of what the command counts.
+ */
+export function foreignProblem(foreign: ForeignLog, path: string, leftOut = false): LogError {
+  const what = `line ${foreign.loc.line}: ${foreign.message}`;
+  return logError('foreign-format', leftOut ? `${what}; left out` : what, path);
+}
+
+/** Whether a log found to be another agent's is theirs from its start, as {@link FOREIGN_LOG_WINDOW_BYTES} says. */
+export function isForeignFromStart(foreign: ForeignLog | undefined | null): boolean {
+  return foreign !== undefined && foreign !== null && foreign.loc.offset < FOREIGN_LOG_WINDOW_BYTES;
 }
 
 function normalizerOptions(options: ReadLogOptions): NormalizerOptions {
@@ -135,6 +160,26 @@ async function readSource(source: LogSource, options: ReadLogOptions): Promise<L
   );
   let dialect: string | undefined;
   const sniffer = createTextSniffer();
+  // Leaving another agent's log out: its first window's events wait until it is known whose the log is.
+  let held: CanonicalEvent[] | null = options.foreignLogs === 'leave-out' ? [] : null;
+  let leftOut = false;
+  async function pass(events: readonly CanonicalEvent[], atEnd: boolean): Promise<void> {
+    if (leftOut) return;
+    if (held !== null) {
+      held.push(...events);
+      if (isForeignFromStart(normalizer.foreign)) {
+        leftOut = true;
+        held = null;
+        return;
+      }
+      if (!atEnd && counter.bytes < FOREIGN_LOG_WINDOW_BYTES) return;
+      const waiting = held;
+      held = null;
+      await deliver(waiting);
+      return;
+    }
+    await deliver(events);
+  }
   try {
     for (;;) {
       const next = await nextChunk(chunks, source.path);
@@ -149,7 +194,7 @@ async function readSource(source: LogSource, options: ReadLogOptions): Promise<L
         dialect = normalizer.dialect;
         options.onDialect?.(dialect);
       }
-      await deliver(events);
+      await pass(events, false);
     }
   } finally {
     progress.done();
@@ -158,15 +203,16 @@ async function readSource(source: LogSource, options: ReadLogOptions): Promise<L
   const last = normalizer.end();
   if (normalizer.dialect !== undefined && normalizer.dialect !== dialect)
     options.onDialect?.(normalizer.dialect);
-  await deliver(last);
+  await pass(last, true);
   const foreign = normalizer.foreign;
-  if (foreign !== undefined) inputProblems.push(foreignProblem(foreign, source.path));
+  if (foreign !== undefined) inputProblems.push(foreignProblem(foreign, source.path, leftOut));
   const stats = {
     lines: counter.lines,
     bytes: counter.bytes,
     ...counts,
     dialect: normalizer.dialect ?? null,
     foreign: foreign ?? null,
+    leftOut,
     inputProblems,
   };
   return { ok: true, value: stats };

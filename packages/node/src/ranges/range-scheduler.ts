@@ -409,6 +409,8 @@ function summarize(schedule: Schedule, lines: number): RangeRead {
     invalidLines,
     dialect,
     foreign,
+    // A log another agent's from its start is never split (see the split plan): what is read in ranges is kept.
+    leftOut: false,
     inputProblems: foreign === null ? [] : [foreignProblem(foreign, path)],
   };
   return { stats, counts: schedule.counts };

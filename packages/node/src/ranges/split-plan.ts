@@ -7,7 +7,14 @@
 
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { createNormalizer } from '@cursor-stream/core/normalize';
-import { createTextSniffer, hasGzipExtension, SNIFF_PREFIX_BYTES, startsLikeGzip } from '../logs/index.ts';
+import {
+  createTextSniffer,
+  FOREIGN_LOG_WINDOW_BYTES,
+  hasGzipExtension,
+  isForeignFromStart,
+  SNIFF_PREFIX_BYTES,
+  startsLikeGzip,
+} from '../logs/index.ts';
 
 /**
  * Files smaller than this are read on one thread: starting a worker costs about a tenth of a second, which a smaller
@@ -78,9 +85,11 @@ function plainText(fd: number, path: string): boolean {
   return !startsLikeGzip(head) && createTextSniffer().check(head) === null;
 }
 
-/** The dialect the stream locks on within its first bytes, as one thread detects it; `undefined` if it does not. */
+/**
+ * The dialect the stream locks on within its first bytes, as one thread detects it; `undefined` if it does not, or
+ * when the log is another agent's from its start (read on one thread, which may leave it out whole).
+ */
 function detectDialect(fd: number, options: SplitOptions): string | undefined {
-  if (options.dialect !== 'auto') return options.dialect;
   const normalizer = createNormalizer(
     options.maxRecordBytes === undefined ? {} : { maxRecordBytes: options.maxRecordBytes },
   );
@@ -88,6 +97,10 @@ function detectDialect(fd: number, options: SplitOptions): string | undefined {
     const chunk = readAt(fd, position, READ_BYTES);
     if (chunk.length === 0) return undefined;
     normalizer.feed(chunk);
+    // The same first window the one-thread reading decides on: whether the log is another agent's.
+    if (position + READ_BYTES < FOREIGN_LOG_WINDOW_BYTES) continue;
+    if (isForeignFromStart(normalizer.foreign)) return undefined;
+    if (options.dialect !== 'auto') return options.dialect;
     if (normalizer.dialect !== undefined) return normalizer.dialect;
   }
   return undefined;
@@ -145,7 +158,9 @@ export function planSplit(path: string, options: SplitOptions): SplitPlan | null
   let fd: number;
   try {
     // Only a regular file is opened here: opening a named pipe would wait for its writer, and take its data.
-    if (!statSync(path).isFile()) return null;
+    const stats = statSync(path);
+    // A file below the split size, as most logs are, is not opened at all.
+    if (!stats.isFile() || stats.size < options.splitBytes) return null;
     fd = openSync(path, 'r');
   } catch {
     return null;

@@ -3,7 +3,7 @@
 import { escapeControls, formatCount } from '@cursor-stream/core/text';
 import { formatTable } from '@cursor-stream/inspect/terminal';
 import { type BenchRowName, type BenchRun, REFERENCE_ROW } from './bench-rows.ts';
-import type { MachineInfo } from './machine.ts';
+import { type MachineInfo, median } from './measurement.ts';
 
 /** One row of one file: medians over the runs. */
 export interface BenchRowReport {
@@ -31,14 +31,6 @@ export interface BenchReport {
   machine: MachineInfo;
   runs: number;
   files: BenchFileReport[];
-}
-
-/** The median of a non-empty list (the mean of the two middle values for an even count). */
-export function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  const upper = sorted[middle] ?? Number.NaN;
-  return sorted.length % 2 === 1 ? upper : ((sorted[middle - 1] ?? Number.NaN) + upper) / 2;
 }
 
 function rowReport(name: BenchRowName, runs: readonly BenchRun[]): Omit<BenchRowReport, 'ratio'> {

@@ -18,7 +18,7 @@ import {
   formatBenchText,
 } from './bench-report.ts';
 import { BENCH_ROWS, type BenchRowName, type BenchRun, NO_STDIN } from './bench-rows.ts';
-import { describeMachine } from './machine.ts';
+import { describeMachine } from './measurement.ts';
 import { spawnBenchRun } from './spawn-bench-run.ts';
 
 /** Options of `bench`. */

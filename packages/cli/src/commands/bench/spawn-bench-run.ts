@@ -1,10 +1,10 @@
 /** Runs one row of `cursor-stream bench` in a fresh Node process and reads back its result. */
 
-import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { cliError, type Result } from '../../io/cli-error.ts';
 import type { InputOptions } from '../../io/options.ts';
 import type { BenchRowName, BenchRun } from './bench-rows.ts';
+import { runInFreshProcess } from './measurement.ts';
 
 /** What the child runs: one row on one log. */
 export interface BenchChildTask {
@@ -19,17 +19,9 @@ const CHILD = fileURLToPath(
 );
 
 /** Runs the task in a child process; a child that fails or prints no result is a `read-failed` error. */
-export function spawnBenchRun(task: BenchChildTask): Promise<Result<BenchRun>> {
-  const args = [...process.execArgv, CHILD, JSON.stringify(task)];
-  return new Promise((resolve) => {
-    execFile(process.execPath, args, { maxBuffer: 1 << 20 }, (error, stdout, stderr) => {
-      const line = stdout.trim().split('\n').at(-1) ?? '';
-      if (error === null && line.startsWith('{')) {
-        resolve(JSON.parse(line) as Result<BenchRun>);
-        return;
-      }
-      const detail = (stderr.trim().split('\n')[0] ?? '') || (error?.message ?? 'no result');
-      resolve({ ok: false, error: cliError('read-failed', `benchmark run failed: ${detail}`, task.path) });
-    });
-  });
+export async function spawnBenchRun(task: BenchChildTask): Promise<Result<BenchRun>> {
+  const outcome = await runInFreshProcess(CHILD, [JSON.stringify(task)], { nodeFlags: process.execArgv });
+  if (outcome.ok) return outcome.value as Result<BenchRun>;
+  const detail = (outcome.stderr.trim().split('\n')[0] ?? '') || (outcome.failure ?? 'no result');
+  return { ok: false, error: cliError('read-failed', `benchmark run failed: ${detail}`, task.path) };
 }

@@ -10,7 +10,7 @@ import {
   formatCensusText,
 } from '@cursor-stream/inspect/census';
 import { createPalette, shouldUseColor } from '@cursor-stream/inspect/terminal';
-import { expandLogPaths, type Progress, readLog } from '@cursor-stream/node/logs';
+import { expandLogPaths, type LogError, type Progress, readLog } from '@cursor-stream/node/logs';
 import { cliError } from '../../io/cli-error.ts';
 import { type CliIo, progressFor, reportError, writeText } from '../../io/cli-io.ts';
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../../io/exit-codes.ts';
@@ -25,6 +25,8 @@ export interface CensusOptions extends InputOptions {
 export interface CensusContext {
   readonly stdin: AsyncIterable<Uint8Array | string> & { readonly isTTY?: boolean | undefined };
   readonly progress?: (size: number | undefined, label: string) => Progress;
+  /** Told each problem of a log read through (another agent's log), to say it as the other commands do. */
+  readonly onProblem?: (problem: LogError) => void;
 }
 
 /**
@@ -47,6 +49,7 @@ export async function censusOfLogs(
     }
     const reader = createCensusReader(tally, where);
     const result = await readLog(entry.path, { ...options, ...context, ...reader });
+    if (result.ok) for (const problem of result.value.inputProblems) context.onProblem?.(problem);
     if (result.ok) tally.addFile();
     else tally.addUnreadable({ path: where, code: result.error.code, message: result.error.message });
   }
@@ -56,8 +59,8 @@ export async function censusOfLogs(
 /**
  * Runs `census` on files and directories.
  *
- * @returns 0 when the schemas and the model know everything read, 1 when something is unknown or a line is not a
- *   record, 2 when a log could not be read.
+ * @returns 0 when the schemas and the model know everything read, 1 when something is unknown, a line is not a
+ *   record or a log is another agent's (said on stderr), 2 when a log could not be read.
  */
 export async function runCensus(
   paths: readonly string[],
@@ -69,9 +72,14 @@ export async function runCensus(
     return EXIT_USAGE_OR_IO;
   }
   const { json, ...inputOptions } = options;
+  let problems = 0;
   const census = await censusOfLogs(paths, inputOptions, {
     stdin: io.stdin,
     progress: progressFor(io, false),
+    onProblem(problem) {
+      problems += 1;
+      reportError(io, problem);
+    },
   });
   if (json) await writeText(io.stdout, `${JSON.stringify(census, null, 2)}\n`);
   else {
@@ -79,5 +87,5 @@ export async function runCensus(
     await writeText(io.stdout, `${formatCensusText(census, palette).join('\n')}\n`);
   }
   if (census.unreadable.length > 0) return EXIT_USAGE_OR_IO;
-  return censusFoundDrift(census) ? EXIT_PROBLEMS : EXIT_OK;
+  return censusFoundDrift(census) || problems > 0 ? EXIT_PROBLEMS : EXIT_OK;
 }

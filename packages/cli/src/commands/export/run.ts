@@ -13,21 +13,54 @@ import {
   type ExportWarning,
   type ExportWarningListener,
   type LogExporter,
+  otlpTracesEndpointFromEnv,
 } from '@cursor-stream/export';
 import { checkExportFlags, type ExportTargetOptions, exportTarget } from '@cursor-stream/export/targets';
 import { expandLogPaths, ioError, type LogStats, readLog } from '@cursor-stream/node/logs';
 import { type CliError, cliError, type Result } from '../../io/cli-error.ts';
-import { type CliIo, progressFor, readingExitCode, reportError, writeText } from '../../io/cli-io.ts';
+import {
+  type CliIo,
+  progressFor,
+  readingExitCode,
+  reportError,
+  reportInvalidLines,
+  writeText,
+} from '../../io/cli-io.ts';
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../../io/exit-codes.ts';
 import type { InputOptions } from '../../io/options.ts';
 
 /** Options of `export`: the reading options, the target and its flags. */
-export type ExportOptions = InputOptions & ExportTargetOptions;
+export type ExportOptions = InputOptions &
+  ExportTargetOptions & {
+    /** The environment variable `endpoint` was read from, when no flag chose where OTLP goes. */
+    endpointVariable?: string;
+  };
 
-/** The flags' misuse as the CLI reports it: a usage error. */
+/**
+ * The options with the OTLP endpoint the OpenTelemetry environment variables name, as OpenTelemetry exporters honour
+ * them, when `--format otlp` was given neither `--endpoint` nor `-o`: a flag wins.
+ */
+export function withEndpointFromEnv(options: ExportOptions, env: CliIo['env']): ExportOptions {
+  if (options.format !== 'otlp' || options.endpoint !== undefined || options.output !== undefined)
+    return options;
+  const named = otlpTracesEndpointFromEnv(env);
+  return named === undefined
+    ? options
+    : { ...options, endpoint: named.url, endpointVariable: named.variable };
+}
+
+/**
+ * The flags' misuse as the CLI reports it: a usage error, naming the environment variable an endpoint came from.
+ */
 export function exportUsageError(options: ExportOptions): CliError | undefined {
-  const checked = checkExportFlags(options);
-  return checked.ok ? undefined : cliError('usage', checked.error.message);
+  const { endpointVariable, ...flags } = options;
+  const checked = checkExportFlags(flags);
+  if (checked.ok) return undefined;
+  const from =
+    endpointVariable !== undefined && checked.error.flag === '--endpoint'
+      ? ` (from ${endpointVariable})`
+      : '';
+  return cliError('usage', `${checked.error.message}${from}`);
 }
 
 interface LineOutput {
@@ -121,6 +154,7 @@ async function exportLog(
   const sink = await exporter.openLog(name, modifiedMs);
   const result = await readLog(path, {
     ...options,
+    foreignLogs: 'leave-out',
     stdin: io.stdin,
     progress: progressFor(io, false),
     onRecord: (record, dialect) => sink.observeRecord(record.line, record.value, dialect?.name),
@@ -152,9 +186,10 @@ function exportFailure(error: unknown, where: string): CliError {
  */
 export async function runExport(
   paths: readonly string[],
-  options: ExportOptions,
+  given: ExportOptions,
   io: CliIo,
 ): Promise<ExitCode> {
+  const options = withEndpointFromEnv(given, io.env);
   const usage = exportUsageError(options);
   if (usage !== undefined) {
     reportError(io, usage);
@@ -165,6 +200,7 @@ export async function runExport(
   let output: LineOutput | undefined;
   let code: ExitCode = EXIT_OK;
   const warnings = createWarningLines(io);
+  const invalid = { lines: 0, logs: 0, firstLog: '' };
   try {
     const exporter = await target.create(options, {
       variables: io.env,
@@ -185,10 +221,16 @@ export async function runExport(
       } else {
         const reading = readingExitCode(io, result.value);
         if (code === EXIT_OK) code = reading;
+        if (result.value.invalidLines > 0) {
+          invalid.lines += result.value.invalidLines;
+          invalid.logs += 1;
+          if (invalid.logs === 1) invalid.firstLog = entry.path;
+        }
       }
     }
     const totals = await exporter.close();
     await output?.close();
+    if (invalid.logs > 0) reportInvalidLines(io, invalid, 'exported as invalid-line events');
     io.stderr.write(totalsLine(totals, where));
   } catch (error) {
     reportError(io, exportFailure(error, where));

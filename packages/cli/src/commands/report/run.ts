@@ -45,6 +45,9 @@ function fileWriter(handle: FileHandle, path: string) {
   return { write, failure: () => failure };
 }
 
+/** What the report makes of invalid lines, said when they make it exit 1. */
+const REPORT_INVALID_LINES = "counted in the page's footer (cursor-stream validate lists them)";
+
 /** Options of {@link writeReport}. */
 export interface ReportOptions extends LogSessionsOptions {
   /** The page's title. @defaultValue `'cursor-stream report'` */
@@ -71,20 +74,24 @@ export async function writeReport(
   });
   const problems = createValueProblemList();
   await write(report.head);
-  const outcome = await visitLogSessions(paths, options, {
-    start(path) {
-      report.startSession(displayPath(path));
+  const outcome = await visitLogSessions(
+    paths,
+    { ...options, foreignLogs: 'leave-out' },
+    {
+      start(path) {
+        report.startSession(displayPath(path));
+      },
+      event(event, times) {
+        report.push(event, times);
+      },
+      async end() {
+        const ended = report.endSession();
+        if (ended === undefined) return;
+        problems.add(ended.facts);
+        if (ended.html !== '') await write(ended.html);
+      },
     },
-    event(event, times) {
-      report.push(event, times);
-    },
-    async end() {
-      const ended = report.endSession();
-      if (ended === undefined) return;
-      problems.add(ended.facts);
-      if (ended.html !== '') await write(ended.html);
-    },
-  });
+  );
   await write(
     report.end({
       files: outcome.files,
@@ -110,7 +117,11 @@ export async function runReport(
   const { output, ...inputOptions } = options;
   const readOptions = { ...inputOptions, stdin: io.stdin, progress: progressFor(io, false) };
   if (output === '-') {
-    return logsExitCode(io, await writeReport(paths, readOptions, (text) => writeText(io.stdout, text)));
+    return logsExitCode(
+      io,
+      await writeReport(paths, readOptions, (text) => writeText(io.stdout, text)),
+      REPORT_INVALID_LINES,
+    );
   }
   const opened = await openOutput(output);
   if (!opened.ok) {
@@ -121,7 +132,7 @@ export async function runReport(
   try {
     const outcome = await writeReport(paths, readOptions, file.write);
     const failure = file.failure();
-    if (failure === undefined) return logsExitCode(io, outcome);
+    if (failure === undefined) return logsExitCode(io, outcome, REPORT_INVALID_LINES);
     reportError(io, failure);
     return EXIT_USAGE_OR_IO;
   } finally {

@@ -100,6 +100,7 @@ async function summarizeHere(
   }
   const result = await readLog(path, {
     ...options,
+    foreignLogs: 'leave-out',
     stdin: io.stdin,
     progress: progressFor(io, false),
     onDialect(name) {

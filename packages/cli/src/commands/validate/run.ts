@@ -32,7 +32,15 @@ import { type ValidateLogOptions, validateLog } from './validate-log.ts';
 interface ValidateTask {
   readonly index: number;
   readonly path: string;
+  /** Bytes on disk, when known. */
+  readonly size: number | undefined;
 }
+
+/**
+ * Files smaller than this are validated on the main thread: a small log is read in well under a millisecond, less
+ * than handing it to a worker and its report back costs.
+ */
+const WORKER_MIN_BYTES = 256 * 1024;
 
 /** Options of `validate`. */
 export interface ValidateOptions extends ValidateLogOptions {
@@ -48,23 +56,40 @@ function exitCodeOf(files: readonly ValidateFileJson[]): ExitCode {
   return files.some((file) => problemCount(file) > 0) ? EXIT_PROBLEMS : EXIT_OK;
 }
 
+/** Characters of file reports gathered before they are written. */
+const PENDING_OUTPUT_CHARS = 64 * 1024;
+
 /** Collects results as they finish and prints them in argument order, each as soon as all before it are done. */
 function createOrderedPrinter(entries: readonly LogEntry[], options: ValidateOptions, io: CliIo) {
   const palette = createPalette(shouldUseColor({ isTTY: io.stdout.isTTY, env: io.env }));
   const files: (ValidateFileJson | undefined)[] = entries.map(() => undefined);
   const errors: (CliError | undefined)[] = entries.map(() => undefined);
   let printed = 0;
+  // Reports not yet written: one write per file would cost most of a small log's time. A terminal sees each at once.
+  let pending = '';
+  const pendingLimit = io.stdout.isTTY === true ? 0 : PENDING_OUTPUT_CHARS;
+  function writePending(): void {
+    if (pending === '') return;
+    io.stdout.write(pending);
+    pending = '';
+  }
   function flush(): void {
     for (let file = files[printed]; file !== undefined; file = files[printed]) {
       const error = errors[printed];
-      if (error !== undefined) reportError(io, error);
-      else if (!options.json) io.stdout.write(`${fileReportLines(file, palette).join('\n')}\n`);
+      if (error !== undefined) {
+        // The error's line keeps its place among the reports, as a reader of both streams sees them.
+        writePending();
+        reportError(io, error);
+      } else if (!options.json) pending += `${fileReportLines(file, palette).join('\n')}\n`;
       printed += 1;
     }
+    if (pending.length > pendingLimit) writePending();
   }
   return {
     files,
     palette,
+    /** Writes the reports still held. */
+    end: writePending,
     onResult(index: number, result: Result<FileReport>): void {
       const path = entries[index]?.path ?? '-';
       files[index] = result.ok ? result.value : unreadableFileJson(path, result.error);
@@ -144,7 +169,10 @@ async function validateTasks(
   onResult: (index: number, result: Result<FileReport>) => void,
 ): Promise<void> {
   // Standard input can only be read here, and one file does not pay for starting a worker.
-  const inWorkers = options.jobs > 1 && tasks.length > 1 ? tasks.filter((task) => task.path !== '-') : [];
+  const inWorkers =
+    options.jobs > 1 && tasks.length > 1
+      ? tasks.filter((task) => task.path !== '-' && (task.size ?? WORKER_MIN_BYTES) >= WORKER_MIN_BYTES)
+      : [];
   const inWorkerSet = new Set(inWorkers);
   const local = tasks.filter((task) => !inWorkerSet.has(task));
   const logOptions: ValidateLogOptions = {
@@ -191,7 +219,7 @@ export async function runValidate(
   const tasks: ValidateTask[] = [];
   entries.forEach((entry, index) => {
     if ('error' in entry) printer.onResult(index, { ok: false, error: entry.error });
-    else tasks.push({ index, path: entry.path });
+    else tasks.push({ index, path: entry.path, size: entry.size });
   });
   const total = entries.reduce((sum, entry) => sum + ('size' in entry ? (entry.size ?? 0) : 0), 0);
   const progress = progressFor(io, !options.json)(total, plural(tasks.length, 'file'));
@@ -199,6 +227,7 @@ export async function runValidate(
     await validateTasks(tasks, { ...options, jobs }, io, progress, printer.onResult);
   } finally {
     progress.done();
+    printer.end();
   }
   const files = printer.files.filter((file) => file !== undefined);
   if (options.json) {

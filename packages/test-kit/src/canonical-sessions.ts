@@ -11,6 +11,7 @@ import type {
   ToolCallEvent,
   ToolResultEvent,
 } from '@cursor-stream/core';
+import { classifyFailure } from '@cursor-stream/core/failures';
 import fc from 'fast-check';
 
 /** What a dialect can say, for {@link canonicalLog}. */
@@ -244,7 +245,7 @@ function sessionEvents(shape: SessionShape, profile: DialectProfile, index: numb
   }
   if (shape.end === 'error') {
     push({ type: 'error', message: shape.errorMessage });
-    finish.failure = { message: shape.errorMessage };
+    finish.failure = { message: shape.errorMessage, code: classifyFailure(shape.errorMessage) };
   }
   push(finish);
   return events;

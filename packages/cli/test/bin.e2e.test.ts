@@ -1,0 +1,83 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { REPO_ROOT } from '@cursor-stream/test-kit/corpus';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+
+const BIN = join(REPO_ROOT, 'packages/cli/bin/cursor-stream.js');
+
+/** BusyBox, whose `env` is the one of Alpine images; the shebang test skips without it. */
+const BUSYBOX = ['/usr/bin/busybox', '/bin/busybox'].find((path) => spawnSync(path, ['true']).status === 0);
+
+/** This Node first on the PATH, so that `env node` finds the one running the tests. */
+const ENV = { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}` };
+
+describe.skipIf(BUSYBOX === undefined)('the bin under BusyBox env', () => {
+  test('starts through its shebang line as Linux passes it to the interpreter', async () => {
+    const shebang = (await readFile(BIN, 'utf8')).split('\n', 1)[0] ?? '';
+    const match = /^#!\s*(\S+)(?:\s+(.*))?$/.exec(shebang);
+    expect(match?.[1]).toBe('/usr/bin/env');
+    // Linux hands everything after the interpreter to it as one argument, then the script's path.
+    const interpreterArgument = match?.[2]?.trim();
+    const args = interpreterArgument === undefined ? [] : [interpreterArgument];
+    const run = spawnSync(BUSYBOX ?? '', ['env', ...args, BIN, '--version'], { env: ENV, encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+});
+
+if (BUSYBOX === undefined)
+  test.skip('the bin under BusyBox env (needs busybox: apt-get install busybox)', () => {});
+
+/** The size of the young generation as the process exits, printed on stderr by a module loaded first. */
+const PRINT_NEW_SPACE = `data:text/javascript,${encodeURIComponent(
+  [
+    'import v8 from "node:v8";',
+    'process.on("exit", () => {',
+    '  const space = v8.getHeapSpaceStatistics().find((entry) => entry.space_name === "new_space");',
+    '  process.stderr.write("new space: " + space?.space_size + "\\n");',
+    '});',
+  ].join('\n'),
+)}`;
+
+describe('the young generation', () => {
+  let scratch = '';
+  let log = '';
+
+  beforeAll(async () => {
+    scratch = await mkdtemp(join(tmpdir(), 'cursor-stream-bin-'));
+    // Enough sessions that V8's defaults grow the young generation past its starting size.
+    const session = await readFile(
+      join(REPO_ROOT, 'corpus/official/parallel-tools-out-of-order.ndjson'),
+      'utf8',
+    );
+    log = join(scratch, 'many-sessions.ndjson');
+    await writeFile(log, session.repeat(500));
+  });
+
+  afterAll(async () => {
+    await rm(scratch, { recursive: true, force: true });
+  });
+
+  function newSpaceBytes(nodeFlags: readonly string[]): number {
+    const run = spawnSync(
+      process.execPath,
+      [...nodeFlags, '--import', PRINT_NEW_SPACE, BIN, 'normalize', log],
+      { encoding: 'utf8', maxBuffer: 1 << 30 },
+    );
+    expect(run.status, run.stderr).toBe(0);
+    const bytes = /new space: (\d+)/.exec(run.stderr)?.[1];
+    expect(bytes).toBeDefined();
+    return Number(bytes);
+  }
+
+  test('stays at its starting size, unless a size is given to node', () => {
+    const given = newSpaceBytes(['--max-semi-space-size=16']);
+    const kept = newSpaceBytes([]);
+    // With a size given, the user's choice, V8 grows it on this log; the bin alone keeps it where it started.
+    expect(given).toBeGreaterThan(kept);
+    expect(kept).toBeLessThanOrEqual(4 * 1024 * 1024);
+  });
+});

@@ -1,0 +1,643 @@
+/**
+ * The `acp` dialect: Agent Client Protocol traffic (`agent acp`: JSON-RPC 2.0 over stdio) as clients log it, one
+ * message per line: plain, or in a wrapper that adds its direction or time (`{dir, ms, msg}`, `{direction, message}`,
+ * `{dir, frame}`, `{notification}`), or only the update object of a `session/update` (`{sessionUpdate, ...}`).
+ *
+ * A prompt turn is a session in the union's sense: it opens with the `session/prompt` request (or, in a log of the
+ * agent's side only, with its first update), and its `finish` is the prompt response's `stopReason`. ACP's session id
+ * is the turns' `sessionId`, as stream-json's chat id is across `--resume`d runs. Tool calls are announced before
+ * their arguments (Cursor's first `rawInput` is often `{}` and grows in later updates), so a call's `tool-call` is
+ * emitted once it runs, ends or the turn ends, with the arguments it had by then.
+ *
+ * @see https://agentclientprotocol.com/protocol/overview
+ */
+
+import type { Detection, Dialect, DialectContext, JsonObject } from '../dialect.ts';
+import type {
+  AgentErrorEvent,
+  CanonicalEvent,
+  FinishEvent,
+  InteractionEvent,
+  PlanEntry,
+  PlanEvent,
+  SourceLocation,
+  StatusEvent,
+  StreamStartEvent,
+  ToolCallEvent,
+  ToolName,
+  TurnTokens,
+  Usage,
+  UsageCost,
+  UsageEvent,
+} from '../events/index.ts';
+import { asCount, asNumber, asObject, asString, assignDefined, isJsonObject } from '../json-values.ts';
+import { typeNameOf, unknownEvent } from '../unknown-event.ts';
+import { NO_EVENTS } from './cli-records.ts';
+import { ENVELOPE_THINKING_PREFIXES, reasoningSkipPrefixes } from './reasoning-skip-filter.ts';
+import { schemaValidator } from './schema-validation.ts';
+import { toolResultEvent } from './tool-events.ts';
+
+/** Requests awaiting their response, and calls and rejections remembered, per stream. */
+const MAX_PENDING = 1024;
+
+/** Who sent a message: the client (`c2a`), the agent (`a2c`), or a log that does not say. */
+type Direction = 'c2a' | 'a2c' | 'unknown';
+
+interface OpenCall {
+  title: string | undefined;
+  kind: string | undefined;
+  input: unknown;
+  emitted: boolean;
+}
+
+/** Per-stream state of the `acp` dialect: bounded by the requests, calls and permission answers open at once. */
+export interface AcpState {
+  /** Requests by `<direction>:<id>`, for their responses. */
+  pending: Map<string, { method: string; params: JsonObject | undefined }>;
+  /** Calls of the open turn by id. */
+  calls: Map<string, OpenCall>;
+  /** Calls whose permission the client refused. */
+  rejected: Set<string>;
+  /** The agent as `initialize` names it. */
+  agent: string | undefined;
+  /** The model `session/new` or `session/load` reports. */
+  model: string | undefined;
+  /** The ACP session of the traffic. */
+  sessionId: string | undefined;
+  /** Whether a turn is open (its start emitted, its end not). */
+  inTurn: boolean;
+  /** Whether the last update was a thought chunk, so that its `reasoning-end` comes before the next other one. */
+  inThought: boolean;
+}
+
+function createAcpState(): AcpState {
+  return {
+    pending: new Map(),
+    calls: new Map(),
+    rejected: new Set(),
+    agent: undefined,
+    model: undefined,
+    sessionId: undefined,
+    inTurn: false,
+    inThought: false,
+  };
+}
+
+function remember<K, V>(map: Map<K, V>, key: K, value: V): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > MAX_PENDING) {
+    const oldest = map.keys().next().value;
+    if (oldest !== undefined) map.delete(oldest);
+  }
+}
+
+const WRAPPED = ['msg', 'message', 'frame', 'notification'] as const;
+
+function isJsonRpc(value: JsonObject): boolean {
+  if (value.jsonrpc === '2.0') return true;
+  const method = value.method;
+  return typeof method === 'string' && /^(session|cursor|\$)\//.test(method);
+}
+
+/** What a line holds: a message and who sent it, or a note of the logging client (`{dir: "summary", msg}`). */
+type Unwrapped =
+  | { kind: 'message'; message: JsonObject; direction: Direction }
+  | { kind: 'note'; name: string; fields: JsonObject };
+
+/** What a line holds; `undefined` for a line that is no ACP traffic. */
+function unwrap(record: JsonObject): Unwrapped | undefined {
+  if (isJsonRpc(record) || typeof record.sessionUpdate === 'string')
+    return { kind: 'message', message: record, direction: 'unknown' };
+  for (const field of WRAPPED) {
+    const inner = asObject(record[field]);
+    if (inner === undefined || !(isJsonRpc(inner) || typeof inner.sessionUpdate === 'string')) continue;
+    return { kind: 'message', message: inner, direction: directionOf(record.dir ?? record.direction) };
+  }
+  // A recorder's own line in its wrapper, beside the traffic: kept as a note about the run.
+  const note = asObject(record.msg);
+  if (note !== undefined && typeof record.dir === 'string' && typeof record.ms === 'number')
+    return { kind: 'note', name: record.dir, fields: note };
+  return undefined;
+}
+
+function directionOf(value: unknown): Direction {
+  if (value === 'c2a' || value === 'outbound' || value === 'out' || value === 'send' || value === 'client')
+    return 'c2a';
+  if (value === 'a2c' || value === 'inbound' || value === 'in' || value === 'recv' || value === 'agent')
+    return 'a2c';
+  return 'unknown';
+}
+
+function detectAcp(record: JsonObject): Detection {
+  return unwrap(record) === undefined ? 'foreign' : 'distinctive';
+}
+
+/** The ACP schema of a line: the message inside its wrapper. */
+function validateAcp(record: JsonObject, options?: { strict?: boolean }) {
+  return schemaValidator('acp')(record, options);
+}
+
+interface Turn {
+  state: AcpState;
+  loc: SourceLocation;
+  out: CanonicalEvent[];
+}
+
+function stamped<E extends CanonicalEvent>(turn: Turn, event: E, sessionId?: unknown): E {
+  event.loc = turn.loc;
+  const session = asString(sessionId) ?? turn.state.sessionId;
+  if (session !== undefined) event.sessionId = session;
+  return event;
+}
+
+function openTurn(turn: Turn, sessionId: unknown): void {
+  const { state } = turn;
+  if (typeof sessionId === 'string') state.sessionId = sessionId;
+  if (state.inTurn) return;
+  state.inTurn = true;
+  state.calls.clear();
+  state.rejected.clear();
+  const start = assignDefined<StreamStartEvent>(
+    { type: 'stream-start' },
+    { model: state.model, agent: state.agent },
+  );
+  turn.out.push(stamped(turn, start));
+}
+
+function endThought(turn: Turn): void {
+  if (!turn.state.inThought) return;
+  turn.state.inThought = false;
+  turn.out.push(stamped(turn, { type: 'reasoning-end' }));
+}
+
+/** The text of a content block or an array of them; `undefined` for content that holds none. */
+function contentText(content: unknown): string | undefined {
+  if (Array.isArray(content)) {
+    const texts = content.map(contentText).filter((text) => text !== undefined);
+    return texts.length === 0 ? undefined : texts.join('');
+  }
+  const block = asObject(content);
+  if (block?.type === 'text' && typeof block.text === 'string') return block.text;
+  return undefined;
+}
+
+/** ACP's tool kinds, and Cursor's titles where one kind covers several tools. */
+function toolNameOf(kind: string | undefined, title: string | undefined): ToolName {
+  const label = (title ?? '').toLowerCase();
+  switch (kind) {
+    case 'execute':
+      return 'shell';
+    case 'read':
+      return 'read';
+    case 'edit':
+      return 'edit';
+    case 'delete':
+      return 'delete';
+    case 'fetch':
+      return label.includes('search') ? 'web-search' : 'web-fetch';
+    case 'search':
+      if (label.includes('web')) return 'web-search';
+      return label === 'find' || label.includes('glob') ? 'glob' : 'grep';
+    default:
+      if (label.includes('todo')) return 'todo';
+      return kind ?? 'unknown';
+  }
+}
+
+function callEvent(turn: Turn, id: string, call: OpenCall, sessionId: unknown): ToolCallEvent {
+  call.emitted = true;
+  const event = assignDefined<ToolCallEvent>(
+    {
+      type: 'tool-call',
+      toolCallId: id,
+      toolName: toolNameOf(call.kind, call.title),
+      providerToolName: call.kind ?? call.title ?? 'unknown',
+      input: call.input ?? null,
+    },
+    { title: call.title, kind: call.kind },
+  );
+  return stamped(turn, event, sessionId);
+}
+
+function hasKeys(value: unknown): boolean {
+  return isJsonObject(value) && Object.keys(value).length > 0;
+}
+
+function toolUpdate(turn: Turn, update: JsonObject, sessionId: unknown): void {
+  const id = asString(update.toolCallId);
+  if (id === undefined) {
+    turn.out.push(unknownEvent(update, typeNameOf(update.sessionUpdate), turn.loc, asString(sessionId)));
+    return;
+  }
+  const known = turn.state.calls.get(id);
+  const call: OpenCall = known ?? { title: undefined, kind: undefined, input: undefined, emitted: false };
+  if (known === undefined) remember(turn.state.calls, id, call);
+  call.title = asString(update.title) ?? call.title;
+  call.kind = asString(update.kind) ?? call.kind;
+  // Cursor's first arguments are often `{}`; later updates carry the whole arguments so far.
+  if (hasKeys(update.rawInput) || call.input === undefined) call.input = update.rawInput ?? call.input;
+  const status = update.status;
+  if (status === 'in_progress' && !call.emitted) turn.out.push(callEvent(turn, id, call, sessionId));
+  if (status !== 'completed' && status !== 'failed') return;
+  if (!call.emitted) turn.out.push(callEvent(turn, id, call, sessionId));
+  turn.state.calls.delete(id);
+  const rawOutput = asObject(update.rawOutput);
+  const outcome =
+    status === 'failed'
+      ? 'failure'
+      : turn.state.rejected.has(id)
+        ? 'rejected'
+        : rawOutput?.error !== undefined
+          ? 'error'
+          : 'success';
+  const result = toolResultEvent({
+    toolCallId: id,
+    toolName: toolNameOf(call.kind, call.title),
+    providerToolName: call.kind ?? call.title ?? 'unknown',
+    status: outcome,
+    output: update.rawOutput ?? update.content ?? null,
+    durationMs: undefined,
+  });
+  turn.out.push(stamped(turn, result, sessionId));
+}
+
+/** Remembers a call the client refused to run: Cursor still ends it `completed`, without output. */
+function rejectCall(state: AcpState, toolCallId: string): void {
+  state.rejected.add(toolCallId);
+  if (state.rejected.size > MAX_PENDING) {
+    const oldest = state.rejected.values().next().value;
+    if (oldest !== undefined) state.rejected.delete(oldest);
+  }
+}
+
+function planEntries(items: unknown): PlanEntry[] {
+  if (!Array.isArray(items)) return [];
+  return items
+    .filter(isJsonObject)
+    .map((item) =>
+      assignDefined<PlanEntry>(
+        { content: asString(item.content) ?? '', status: asString(item.status) ?? '' },
+        { priority: asString(item.priority) },
+      ),
+    );
+}
+
+function nullableCount(value: unknown): number | null {
+  return asCount(value) ?? null;
+}
+
+const STATUS_UPDATES = new Set([
+  'available_commands_update',
+  'current_mode_update',
+  'session_info_update',
+  'config_option_update',
+  'config_options_update',
+]);
+
+/** One `session/update`. */
+function sessionUpdate(turn: Turn, update: JsonObject, sessionId: unknown): void {
+  const kind = update.sessionUpdate;
+  if (kind !== 'agent_thought_chunk') endThought(turn);
+  if (typeof kind === 'string' && STATUS_UPDATES.has(kind)) {
+    const { sessionUpdate: _kind, ...fields } = update;
+    const status = assignDefined<StatusEvent>(
+      { type: 'status', kind: 'status', status: kind },
+      { extraFields: Object.keys(fields).length > 0 ? fields : undefined },
+    );
+    turn.out.push(stamped(turn, status, sessionId));
+    return;
+  }
+  if (kind === 'usage_update') {
+    const cost = asObject(update.cost);
+    const event = assignDefined<UsageEvent>(
+      {
+        type: 'usage',
+        context: { used: nullableCount(update.used), size: nullableCount(update.size) },
+      },
+      {
+        cost:
+          cost === undefined
+            ? undefined
+            : assignDefined<UsageCost>(
+                { amount: asNumber(cost.amount) ?? null },
+                { currency: asString(cost.currency) },
+              ),
+      },
+    );
+    turn.out.push(stamped(turn, event, sessionId));
+    return;
+  }
+  openTurn(turn, sessionId);
+  switch (kind) {
+    case 'agent_message_chunk':
+    case 'agent_thought_chunk':
+    case 'user_message_chunk': {
+      const text = contentText(update.content);
+      if (text === undefined) {
+        turn.out.push(unknownEvent(update, kind, turn.loc, asString(sessionId)));
+        return;
+      }
+      if (kind === 'agent_thought_chunk') {
+        turn.state.inThought = true;
+        turn.out.push(stamped(turn, { type: 'reasoning-delta', text }, sessionId));
+      } else if (kind === 'agent_message_chunk') {
+        turn.out.push(stamped(turn, { type: 'text-delta', text }, sessionId));
+      } else {
+        turn.out.push(stamped(turn, { type: 'user-message', text }, sessionId));
+      }
+      return;
+    }
+    case 'tool_call':
+    case 'tool_call_update':
+      toolUpdate(turn, update, sessionId);
+      return;
+    case 'plan':
+      turn.out.push(
+        stamped(turn, { type: 'plan', entries: planEntries(update.entries), source: 'plan' }, sessionId),
+      );
+      return;
+  }
+  turn.out.push(unknownEvent(update, typeNameOf(kind), turn.loc, asString(sessionId)));
+}
+
+/** The prompt's token counts, as the schema names them or as agents send them. */
+function promptTokens(usage: JsonObject): TurnTokens {
+  const first = (...fields: string[]): number | null => {
+    for (const field of fields) {
+      const count = asCount(usage[field]);
+      if (count !== undefined) return count;
+    }
+    return null;
+  };
+  return {
+    inputTokens: first('inputTokens'),
+    outputTokens: first('outputTokens'),
+    cacheReadTokens: first('cachedReadTokens', 'cacheReadTokens'),
+    cacheWriteTokens: first('cachedWriteTokens', 'cacheWriteTokens'),
+    reasoningTokens: first('thoughtTokens', 'reasoningTokens'),
+    totalTokens: first('totalTokens'),
+  };
+}
+
+/** The counts of a turn the agent gave, as the turn's total. */
+function knownCounts(tokens: TurnTokens): Usage | undefined {
+  const usage: Usage = {};
+  for (const field of ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens'] as const) {
+    const count = tokens[field];
+    if (count !== null) usage[field] = count;
+  }
+  return Object.keys(usage).length > 0 ? usage : undefined;
+}
+
+/** Stop reasons of a whole turn; any other (`cancelled`, `refusal`, `max_tokens`, ...) ends it short. */
+const WHOLE_TURN = new Set(['end_turn']);
+
+/** The end of the open turn: the calls it left are announced, then its finish. */
+function endTurn(
+  turn: Turn,
+  fields: {
+    stopReason?: string | undefined;
+    error?: string | undefined;
+    code?: string | undefined;
+    usage?: Usage | undefined;
+  },
+): void {
+  endThought(turn);
+  const { state } = turn;
+  if (!state.inTurn) openTurn(turn, undefined);
+  for (const [id, call] of state.calls)
+    if (!call.emitted) turn.out.push(callEvent(turn, id, call, undefined));
+  state.calls.clear();
+  state.inTurn = false;
+  const whole = fields.stopReason !== undefined && WHOLE_TURN.has(fields.stopReason);
+  if (!whole) {
+    const message =
+      fields.error ??
+      (fields.stopReason === undefined ? 'the prompt failed' : `the turn stopped: ${fields.stopReason}`);
+    const error = assignDefined<AgentErrorEvent>(
+      { type: 'error', message },
+      { code: fields.stopReason === 'cancelled' ? 'cancelled' : fields.code },
+    );
+    turn.out.push(stamped(turn, error));
+  }
+  const finish = assignDefined<FinishEvent>(
+    { type: 'finish', finishReason: whole ? 'stop' : 'error', isError: !whole, pendingToolCallIds: [] },
+    { stopReason: fields.stopReason, usage: fields.usage },
+  );
+  turn.out.push(stamped(turn, finish));
+}
+
+function errorText(error: JsonObject): string {
+  const message = asString(error.message) ?? 'JSON-RPC error';
+  const data = error.data;
+  const detail = isJsonObject(data) ? (asString(data.message) ?? asString(data.details)) : undefined;
+  return detail === undefined || detail === message ? message : `${message}: ${detail}`;
+}
+
+function modelOf(result: JsonObject): string | undefined {
+  const models = asObject(result.models);
+  const current = asString(models?.currentModelId);
+  if (current !== undefined) return current;
+  const options = Array.isArray(result.configOptions) ? result.configOptions.filter(isJsonObject) : [];
+  const model = options.find((option) => option.id === 'model' || option.category === 'model');
+  return asString(model?.currentValue);
+}
+
+/** A request or notification. */
+function request(turn: Turn, message: JsonObject, method: string, direction: Direction): void {
+  const params = asObject(message.params);
+  const id = message.id;
+  if (typeof id === 'string' || typeof id === 'number') {
+    remember(turn.state.pending, `${direction}:${id}`, { method, params });
+  }
+  const sessionId = params?.sessionId;
+  switch (method) {
+    case 'session/update': {
+      const update = asObject(params?.update);
+      if (update === undefined) break;
+      sessionUpdate(turn, update, sessionId);
+      return;
+    }
+    case 'session/prompt': {
+      endThought(turn);
+      // A new prompt while a turn is held cancels it; that turn's response comes later and finds no turn open.
+      if (turn.state.inTurn) endTurn(turn, { stopReason: 'superseded' });
+      openTurn(turn, sessionId);
+      turn.out.push(
+        stamped(turn, { type: 'user-message', text: contentText(params?.prompt) ?? '' }, sessionId),
+      );
+      return;
+    }
+    case 'session/request_permission': {
+      const toolCall = asObject(params?.toolCall);
+      const event = assignDefined<InteractionEvent>(
+        { type: 'interaction', phase: 'request', queryType: 'permission' },
+        {
+          queryId: typeof id === 'string' || typeof id === 'number' ? id : undefined,
+          toolCallId: asString(toolCall?.toolCallId),
+          query: params,
+        },
+      );
+      turn.out.push(stamped(turn, event, sessionId));
+      return;
+    }
+    case 'cursor/update_todos':
+    case 'cursor/create_plan': {
+      const plan = assignDefined<PlanEvent>(
+        { type: 'plan', entries: planEntries(params?.todos), source: method },
+        { markdown: asString(params?.plan) },
+      );
+      turn.out.push(stamped(turn, plan, sessionId));
+      return;
+    }
+    case 'cursor/ask_question':
+    case 'cursor/task': {
+      const event = assignDefined<InteractionEvent>(
+        { type: 'interaction', phase: 'request', queryType: method },
+        {
+          queryId: typeof id === 'string' || typeof id === 'number' ? id : undefined,
+          toolCallId: asString(params?.toolCallId),
+          query: params,
+        },
+      );
+      turn.out.push(stamped(turn, event, sessionId));
+      return;
+    }
+  }
+  // The protocol's own traffic (initialize, session/new, set_mode, cancel, ...): said, not part of a turn.
+  turn.out.push(stamped(turn, { type: 'status', kind: 'status', status: method }, sessionId));
+}
+
+/** The request a response answers: the other side's, when the log says who sent what. */
+function answered(state: AcpState, id: unknown, direction: Direction, result: JsonObject | undefined) {
+  if (typeof id !== 'string' && typeof id !== 'number') return undefined;
+  const sides: Direction[] =
+    direction === 'a2c'
+      ? ['c2a', 'unknown']
+      : direction === 'c2a'
+        ? ['a2c', 'unknown']
+        : // A log without directions: a permission's answer has an `outcome`; every other response is the agent's.
+          result?.outcome !== undefined
+          ? ['unknown', 'a2c', 'c2a']
+          : ['unknown', 'c2a', 'a2c'];
+  for (const side of sides) {
+    const key = `${side}:${id}`;
+    const pending = state.pending.get(key);
+    if (pending === undefined) continue;
+    if (
+      direction === 'unknown' &&
+      result?.outcome === undefined &&
+      pending.method === 'session/request_permission'
+    )
+      continue;
+    state.pending.delete(key);
+    return pending;
+  }
+  return undefined;
+}
+
+function response(turn: Turn, message: JsonObject, direction: Direction): void {
+  const result = asObject(message.result);
+  const error = asObject(message.error);
+  const pending = answered(turn.state, message.id, direction, result);
+  const method = pending?.method ?? (result?.stopReason !== undefined ? 'session/prompt' : undefined);
+  const sessionId = pending?.params?.sessionId;
+  if (error !== undefined) {
+    if (method === 'session/prompt' && turn.state.inTurn) {
+      endTurn(turn, { error: errorText(error), code: String(error.code ?? '') || undefined });
+      return;
+    }
+    const event = assignDefined<AgentErrorEvent>(
+      { type: 'error', message: method === undefined ? errorText(error) : `${method}: ${errorText(error)}` },
+      { code: error.code === undefined ? undefined : String(error.code) },
+    );
+    turn.out.push(stamped(turn, event, sessionId));
+    return;
+  }
+  switch (method) {
+    case 'initialize': {
+      const info = asObject(result?.agentInfo);
+      turn.state.agent = asString(info?.name) ?? turn.state.agent;
+      return;
+    }
+    case 'session/new':
+    case 'session/load':
+    case 'session/resume':
+      if (typeof result?.sessionId === 'string') turn.state.sessionId = result.sessionId;
+      turn.state.model = (result === undefined ? undefined : modelOf(result)) ?? turn.state.model;
+      // The history a load replays reads as one turn, ended here.
+      if (turn.state.inTurn) endTurn(turn, { stopReason: 'end_turn' });
+      return;
+    case 'session/prompt': {
+      if (!turn.state.inTurn && pending === undefined) openTurn(turn, sessionId);
+      if (!turn.state.inTurn) return;
+      const usage = asObject(result?.usage);
+      const tokens = usage === undefined ? undefined : promptTokens(usage);
+      if (tokens !== undefined) turn.out.push(stamped(turn, { type: 'usage', tokens }, sessionId));
+      endTurn(turn, {
+        stopReason: asString(result?.stopReason) ?? 'end_turn',
+        usage: tokens === undefined ? undefined : knownCounts(tokens),
+      });
+      return;
+    }
+    case 'session/request_permission': {
+      const outcome = asObject(result?.outcome);
+      const optionId = asString(outcome?.optionId);
+      const toolCall = asObject(pending?.params?.toolCall);
+      const toolCallId = asString(toolCall?.toolCallId);
+      const options = Array.isArray(pending?.params?.options)
+        ? pending.params.options.filter(isJsonObject)
+        : [];
+      const chosen = options.find((option) => option.optionId === optionId);
+      const refused = outcome?.outcome === 'cancelled' || String(chosen?.kind ?? '').startsWith('reject');
+      if (refused && toolCallId !== undefined) rejectCall(turn.state, toolCallId);
+      const event = assignDefined<InteractionEvent>(
+        { type: 'interaction', phase: 'response', queryType: 'permission' },
+        {
+          queryId: typeof message.id === 'string' || typeof message.id === 'number' ? message.id : undefined,
+          toolCallId,
+          outcome: optionId ?? asString(outcome?.outcome),
+          result,
+        },
+      );
+      turn.out.push(stamped(turn, event, sessionId));
+      return;
+    }
+  }
+  // Other answers (set_mode, authenticate, an extension's `{}`) change nothing a reader of the turn needs.
+}
+
+function normalizeAcp(record: JsonObject, context: DialectContext<AcpState>): readonly CanonicalEvent[] {
+  const unwrapped = unwrap(record);
+  const turn: Turn = { state: context.state, loc: context.loc, out: [] };
+  if (unwrapped === undefined) return [unknownEvent(record, typeNameOf(record.type), context.loc, undefined)];
+  if (unwrapped.kind === 'note') {
+    const note: StatusEvent = {
+      type: 'status',
+      kind: 'status',
+      status: unwrapped.name,
+      extraFields: unwrapped.fields,
+    };
+    return [stamped(turn, note)];
+  }
+  const { message, direction } = unwrapped;
+  if (typeof message.sessionUpdate === 'string') sessionUpdate(turn, message, undefined);
+  else if (typeof message.method === 'string') request(turn, message, message.method, direction);
+  else if ('result' in message || 'error' in message) response(turn, message, direction);
+  else turn.out.push(unknownEvent(message, 'jsonrpc', context.loc, undefined));
+  return turn.out.length === 0 ? NO_EVENTS : turn.out;
+}
+
+/** The Agent Client Protocol dialect: `agent acp` traffic, Cursor's or another agent's. */
+export const acpDialect: Dialect<AcpState, 'acp'> = {
+  name: 'acp',
+  description:
+    'Agent Client Protocol traffic (agent acp): JSON-RPC messages one per line, plain or in a direction/time wrapper.',
+  detect: detectAcp,
+  validate: validateAcp,
+  createState: createAcpState,
+  // The CLI's `thinking` records are none of this dialect's: skipping them when no reasoning is wanted loses it nothing.
+  skipPrefixes: reasoningSkipPrefixes(ENVELOPE_THINKING_PREFIXES),
+  normalize: normalizeAcp,
+};

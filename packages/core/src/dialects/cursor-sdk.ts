@@ -1,0 +1,441 @@
+/**
+ * The `cursor-sdk` dialect: what programs built on `@cursor/sdk` log. Three record forms, each told by fields no other
+ * dialect writes:
+ *
+ * - an `SDKMessage` as `run.stream()` yields it (`agent_id` and `run_id` beside `type`);
+ * - the JSONL store's `run_events.ndjson` rows (`eventType: "run_stream_event"`, the envelope in `payload`) and the
+ *   envelopes themselves (`schemaVersion`, `type: sdk_message | result | done`, `agentId`, `runId`);
+ * - the store's `runs.ndjson` rows (`runId`, `agentId`, `turnNumber`, `status`): one whole run each, read as its end.
+ *
+ * A run (one prompt of an agent) is a session: `sessionId` is the agent's id, `runId` the run's. Tool payloads stay as
+ * sent (the SDK calls `args` and `result` unstable).
+ */
+
+import type { Detection, Dialect, DialectContext, JsonObject } from '../dialect.ts';
+import type {
+  AgentErrorEvent,
+  CanonicalEvent,
+  FinishEvent,
+  InteractionEvent,
+  SourceLocation,
+  StatusEvent,
+  StreamStartEvent,
+  TurnTokens,
+  Usage,
+} from '../events/index.ts';
+import { asCount, asNumber, asObject, asString, assignDefined, isJsonObject } from '../json-values.ts';
+import { malformedRecord } from '../malformed-record.ts';
+import { typeNameOf, unknownEvent } from '../unknown-event.ts';
+import { messageText, NO_EVENTS } from './cli-records.ts';
+import { ENVELOPE_THINKING_PREFIXES, reasoningSkipPrefixes } from './reasoning-skip-filter.ts';
+import { schemaValidator } from './schema-validation.ts';
+import { toolCallEvent, toolResultEvent } from './tool-events.ts';
+import { toolNameOfLabel } from './tool-names.ts';
+
+/** Runs whose end was read, remembered so that a run's `FINISHED` status, `result` and `done` end it once. */
+const MAX_ENDED_RUNS = 64;
+
+/** Calls remembered per stream; a run with more open at once forgets the oldest, whose completions read as orphans. */
+const MAX_OPEN_CALLS = 4096;
+
+/** Per-stream state of the `cursor-sdk` dialect: bounded by the open calls and the runs just ended. */
+export interface CursorSdkState {
+  /** Started calls by `call_id`: their names, for the completion. */
+  calls: Map<string, { toolName: string; providerToolName: string }>;
+  /** Runs whose end was emitted, newest last. */
+  ended: string[];
+  /** The run whose thinking is open: its `reasoning-end` comes before the run's next other message. */
+  reasoningRun: string | undefined;
+  /** Token counts of the current run's turns, summed into its end. */
+  runUsage: { runId: string; usage: Usage } | undefined;
+  /** The request id the current run named (`request` message), for its end. */
+  runRequest: { runId: string; requestId: string } | undefined;
+}
+
+function createCursorSdkState(): CursorSdkState {
+  return { calls: new Map(), ended: [], reasoningRun: undefined, runUsage: undefined, runRequest: undefined };
+}
+
+/** Where an event comes from: the agent (the session), the run and the record. */
+interface Origin {
+  agentId: string | undefined;
+  runId: string | undefined;
+  loc: SourceLocation;
+}
+
+function placed<E extends CanonicalEvent>(event: E, origin: Origin): E {
+  event.loc = origin.loc;
+  if (origin.agentId !== undefined) {
+    event.sessionId = origin.agentId;
+    event.agentId = origin.agentId;
+  }
+  if (origin.runId !== undefined) event.runId = origin.runId;
+  return event;
+}
+
+const ENVELOPE_TYPES = new Set(['sdk_message', 'result', 'done']);
+
+function isSdkMessage(record: JsonObject): boolean {
+  return (
+    typeof record.type === 'string' &&
+    typeof record.agent_id === 'string' &&
+    typeof record.run_id === 'string'
+  );
+}
+
+function isEnvelope(record: JsonObject): boolean {
+  return typeof record.schemaVersion === 'number' && ENVELOPE_TYPES.has(record.type as string);
+}
+
+function isRunEventRow(record: JsonObject): boolean {
+  return record.eventType === 'run_stream_event' && 'payload' in record;
+}
+
+function isRunRow(record: JsonObject): boolean {
+  return (
+    typeof record.runId === 'string' &&
+    typeof record.agentId === 'string' &&
+    typeof record.turnNumber === 'number' &&
+    typeof record.status === 'string'
+  );
+}
+
+function detectCursorSdk(record: JsonObject): Detection {
+  return isSdkMessage(record) || isEnvelope(record) || isRunEventRow(record) || isRunRow(record)
+    ? 'distinctive'
+    : 'foreign';
+}
+
+function hasEnded(state: CursorSdkState, runId: string | undefined): boolean {
+  return runId !== undefined && state.ended.includes(runId);
+}
+
+function markEnded(state: CursorSdkState, runId: string | undefined): void {
+  if (runId === undefined) return;
+  state.ended.push(runId);
+  if (state.ended.length > MAX_ENDED_RUNS) state.ended.shift();
+}
+
+/** The SDK's `TokenUsage` with each count the SDK does not give as `null`. */
+function turnTokens(usage: JsonObject): TurnTokens {
+  const count = (field: string): number | null => asCount(usage[field]) ?? null;
+  return {
+    inputTokens: count('inputTokens'),
+    outputTokens: count('outputTokens'),
+    cacheReadTokens: count('cacheReadTokens'),
+    cacheWriteTokens: count('cacheWriteTokens'),
+    reasoningTokens: count('reasoningTokens'),
+    totalTokens: count('totalTokens'),
+  };
+}
+
+function addUsage(state: CursorSdkState, runId: string | undefined, tokens: TurnTokens): void {
+  if (runId === undefined) return;
+  if (state.runUsage?.runId !== runId) state.runUsage = { runId, usage: {} };
+  const sum = state.runUsage.usage;
+  for (const field of ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens'] as const) {
+    const count = tokens[field];
+    if (count !== null) sum[field] = (sum[field] ?? 0) + count;
+  }
+}
+
+/** Run statuses that end a run, in the SDK's three vocabularies, by what the end means. */
+const ENDINGS: Readonly<Record<string, 'stop' | 'error' | 'incomplete'>> = {
+  FINISHED: 'stop',
+  finished: 'stop',
+  ERROR: 'error',
+  error: 'error',
+  CANCELLED: 'error',
+  cancelled: 'error',
+  EXPIRED: 'error',
+  expired: 'error',
+};
+
+/**
+ * A run's end: an `error` (with the SDK's message or code) then its `finish`, once per run. `stopReason` is the status
+ * as the SDK wrote it.
+ */
+function endRun(
+  state: CursorSdkState,
+  origin: Origin,
+  status: string,
+  fields: {
+    message?: string | undefined;
+    code?: string | undefined;
+    text?: string | undefined;
+    usage?: Usage | undefined;
+    requestId?: string | undefined;
+    durationMs?: number | undefined;
+  },
+): readonly CanonicalEvent[] {
+  if (hasEnded(state, origin.runId)) return NO_EVENTS;
+  markEnded(state, origin.runId);
+  const reason = ENDINGS[status] ?? 'incomplete';
+  const isError = reason === 'error';
+  const runUsage = state.runUsage?.runId === origin.runId ? state.runUsage?.usage : undefined;
+  const requestId = state.runRequest?.runId === origin.runId ? state.runRequest?.requestId : undefined;
+  const finish = placed(
+    assignDefined<FinishEvent>(
+      { type: 'finish', finishReason: reason, isError, pendingToolCallIds: [], stopReason: status },
+      {
+        text: fields.text,
+        usage:
+          fields.usage ?? (runUsage !== undefined && Object.keys(runUsage).length > 0 ? runUsage : undefined),
+        requestId: fields.requestId ?? requestId,
+        durationMs: fields.durationMs,
+      },
+    ),
+    origin,
+  );
+  if (!isError) return [finish];
+  const lower = status.toLowerCase();
+  const message =
+    fields.message ?? (fields.code === undefined ? `the run ended with status ${status}` : fields.code);
+  const error: AgentErrorEvent = placed({ type: 'error', message }, origin);
+  if (lower === 'cancelled' || lower === 'expired') error.code = lower;
+  else if (fields.code !== undefined) error.code = fields.code;
+  return [error, finish];
+}
+
+function toolCallMessage(
+  message: JsonObject,
+  state: CursorSdkState,
+  origin: Origin,
+): readonly CanonicalEvent[] {
+  const id = asString(message.call_id);
+  const name = asString(message.name) ?? 'unknown';
+  if (id === undefined) return [malformedRecord('tool_call without a string call_id', message, origin.loc)];
+  const status = message.status;
+  if (status === 'running') {
+    if (state.calls.has(id)) return NO_EVENTS;
+    return [startCall(state, id, name, message.args ?? null, origin)];
+  }
+  if (status !== 'completed' && status !== 'error')
+    return [unknownEvent(message, 'tool_call', origin.loc, origin.agentId)];
+  const started = state.calls.get(id);
+  state.calls.delete(id);
+  const result = placed(
+    toolResultEvent({
+      toolCallId: id,
+      toolName: started?.toolName ?? toolNameOfLabel(name),
+      providerToolName: started?.providerToolName ?? name,
+      status: status === 'completed' ? 'success' : 'error',
+      output: message.result ?? null,
+      durationMs: undefined,
+    }),
+    origin,
+  );
+  if (started === undefined && message.args !== undefined) result.input = message.args;
+  return [result];
+}
+
+function startCall(state: CursorSdkState, id: string, name: string, input: unknown, origin: Origin) {
+  const toolName = toolNameOfLabel(name);
+  state.calls.set(id, { toolName, providerToolName: name });
+  if (state.calls.size > MAX_OPEN_CALLS) {
+    const oldest = state.calls.keys().next().value;
+    if (oldest !== undefined) state.calls.delete(oldest);
+  }
+  return placed(toolCallEvent(id, toolName, name, input, undefined), origin);
+}
+
+/** An assistant message: its text, and a call of each `tool_use` block not already started by a `tool_call`. */
+function assistantMessage(
+  message: JsonObject,
+  state: CursorSdkState,
+  origin: Origin,
+): readonly CanonicalEvent[] {
+  const events: CanonicalEvent[] = [];
+  const text = messageText(message.message);
+  if (text !== undefined && text !== '') events.push(placed({ type: 'text-delta', text }, origin));
+  const content = asObject(message.message)?.content;
+  if (Array.isArray(content)) {
+    for (const block of content) {
+      if (!isJsonObject(block) || block.type !== 'tool_use') continue;
+      const id = asString(block.id);
+      if (id === undefined || state.calls.has(id)) continue;
+      events.push(startCall(state, id, asString(block.name) ?? 'unknown', block.input ?? null, origin));
+    }
+  }
+  return events;
+}
+
+function sdkMessageEvents(
+  message: JsonObject,
+  state: CursorSdkState,
+  origin: Origin,
+): readonly CanonicalEvent[] {
+  switch (message.type) {
+    case 'system': {
+      const model = asObject(message.model);
+      return [
+        placed(
+          assignDefined<StreamStartEvent>({ type: 'stream-start' }, { model: asString(model?.id) }),
+          origin,
+        ),
+      ];
+    }
+    case 'user':
+      return [placed({ type: 'user-message', text: messageText(message.message) ?? '' }, origin)];
+    case 'assistant':
+      return assistantMessage(message, state, origin);
+    case 'thinking': {
+      if (typeof message.text !== 'string')
+        return [malformedRecord('thinking without a string text', message, origin.loc)];
+      state.reasoningRun = origin.runId ?? '';
+      return [placed({ type: 'reasoning-delta', text: message.text }, origin)];
+    }
+    case 'tool_call':
+      return toolCallMessage(message, state, origin);
+    case 'status': {
+      const status = asString(message.status) ?? '';
+      if (status in ENDINGS) return endRun(state, origin, status, { message: asString(message.message) });
+      return [
+        placed(
+          assignDefined<StatusEvent>(
+            { type: 'status', kind: 'status', status },
+            { message: asString(message.message) },
+          ),
+          origin,
+        ),
+      ];
+    }
+    case 'request': {
+      const requestId = asString(message.request_id);
+      if (requestId !== undefined && origin.runId !== undefined)
+        state.runRequest = { runId: origin.runId, requestId };
+      return [
+        placed(
+          assignDefined<InteractionEvent>(
+            { type: 'interaction', phase: 'request', queryType: 'request' },
+            { queryId: requestId },
+          ),
+          origin,
+        ),
+      ];
+    }
+    case 'task':
+      return [
+        placed(
+          assignDefined<StatusEvent>(
+            { type: 'status', kind: 'task-notification' },
+            { status: asString(message.status), message: asString(message.text) },
+          ),
+          origin,
+        ),
+      ];
+    case 'usage': {
+      const usage = asObject(message.usage);
+      if (usage === undefined) return [malformedRecord('usage without a usage object', message, origin.loc)];
+      const tokens = turnTokens(usage);
+      addUsage(state, origin.runId, tokens);
+      return [placed({ type: 'usage', tokens }, origin)];
+    }
+  }
+  return [unknownEvent(message, typeNameOf(message.type), origin.loc, origin.agentId)];
+}
+
+/** A `thinking` run ends at the run's next other message. */
+function withReasoningEnd(
+  message: JsonObject,
+  state: CursorSdkState,
+  origin: Origin,
+  events: readonly CanonicalEvent[],
+) {
+  if (state.reasoningRun === undefined || message.type === 'thinking') return events;
+  state.reasoningRun = undefined;
+  return [placed({ type: 'reasoning-end' }, origin), ...events];
+}
+
+function messageEvents(
+  message: JsonObject,
+  state: CursorSdkState,
+  loc: SourceLocation,
+): readonly CanonicalEvent[] {
+  const origin: Origin = { agentId: asString(message.agent_id), runId: asString(message.run_id), loc };
+  return withReasoningEnd(message, state, origin, sdkMessageEvents(message, state, origin));
+}
+
+function envelopeEvents(
+  envelope: JsonObject,
+  state: CursorSdkState,
+  loc: SourceLocation,
+): readonly CanonicalEvent[] {
+  const origin: Origin = { agentId: asString(envelope.agentId), runId: asString(envelope.runId), loc };
+  switch (envelope.type) {
+    case 'sdk_message': {
+      const message = asObject(envelope.message);
+      if (message === undefined || !isSdkMessage(message))
+        return [malformedRecord('sdk_message envelope without an SDK message', envelope, loc)];
+      return messageEvents(message, state, loc);
+    }
+    case 'result':
+      return endRun(state, origin, asString(envelope.status) ?? 'error', {
+        code: asString(envelope.errorCode),
+      });
+    default:
+      // `done`: the run's stream ends; a run it ends without a result is cut, as the end of input would.
+      return hasEnded(state, origin.runId) ? NO_EVENTS : endRun(state, origin, 'done', {});
+  }
+}
+
+/** A `runs.ndjson` row: the run's end, with what the row knows of it. */
+function runRowEvents(
+  row: JsonObject,
+  state: CursorSdkState,
+  loc: SourceLocation,
+): readonly CanonicalEvent[] {
+  const origin: Origin = { agentId: asString(row.agentId), runId: asString(row.runId), loc };
+  const status = asString(row.status) ?? '';
+  const startedAt = asNumber(row.startedAt);
+  const endedAt = asNumber(row.endedAt);
+  const usage = asObject(row.usage);
+  return endRun(state, origin, status, {
+    text: asString(row.result),
+    message: asString(row.error),
+    usage: usage === undefined ? undefined : toUsage(turnTokens(usage)),
+    requestId: asString(row.requestId),
+    durationMs:
+      startedAt !== undefined && endedAt !== undefined && endedAt >= startedAt
+        ? endedAt - startedAt
+        : undefined,
+  });
+}
+
+function toUsage(tokens: TurnTokens): Usage | undefined {
+  const usage: Usage = {};
+  for (const field of ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens'] as const) {
+    const count = tokens[field];
+    if (count !== null) usage[field] = count;
+  }
+  return Object.keys(usage).length > 0 ? usage : undefined;
+}
+
+function normalizeCursorSdk(
+  record: JsonObject,
+  context: DialectContext<CursorSdkState>,
+): readonly CanonicalEvent[] {
+  const { state, loc } = context;
+  if (isRunEventRow(record)) {
+    const payload = asObject(record.payload);
+    if (payload === undefined || !isEnvelope(payload))
+      return [unknownEvent(record, 'run_stream_event', loc, asString(record.agentId))];
+    return envelopeEvents(payload, state, loc);
+  }
+  if (isEnvelope(record)) return envelopeEvents(record, state, loc);
+  if (isSdkMessage(record)) return messageEvents(record, state, loc);
+  return runRowEvents(record, state, loc);
+}
+
+/** The `@cursor/sdk` dialect: `run.stream()` messages, the JSONL store's run events and run rows. */
+export const cursorSdkDialect: Dialect<CursorSdkState, 'cursor-sdk'> = {
+  name: 'cursor-sdk',
+  description:
+    "@cursor/sdk: SDKMessage lines as run.stream() yields them, and the JSONL store's run_events.ndjson and runs.ndjson.",
+  detect: detectCursorSdk,
+  validate: schemaValidator('cursor-sdk'),
+  createState: createCursorSdkState,
+  // The CLI's `thinking` records are none of this dialect's: skipping them when no reasoning is wanted loses it nothing.
+  skipPrefixes: reasoningSkipPrefixes(ENVELOPE_THINKING_PREFIXES),
+  normalize: normalizeCursorSdk,
+};

@@ -1,0 +1,183 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { acpDialect, type CanonicalEvent, reduceSessions } from '@cursor-stream/core';
+import { CORPUS_DIR } from '@cursor-stream/test-kit/corpus';
+import { ndjson } from '@cursor-stream/test-kit/ndjson';
+import { fc, test } from '@fast-check/vitest';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { describe, expect } from 'vitest';
+import { assistantText, normalizeText, ofType, withoutLoc } from './support.ts';
+
+const ACP_DIR = join(CORPUS_DIR, 'acp');
+const require = createRequire(import.meta.url);
+
+/** The protocol's own JSON Schema, as `@agentclientprotocol/sdk` publishes it. */
+const acpSchema = JSON.parse(
+  readFileSync(require.resolve('@agentclientprotocol/sdk/schema/v1/schema.json'), 'utf8'),
+) as Record<string, unknown>;
+const ajv = new Ajv2020({ strict: false, logger: false });
+for (const format of ['double', 'int64', 'int32', 'uint16', 'uint32', 'uint64']) ajv.addFormat(format, true);
+ajv.addSchema(acpSchema, 'acp');
+const isAcpMessage = ajv.getSchema('acp');
+const isSessionUpdate = ajv.getSchema('acp#/$defs/SessionUpdate');
+const isSessionNotification = ajv.getSchema('acp#/$defs/SessionNotification');
+
+function lines(name: string): Record<string, unknown>[] {
+  return readFileSync(join(ACP_DIR, name), 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/** The protocol message a logged line holds, or `undefined` for a recorder's own note. */
+function messageOf(line: Record<string, unknown>): Record<string, unknown> | undefined {
+  if (line.dir === 'summary') return undefined;
+  return (line.msg ?? line.message ?? line.frame ?? line) as Record<string, unknown>;
+}
+
+function read(name: string): CanonicalEvent[] {
+  return normalizeText(readFileSync(join(ACP_DIR, name)));
+}
+
+const recordings = readdirSync(ACP_DIR).filter((name) => name.endsWith('.ndjson'));
+
+describe('the acp dialect against the protocol schema', () => {
+  test('every message of the recordings is valid ACP, and valid for the dialect', () => {
+    expect(recordings.length).toBeGreaterThan(0);
+    for (const name of recordings) {
+      for (const line of lines(name)) {
+        expect(acpDialect.validate(line)).toEqual([]);
+        const message = messageOf(line);
+        if (message === undefined) continue;
+        const check = typeof message.sessionUpdate === 'string' ? isSessionUpdate : isAcpMessage;
+        expect(check?.(message), `${name}: ${JSON.stringify(message).slice(0, 200)}`).toBe(true);
+        if (message.method === 'session/update') expect(isSessionNotification?.(message.params)).toBe(true);
+      }
+    }
+    // Hundreds of messages through a schema of some two hundred definitions: slow on a busy machine, never wrong.
+  }, 600_000);
+});
+
+describe('a Cursor prompt turn over ACP', () => {
+  test('reads as one session: its prompt, the text the chunks add up to, each call with its end, the stop reason', () => {
+    const events = read('cursor-agent-tools.ndjson');
+    const chunks = lines('cursor-agent-tools.ndjson')
+      .map(
+        (line) =>
+          messageOf(line)?.params as { update?: { sessionUpdate?: string; content?: { text?: string } } },
+      )
+      .filter((params) => params?.update?.sessionUpdate === 'agent_message_chunk')
+      .map((params) => params.update?.content?.text ?? '');
+    const [session, ...rest] = reduceSessions(events);
+    expect(rest).toEqual([]);
+    expect(session?.text).toBe(chunks.join(''));
+    expect(session?.status).toBe('success');
+    expect(session?.model).toBe('composer-2.5[fast=true]');
+    expect(session?.toolCalls.map((call) => [call.toolName, call.status])).toEqual([
+      ['read', 'success'],
+      ['grep', 'success'],
+      ['shell', 'success'],
+      ['edit', 'success'],
+      ['edit', 'success'],
+    ]);
+    expect(ofType(events, 'finish')[0]?.stopReason).toBe('end_turn');
+    expect(ofType(events, 'user-message')).toHaveLength(1);
+  });
+
+  test('a call whose arguments grow after its announcement is emitted with the arguments it ran with', () => {
+    const [grep] = ofType(read('cursor-agent-tools.ndjson'), 'tool-call').filter(
+      (c) => c.toolName === 'grep',
+    );
+    expect(grep?.input).not.toEqual({});
+    expect(grep).toMatchObject({ kind: 'search', providerToolName: 'search' });
+  });
+
+  test('a cancelled turn fails with the stop reason, and says so', () => {
+    const events = read('cursor-cancel.ndjson');
+    const [session] = reduceSessions(events);
+    expect(session?.status).toBe('error');
+    expect(ofType(events, 'finish')[0]?.stopReason).toBe('cancelled');
+    expect(ofType(events, 'error')[0]).toMatchObject({ code: 'cancelled' });
+  });
+
+  test('a call the client refused ends rejected, though Cursor reports it completed', () => {
+    const events = read('cursor-permission-reject.excerpt.ndjson');
+    const interactions = ofType(events, 'interaction');
+    expect(interactions.map((event) => [event.phase, event.queryType, event.outcome])).toEqual([
+      ['request', 'permission', undefined],
+      ['response', 'permission', 'reject-once'],
+    ]);
+    const rejected = ofType(events, 'tool-result').find((result) => result.status === 'rejected');
+    expect(rejected?.toolCallId).toBe(interactions[0]?.toolCallId);
+    expect(rejected?.isError).toBe(true);
+  });
+
+  test('todos and plans arrive as plan events, whichever way Cursor sends them', () => {
+    const todos = ofType(read('cursor-update-todos.excerpt.ndjson'), 'plan');
+    expect(todos.map((plan) => plan.source)).toEqual(['cursor/update_todos']);
+    expect(todos[0]?.entries.map((entry) => entry.status)).toEqual(['in_progress', 'pending', 'pending']);
+    const plans = ofType(read('cursor-findings-quotes.ndjson'), 'plan');
+    expect(plans.map((plan) => plan.source)).toEqual(['cursor/create_plan', 'plan']);
+    expect(plans[0]?.markdown).toContain('# Rename a function');
+  });
+
+  test('usage the agent reports is kept per turn, unknown counts null, with the context it fills', () => {
+    const events = read('fx-wire-capture.ndjson');
+    const tokens = ofType(events, 'usage').flatMap((usage) =>
+      usage.tokens === undefined ? [] : [usage.tokens],
+    );
+    expect(tokens[0]).toEqual({
+      inputTokens: 14760,
+      outputTokens: 23,
+      cacheReadTokens: null,
+      cacheWriteTokens: null,
+      reasoningTokens: 0,
+      totalTokens: null,
+    });
+    const context = ofType(events, 'usage').find((usage) => usage.context !== undefined);
+    expect(context?.context).toEqual({ used: 14783, size: 262144 });
+    expect(context?.cost).toEqual({ amount: 0, currency: 'USD' });
+    // The counts the agent gave are the turn's total too; the ones it did not give stay out of it.
+    expect(reduceSessions(events)[0]?.usage).toEqual({ inputTokens: 14760, outputTokens: 23 });
+  });
+});
+
+const WRAPPERS: ReadonlyArray<(message: unknown, index: number) => unknown> = [
+  (message) => message,
+  (message, index) => ({ dir: 'a2c', ms: index, msg: message }),
+  (message, index) => ({ seq: index, at: '2026-10-05T10:00:00Z', direction: 'inbound', message }),
+  (message, index) => ({ seq: index, dir: 'a2c', t_utc: '2026-10-05T10:00:00Z', frame: message }),
+];
+
+describe('the wrappers clients log ACP in', () => {
+  const agentSide = lines('cursor-agent-tools.ndjson')
+    .filter((line) => line.dir === 'a2c')
+    .map((line) => line.msg);
+
+  test.prop([
+    fc.array(fc.nat({ max: WRAPPERS.length - 1 }), {
+      minLength: agentSide.length,
+      maxLength: agentSide.length,
+    }),
+  ])('give the same events however each line is wrapped', (choices) => {
+    const plain = withoutLoc(normalizeText(ndjson(agentSide)));
+    const wrapped = agentSide.map((message, index) => WRAPPERS[choices[index] ?? 0]?.(message, index));
+    expect(withoutLoc(normalizeText(ndjson(wrapped)))).toEqual(plain);
+  });
+
+  test('the agent’s side alone still reads as a turn with all its text', () => {
+    const events = normalizeText(ndjson(agentSide));
+    expect(assistantText(events)).toBe(assistantText(read('cursor-agent-tools.ndjson')));
+    expect(reduceSessions(events).map((session) => session.status)).toEqual(['success']);
+  });
+
+  test('the update objects alone read as a turn ended by the input', () => {
+    const updates = agentSide
+      .map((message) => (message as { params?: { update?: unknown } }).params?.update)
+      .filter((update) => update !== undefined);
+    const events = normalizeText(ndjson(updates));
+    expect(assistantText(events)).toBe(assistantText(read('cursor-agent-tools.ndjson')));
+    expect(ofType(events, 'finish').map((finish) => finish.finishReason)).toEqual(['incomplete']);
+  });
+});

@@ -1,0 +1,316 @@
+/**
+ * A reader of the official dialect's hot records (a `thinking` delta or completion, an `assistant` message), read
+ * without `JSON.parse` once their layout is learnt, gives exactly what the eager path gives: for any such record,
+ * however written (escapes, unicode, key order, whitespace, extra fields, duplicate keys, numbers in every form,
+ * broken lines between them) and however chunked, the same record values, key order included, and the same events
+ * and problems at the same places.
+ */
+import {
+  BUILT_IN_DIALECTS,
+  type CanonicalEvent,
+  createNormalizer,
+  createRecordReader,
+  type Dialect,
+  type RecordReader,
+  stringifyEvent,
+} from '@cursor-stream/core';
+import { fc, test } from '@fast-check/vitest';
+import { describe, expect, it } from 'vitest';
+import { OFFICIAL_RECORD_SHAPES } from '../src/generated/official-record-shapes.ts';
+
+/** Lines the fast path read, across the whole suite, so that the last test can tell it really ran. */
+let readByTemplate = 0;
+
+function countingReader(reader: RecordReader): RecordReader {
+  return {
+    read(text) {
+      const value = reader.read(text);
+      if (value !== undefined) readByTemplate += 1;
+      return value;
+    },
+    learn: (text, record) => reader.learn(text, record),
+  };
+}
+
+/** The built-in dialects, the official one with a fresh reader, or as it is (the eager path). */
+function dialectsWith(reader: RecordReader | undefined): Dialect[] {
+  return BUILT_IN_DIALECTS.map((dialect) =>
+    dialect.name === 'official' && reader !== undefined ? { ...dialect, recordReader: reader } : dialect,
+  );
+}
+
+interface Outcome {
+  /** Each record as the normalizer saw it: line, offset and its value written back, key order included. */
+  records: string[];
+  events: string[];
+  /** The events themselves, for a deep comparison besides their text. */
+  values: CanonicalEvent[];
+}
+
+function normalizeIn(chunks: readonly Uint8Array[], reader: RecordReader | undefined): Outcome {
+  const records: string[] = [];
+  const normalizer = createNormalizer({
+    dialects: dialectsWith(reader),
+    onRecord(record) {
+      records.push(`${record.line}:${record.offset}:${JSON.stringify(record.value)}`);
+    },
+  });
+  const values: CanonicalEvent[] = [];
+  for (const chunk of chunks) values.push(...normalizer.feed(chunk));
+  values.push(...normalizer.end());
+  return { records, events: values.map((event) => stringifyEvent(event)), values };
+}
+
+// ---- How a record may be written ----
+
+/** Characters a string may hold: the ones JSON must escape, ones it may, multi-byte ones, lone surrogates. */
+const CHARACTER = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom('a', 'Z', ' ', '0', '.', 'token') },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom('"', '\\', '/', '\n', '\r', '\t', '\b', '\f', '\u0000', '\u001f', '\u007f'),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom('é', '中文', '\u2028', '\u2029', '𝄞', '👩‍👩‍👧', '\ufeff', '\ufffd'),
+  },
+  { weight: 1, arbitrary: fc.constantFrom('\ud800', '\udfff', '\udc00x') },
+  { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 4 }) },
+);
+
+/** One character of a string as written: raw where JSON allows it, else (or by choice) escaped, in either form. */
+function writeCharacter(character: string, style: number): string {
+  const code = character.charCodeAt(0);
+  const unicode = `\\u${code.toString(16).padStart(4, '0')}`;
+  const short: Record<string, string> = {
+    '"': '\\"',
+    '\\': '\\\\',
+    '\n': '\\n',
+    '\r': '\\r',
+    '\t': '\\t',
+    '\b': '\\b',
+    '\f': '\\f',
+  };
+  const mustEscape = code < 0x20 || character === '"' || character === '\\';
+  if (style % 5 === 4 && character.length === 1) return style % 2 === 0 ? unicode : unicode.toUpperCase();
+  if (character === '/' && style % 3 === 0) return '\\/';
+  if (!mustEscape) return character;
+  return short[character] ?? unicode;
+}
+
+/** A JSON string as written: its characters, each in a style. */
+const WRITTEN_STRING = fc
+  .array(fc.tuple(CHARACTER, fc.nat(19)), { maxLength: 6 })
+  .map(
+    (parts) =>
+      `"${parts.map(([text, style]) => [...text].map((c) => writeCharacter(c, style)).join('')).join('')}"`,
+  );
+
+/** A plain string, as most records hold: the same few, so that layouts repeat. */
+const PLAIN_STRING = fc.constantFrom(
+  '"a"',
+  '" the"',
+  '"uuid-1"',
+  '""',
+  '"f8d5b6d7-6f40-4225-a31f-b9b441015f0b"',
+);
+
+const STRING = fc.oneof({ weight: 4, arbitrary: PLAIN_STRING }, { weight: 2, arbitrary: WRITTEN_STRING });
+
+/** A number in every form JSON has, and some it has not (a problem then, the same on both paths). */
+const NUMBER = fc.oneof(
+  { weight: 12, arbitrary: fc.nat().map(String) },
+  { weight: 2, arbitrary: fc.constantFrom('1789713263995', '0', '999999999999999', '1000000000000000') },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      '-0',
+      '-1',
+      '1.0',
+      '1.5',
+      '1e3',
+      '1E+3',
+      '10e-1',
+      '12345678901234567890',
+      '9007199254740993',
+    ),
+  },
+  { weight: 1, arbitrary: fc.constantFrom('01', '+1', '.5', '1.', 'NaN', '0x1') },
+);
+
+/** Whitespace between tokens: none mostly, as the agent writes, else any JSON allows (no line feed). */
+const GAP = fc.oneof(
+  { weight: 12, arbitrary: fc.constant('') },
+  { weight: 1, arbitrary: fc.constantFrom(' ', '\t', '\r', '  ') },
+);
+
+type Field = readonly [key: string, value: string];
+
+/** An object from its fields, a gap of one style after each punctuation mark. */
+function writeObject(fields: readonly Field[], gap: string): string {
+  return `{${gap}${fields.map(([key, value]) => `${key}${gap}:${gap}${value}`).join(`${gap},${gap}`)}${gap}}`;
+}
+
+/** `arbitrary` once in `odds + 1` draws, else `null`. */
+function rarely<T>(arbitrary: fc.Arbitrary<T>, odds: number): fc.Arbitrary<T | null> {
+  return fc.oneof({ weight: odds, arbitrary: fc.constant(null) }, { weight: 1, arbitrary });
+}
+
+/** The fields of a record, then changed the ways a writer might: reordered, an extra field, a key twice. */
+function variedRecord(fields: Field[]) {
+  return fc
+    .record({
+      gap: GAP,
+      order: fc.oneof(
+        { weight: 6, arbitrary: fc.constant(false) },
+        { weight: 1, arbitrary: fc.constant(true) },
+      ),
+      rotation: fc.nat(),
+      extra: rarely(
+        fc.constantFrom<Field>(['"model_call_id"', '"m-1"'], ['"extra"', '1'], ['"x"', '{"y":[]}']),
+        5,
+      ),
+      twice: rarely(fc.nat(), 8),
+      keyEscaped: rarely(fc.nat(), 12),
+    })
+    .map(({ gap, order, rotation, extra, twice, keyEscaped }) => {
+      let written = [...fields];
+      if (order) {
+        const at = rotation % written.length;
+        written = [...written.slice(at), ...written.slice(0, at)];
+      }
+      if (extra !== null) written.splice(rotation % (written.length + 1), 0, extra);
+      if (twice !== null) {
+        const field = written[twice % written.length] as Field;
+        written.push([field[0], '"again"']);
+      }
+      if (keyEscaped !== null) {
+        const at = keyEscaped % written.length;
+        const [key, value] = written[at] as Field;
+        // `\u0074` is `t`: the same key, written otherwise.
+        written[at] = [key.replace('t', '\\u0074'), value];
+      }
+      return writeObject(written, gap);
+    });
+}
+
+const SESSION = fc.oneof({ weight: 4, arbitrary: fc.constant('"uuid"') }, { weight: 1, arbitrary: STRING });
+
+const THINKING_DELTA = fc.tuple(STRING, SESSION, NUMBER).chain(([text, session, time]) =>
+  variedRecord([
+    ['"type"', '"thinking"'],
+    ['"subtype"', '"delta"'],
+    ['"text"', text],
+    ['"session_id"', session],
+    ['"timestamp_ms"', time],
+  ]),
+);
+
+const THINKING_COMPLETED = fc.tuple(SESSION, NUMBER).chain(([session, time]) =>
+  variedRecord([
+    ['"type"', '"thinking"'],
+    ['"subtype"', '"completed"'],
+    ['"session_id"', session],
+    ['"timestamp_ms"', time],
+  ]),
+);
+
+const ASSISTANT = fc
+  .tuple(STRING, SESSION, NUMBER, fc.constantFrom('"text"', '"text"', '"tool_use"'))
+  .chain(([text, session, time, blockType]) =>
+    variedRecord([
+      ['"type"', '"assistant"'],
+      ['"message"', `{"role":"assistant","content":[{"type":${blockType},"text":${text}}]}`],
+      ['"session_id"', session],
+      ['"timestamp_ms"', time],
+    ]),
+  );
+
+/** A line that is not such a record: broken, blank, or another record. */
+const OTHER_LINE = fc.constantFrom(
+  '',
+  '\r',
+  'not json',
+  '{"type":"thinking","subtype":"delta","text":"cut',
+  '{"type":"thinking","subtype":"delta","text":"a"}}',
+  '[1,2]',
+  '{"type":"user","message":{"role":"user","content":[{"type":"text","text":"hi"}]},"session_id":"uuid"}',
+  '{"type":"result","subtype":"success","is_error":false,"result":"done","session_id":"uuid","duration_ms":5}',
+);
+
+const INIT =
+  '{"type":"system","subtype":"init","apiKeySource":"login","cwd":"/w","session_id":"uuid","model":"Auto","permissionMode":"default"}';
+
+/** A stream: the init that names the dialect, then records, mostly of the read shapes, with CRLF endings at times. */
+const STREAM = fc
+  .tuple(
+    fc.array(
+      fc.oneof(
+        { weight: 6, arbitrary: THINKING_DELTA },
+        { weight: 1, arbitrary: THINKING_COMPLETED },
+        { weight: 3, arbitrary: ASSISTANT },
+        { weight: 1, arbitrary: OTHER_LINE },
+      ),
+      { minLength: 1, maxLength: 40 },
+    ),
+    fc.constantFrom('\n', '\n', '\r\n'),
+    fc.boolean(),
+  )
+  .map(([lines, ending, lastTerminated]) => {
+    const text = [INIT, ...lines].join(ending);
+    return lastTerminated ? `${text}${ending}` : text;
+  });
+
+const encoder = new TextEncoder();
+
+/** `bytes` cut at the given places. */
+function cutBytes(bytes: Uint8Array, cuts: readonly number[]): Uint8Array[] {
+  const places = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
+  const chunks: Uint8Array[] = [];
+  let from = 0;
+  for (const place of places) {
+    chunks.push(bytes.subarray(from, place));
+    from = place;
+  }
+  chunks.push(bytes.subarray(from));
+  return chunks;
+}
+
+describe('records read without JSON.parse', () => {
+  test.prop([STREAM, fc.array(fc.nat(), { maxLength: 12 })])(
+    'give the values, events and problems, at the same places, that the eager path gives',
+    (text, cuts) => {
+      const bytes = encoder.encode(text);
+      const eager = normalizeIn([bytes], undefined);
+      const fast = normalizeIn(
+        cutBytes(bytes, cuts),
+        countingReader(createRecordReader(OFFICIAL_RECORD_SHAPES)),
+      );
+      expect(fast.records).toEqual(eager.records);
+      expect(fast.events).toEqual(eager.events);
+      expect(fast.values).toEqual(eager.values);
+    },
+  );
+
+  it('read a stream of one layout after its first record, whatever the strings and numbers', () => {
+    const before = readByTemplate;
+    const deltas = [' the', 'caf\\u00e9', '中文', '\\"quoted\\"', '𝄞', ''].map(
+      (text, index) =>
+        `{"type":"thinking","subtype":"delta","text":"${text}","session_id":"uuid","timestamp_ms":${1000 + index}}`,
+    );
+    const bytes = encoder.encode(`${[INIT, ...deltas].join('\n')}\n`);
+    const eager = normalizeIn([bytes], undefined);
+    const fast = normalizeIn(
+      cutBytes(bytes, [5, 200, 201]),
+      countingReader(createRecordReader(OFFICIAL_RECORD_SHAPES)),
+    );
+    expect(fast.records).toEqual(eager.records);
+    expect(fast.events).toEqual(eager.events);
+    // The first delta teaches the layout; every later one is read by it.
+    expect(readByTemplate - before).toBe(deltas.length - 1);
+  });
+
+  it('ran on many records of the property, not only on its fallbacks', () => {
+    expect(readByTemplate).toBeGreaterThan(100);
+  });
+});

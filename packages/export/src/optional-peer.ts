@@ -1,0 +1,42 @@
+/**
+ * Finds an optional peer dependency where its user installed it. `import` looks beside this package only, which for
+ * a command installed globally or run through `npx` is a folder the user never installs into; so a peer missing
+ * there is looked for from the working directory up, where `npm install` in the user's project puts it.
+ */
+
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/** Whether `error` says that a module or package was not found (by `import` or by `require`). */
+export function isModuleNotFound(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND';
+}
+
+/**
+ * Imports `specifier` through `importBeside` (an `import()` of it, resolved beside this package); when that finds
+ * nothing, imports it from `projectDir` (default: the working directory) or a folder above it. The peers are
+ * CommonJS packages without an `exports` map, so resolving as `require` does finds the file `import` would load.
+ *
+ * @throws The error of `importBeside` when the package is in neither place.
+ */
+export async function importPeer<T>(
+  specifier: string,
+  importBeside: () => Promise<T>,
+  projectDir: string = process.cwd(),
+): Promise<T> {
+  try {
+    return await importBeside();
+  } catch (error) {
+    if (!isModuleNotFound(error)) throw error;
+    let path: string;
+    try {
+      // The file name is never read: createRequire resolves from the folder it is in.
+      path = createRequire(join(projectDir, 'noop.js')).resolve(specifier);
+    } catch {
+      throw error;
+    }
+    return (await import(pathToFileURL(path).href)) as T;
+  }
+}

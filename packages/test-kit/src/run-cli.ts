@@ -1,0 +1,122 @@
+/**
+ * Running the built CLI as a user does: its bin in a child process of plain `node` (not through vitest's module
+ * runner), from the repository's root, with the color switches left to each test.
+ */
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { join, relative } from 'node:path';
+import { DOCS_EXAMPLE, REPO_ROOT } from './corpus.ts';
+
+/** The CLI's bin, which runs its bundle. */
+export const CLI_BIN = join(REPO_ROOT, 'packages/cli/bin/cursor-stream.js');
+
+/** {@link DOCS_EXAMPLE} as a user following the README names it: from the repository's root, where the CLI runs. */
+export const RECORDING = relative(REPO_ROOT, DOCS_EXAMPLE);
+
+/** Variables for a CLI run, over the test's own; `undefined` removes one. */
+export type CliEnv = Record<string, string | undefined>;
+
+/** How one CLI run ended. */
+export interface CliRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The test's environment without the variables that change what a command does (colors, the OTLP endpoint), so that each test decides them, with `env` over it. */
+function cliEnv(env: CliEnv): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const [key, value] of Object.entries({
+    ...process.env,
+    FORCE_COLOR: undefined,
+    NO_COLOR: undefined,
+    OTEL_EXPORTER_OTLP_ENDPOINT: undefined,
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: undefined,
+    ...env,
+  })) {
+    if (value !== undefined) result[key] = value;
+  }
+  return result;
+}
+
+function spawnCli(args: readonly string[], env: CliEnv): ChildProcessWithoutNullStreams {
+  return spawn(process.execPath, [CLI_BIN, ...args], { cwd: REPO_ROOT, env: cliEnv(env) });
+}
+
+/** Runs the CLI to its end, feeding `input` to its stdin. */
+export function runCli(
+  args: readonly string[],
+  options: { input?: string | Buffer; env?: CliEnv } = {},
+): Promise<CliRun> {
+  const child = spawnCli(args, options.env ?? {});
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (text: string) => {
+    stdout += text;
+  });
+  child.stderr.setEncoding('utf8').on('data', (text: string) => {
+    stderr += text;
+  });
+  child.stdin.end(options.input ?? '');
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+/** A CLI that runs while the test talks to it (`--follow`, `serve`). */
+export interface StartedCli {
+  readonly child: ChildProcessWithoutNullStreams;
+  /** What it has printed so far. */
+  readonly stdout: string;
+  readonly stderr: string;
+  /** Resolves once stdout contains `text`; rejects if the CLI exits first. */
+  waitFor(text: string): Promise<void>;
+  /** Resolves with its exit code once it has exited. */
+  exited(): Promise<number | null>;
+}
+
+/** Starts the CLI and returns while it runs. */
+export function startCli(args: readonly string[], options: { env?: CliEnv } = {}): StartedCli {
+  const child = spawnCli(args, options.env ?? {});
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (text: string) => {
+    stdout += text;
+  });
+  child.stderr.setEncoding('utf8').on('data', (text: string) => {
+    stderr += text;
+  });
+  return {
+    child,
+    get stdout() {
+      return stdout;
+    },
+    get stderr() {
+      return stderr;
+    },
+    waitFor(text) {
+      return new Promise((resolve, reject) => {
+        const onExit = (code: number | null): void => {
+          if (!stdout.includes(text))
+            reject(new Error(`exited (${code}) before printing ${text}: ${stderr}`));
+        };
+        const check = (): void => {
+          if (!stdout.includes(text)) return;
+          child.stdout.off('data', check);
+          child.off('exit', onExit);
+          resolve();
+        };
+        child.stdout.on('data', check);
+        child.once('exit', onExit);
+        check();
+      });
+    },
+    exited() {
+      return new Promise((resolve) => {
+        if (child.exitCode !== null) resolve(child.exitCode);
+        else child.once('exit', (code) => resolve(code));
+      });
+    },
+  };
+}
