@@ -91,8 +91,16 @@ function startServe(
 
 function call(port: number, method: string, path: string, body?: string): Promise<string> {
   return new Promise((resolve, reject) => {
+    // A connection of its own each time: a kept-alive one the server closed while busy would be reset.
     const req = request(
-      { port, host: '127.0.0.1', method, path, headers: { 'content-type': 'application/json' } },
+      {
+        port,
+        host: '127.0.0.1',
+        method,
+        path,
+        headers: { 'content-type': 'application/json' },
+        agent: false,
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8').on('data', (part: string) => {

@@ -28,7 +28,9 @@ Security:
 Limits:
   A new run past --max-runs runs in flight is refused with 429, a new event stream (SSE or WebSocket) past
   --max-connections open ones with 503. A client holds at most 256 KiB of output it has not read; one that reads
-  nothing for 30 s is closed (WebSocket code 4408) and resumes after the last id it received.
+  nothing for 30 s is closed (WebSocket code 4408) and resumes after the last id it received. A run's output
+  waits to be written to its log within --max-pending-bytes; past it the agent's output is not read until the
+  log has caught up. A run keeps its newest events within 8 MiB, besides the newest one whatever its size.
 
 Exit codes:
   0  stopped by SIGINT or SIGTERM
@@ -58,6 +60,7 @@ export interface ServeFlags {
   token?: string;
   maxRuns: number;
   maxConnections: number;
+  maxPendingBytes: number;
 }
 
 /** Adds `serve` to the program. */
@@ -80,6 +83,14 @@ export function addServe(program: Command, { io, done }: CommandContext): void {
       new Option('--max-connections <n>', 'open SSE and WebSocket streams at once (503 past it)')
         .argParser(parseLimit)
         .default(1024),
+    )
+    .addOption(
+      new Option(
+        '--max-pending-bytes <n>',
+        "bytes of a run's output read and not yet written to its log, past which the agent's output waits",
+      )
+        .argParser(parseLimit)
+        .default(4 * 1024 * 1024, '4 MiB'),
     )
     .addHelpText('after', SERVE_HELP)
     .action(async (flags: ServeFlags) => {

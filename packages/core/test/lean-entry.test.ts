@@ -62,11 +62,16 @@ test('the dialect registry entry is the registry alone, so that listing the dial
 });
 
 test('the text and tools entries load the text helpers and the tool texts alone', async () => {
-  expect(await sourcesOf('@cursor-stream/core/text')).toEqual(['text/display-text.ts', 'text/index.ts']);
+  expect(await sourcesOf('@cursor-stream/core/text')).toEqual([
+    'text/detached-text.ts',
+    'text/display-text.ts',
+    'text/index.ts',
+  ]);
   const tools = await sourcesOf('@cursor-stream/core/tools');
   // Writing an argument as JSON reads the tokenizer's lazy strings: the tokenizer's package, not the normalizer.
   expect(tools.filter((source) => !source.startsWith('packages/ndjson/src/'))).toEqual([
     'safe-json.ts',
+    'text/detached-text.ts',
     'text/display-text.ts',
     'text/index.ts',
     'tools/index.ts',
@@ -91,6 +96,7 @@ test('the sessions entry loads the session folds, the event types and the text h
     'sessions/session-reducer.ts',
     'sessions/stream-anomalies.ts',
     'sessions/text-digest.ts',
+    'text/detached-text.ts',
     'text/display-text.ts',
     'text/index.ts',
     'token-counts.ts',

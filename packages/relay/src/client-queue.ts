@@ -18,6 +18,16 @@ export interface ClientQueueLimits {
   maxBytes?: number;
   /** How long a client may take nothing while output waits before it is closed. @defaultValue 30 s */
   stallMs?: number;
+  /**
+   * How long a client closed as stalled gets to read what was sent before the close, and the close itself, before
+   * its connection is cut. @defaultValue `stallMs`
+   */
+  closeGraceMs?: number;
+}
+
+/** How long a client closed as stalled keeps its connection: {@link ClientQueueLimits.closeGraceMs}. */
+export function closeGraceOf(limits: ClientQueueLimits | undefined): number {
+  return limits?.closeGraceMs ?? limits?.stallMs ?? 30_000;
 }
 
 /** Bytes handed over at once: a large event goes out in slices of this size. */

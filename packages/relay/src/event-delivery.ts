@@ -7,7 +7,7 @@
 
 import { compareEventIds, type EventId } from './event-ids.ts';
 import { createFormatEncoder, type FormatEncoder, isStatelessFormat, type RelayFormat } from './formats.ts';
-import type { RunEvent } from './log-events.ts';
+import { LARGE_EVENT_JSON, type RunEvent } from './log-events.ts';
 import { holdJsonBytes, holdShared, type SharedLease } from './shared-bytes.ts';
 import { type SubscriptionSource, subscribe } from './subscription.ts';
 
@@ -39,12 +39,6 @@ export type StreamOutcome = 'ended' | 'left' | 'stalled';
  * more is sent. Called also with no frames when the events had no form in the format.
  */
 export type SendFrames = (frames: readonly Frame[]) => Promise<boolean>;
-
-/**
- * Events whose JSON is at least this long (in UTF-16 units) are large: their bytes are made once and shared between
- * the clients sending them. Smaller ones are made per client and written several at once.
- */
-const LARGE_EVENT = 32 * 1024;
 
 /** Length (UTF-16 units) of small events' frames gathered before they are sent. */
 const GATHER_LENGTH = 32 * 1024;
@@ -116,7 +110,7 @@ export async function deliverEvents(
     // come in a batch before the one that says they were the last, which may then be empty.
     if (!stateless && !batch.final && events.at(-1)?.event.type === 'finish') held = events.pop();
     for (const [index, event] of events.entries()) {
-      if (!stateless || event.json.length < LARGE_EVENT) {
+      if (!stateless || event.json.length < LARGE_EVENT_JSON) {
         const last = batch.final && index === events.length - 1;
         const messages = encode(event, last);
         if (!stateless && options.after !== undefined && compareEventIds(event.id, options.after) <= 0)

@@ -9,16 +9,17 @@
 
 import { compareEventIds, type EventId, parseEventId } from './event-ids.ts';
 import type { LiveRun } from './live-run.ts';
-import type { RunEvent } from './log-events.ts';
+import { LARGE_EVENT_JSON, type RunEvent } from './log-events.ts';
 import type { RunJournalReader, RunJournalWriter } from './run-store.ts';
-import { holdJsonBytes } from './shared-bytes.ts';
 
 const SPACE = 0x20;
 const LINE_FEED = 0x0a;
 /** Bytes read at once. */
 const READ_BYTES = 64 * 1024;
-/** Events written at once. */
+/** Events given at once, at most. */
 const BATCH_EVENTS = 256;
+/** Bytes of lines read into one batch, besides the line that crosses it: a batch of large events stays small. */
+const BATCH_BYTES = 1024 * 1024;
 
 const NEW_LINE = Buffer.from('\n');
 
@@ -53,12 +54,25 @@ function eventOfLine(line: Buffer): RunEvent | undefined {
   };
 }
 
-/** JSON this long (UTF-16 units) or longer is written from the bytes shared with the clients sending the event. */
-const LARGE_JSON = 32 * 1024;
+/** A high surrogate, which a slice must not end with (its pair would be cut in two). */
+function endsInHighSurrogate(text: string, end: number): boolean {
+  const code = text.charCodeAt(end - 1);
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+/** The UTF-8 bytes of `text`, a slice of about `units` UTF-16 units at a time, no surrogate pair cut. */
+function* utf8Slices(text: string, units: number): Generator<Buffer> {
+  for (let start = 0; start < text.length; ) {
+    let end = Math.min(start + units, text.length);
+    if (end < text.length && endsInHighSurrogate(text, end)) end -= 1;
+    yield Buffer.from(text.slice(start, end));
+    start = end;
+  }
+}
 
 /**
- * Appends the lines of `events`, a megabyte at a time; a large event's JSON from the bytes it shares with the clients
- * sending it.
+ * Appends the lines of `events`, a megabyte at a time; a large event's JSON a megabyte at a time too, so that writing
+ * it never holds its bytes whole.
  */
 async function appendLines(writer: RunJournalWriter, events: readonly RunEvent[]): Promise<void> {
   let text = '';
@@ -69,18 +83,16 @@ async function appendLines(writer: RunJournalWriter, events: readonly RunEvent[]
     await writer.append([bytes]);
   };
   for (const event of events) {
-    if (event.json.length < LARGE_JSON) {
+    if (event.json.length < LARGE_EVENT_JSON) {
       text += `${event.seq} ${event.idText} ${event.json}\n`;
       if (text.length >= WRITE_BYTES) await flush();
       continue;
     }
     await flush();
-    const json = holdJsonBytes(event);
-    try {
-      await writer.append([Buffer.from(`${event.seq} ${event.idText} `), json.value, NEW_LINE]);
-    } finally {
-      json.release();
-    }
+    // A line is read back only once its line feed is written, so it may be written in parts.
+    await writer.append([Buffer.from(`${event.seq} ${event.idText} `)]);
+    for (const slice of utf8Slices(event.json, WRITE_BYTES)) await writer.append([slice]);
+    await writer.append([NEW_LINE]);
   }
   await flush();
 }
@@ -187,7 +199,8 @@ export async function openJournalCursor(
   return {
     async next() {
       const events: RunEvent[] = [];
-      while (events.length < BATCH_EVENTS && !atEnd()) {
+      let bytes = 0;
+      while (events.length < BATCH_EVENTS && (bytes < BATCH_BYTES || events.length === 0) && !atEnd()) {
         const read = await journal.read(buffer, position);
         if (read === 0) {
           // A complete journal ends with a whole line; a partial one may be cut, and grows.
@@ -195,6 +208,7 @@ export async function openJournalCursor(
           break;
         }
         position += read;
+        bytes += read;
         let start = 0;
         const chunk = buffer.subarray(0, read);
         for (let end = chunk.indexOf(LINE_FEED); end !== -1; end = chunk.indexOf(LINE_FEED, start)) {

@@ -1,26 +1,25 @@
 /**
  * A run in flight: its stdout is appended to the log, then read into events, which wait in a bounded ring for the
- * clients that keep up. A client that falls behind the ring reads the log instead, so no client makes the relay hold
- * more than the ring, whatever its speed. Stdout waiting to be written is bounded too: past the bound, the agent's
- * output is not read until the log has caught up (see {@link LiveRun.append}).
+ * clients that keep up. A client that falls behind the ring reads the journal or the log instead, so no client makes
+ * the relay hold more than the ring, whatever its speed. The ring is bounded in bytes whatever its events' sizes: it
+ * holds at most its byte bound plus the newest event (one record's event may alone pass the bound), and, once the run
+ * has ended, its last events besides. Stdout waiting to be written is bounded too: past the bound, the agent's output
+ * is not read until the log has caught up (see {@link LiveRun.append}).
  */
 
-import { createLogEventReader, type RunEvent, type RunFailure } from './log-events.ts';
+import { createLogEventReader, keptEvent, type RunEvent, type RunFailure } from './log-events.ts';
 import type { RunLogWriter } from './run-store.ts';
 
-/** Bounds of a run's ring of recent events. */
+/** Bounds of a run's ring of recent events; the newest event is kept whatever its size. */
 export interface RingLimits {
   /** @defaultValue 4096 */
   maxEvents?: number;
-  /** Bytes of event JSON. @defaultValue 8 MiB */
+  /** Bytes of event JSON (UTF-16 units). @defaultValue 8 MiB */
   maxBytes?: number;
 }
 
 /** Default of the bytes of stdout waiting to be written before reading the agent's output is held back: 4 MiB. */
 export const DEFAULT_MAX_PENDING_BYTES = 4 * 1024 * 1024;
-
-/** Events kept whatever their size, so that a run's last events (its failure and finish) are always in the ring. */
-const MIN_RING_EVENTS = 8;
 
 /** A run in flight; see the module comment. */
 export interface LiveRun {
@@ -57,7 +56,7 @@ export function createLiveRun(
   limits: RingLimits = {},
   maxPendingBytes: number = DEFAULT_MAX_PENDING_BYTES,
 ): LiveRun {
-  const maxEvents = Math.max(limits.maxEvents ?? 4096, MIN_RING_EVENTS);
+  const maxEvents = Math.max(limits.maxEvents ?? 4096, 1);
   const maxBytes = limits.maxBytes ?? 8 * 1024 * 1024;
   let pendingBytes = 0;
   // Callers told to wait until the queue has drained.
@@ -66,6 +65,8 @@ export function createLiveRun(
   const ring: RunEvent[] = [];
   let ringStart = 0;
   let ringBytes = 0;
+  /** The seq of the run's first last event (those its end gave), once it has ended. */
+  let endSeq = Number.POSITIVE_INFINITY;
   let ended = false;
   let written: Promise<void> = Promise.resolve();
   // Why the log stopped being written or read; from then on nothing more is read into events.
@@ -80,10 +81,13 @@ export function createLiveRun(
 
   function publish(events: readonly RunEvent[]): void {
     for (const event of events) {
-      ring.push(event);
+      ring.push(keptEvent(event));
       ringBytes += event.json.length;
     }
-    while (ring.length > MIN_RING_EVENTS && (ring.length > maxEvents || ringBytes > maxBytes)) {
+    // The newest event stays, so a client following the ring always has the next event or waits for it. The run's
+    // last events stay too: a client that read the log to its end goes on in the ring, and only the ring has the
+    // events of how the run ended.
+    while (ring.length > 1 && ringStart < endSeq && (ring.length > maxEvents || ringBytes > maxBytes)) {
       const dropped = ring.shift();
       ringBytes -= dropped?.json.length ?? 0;
       ringStart += 1;
@@ -152,6 +156,7 @@ export function createLiveRun(
       await written;
       await log.close().catch(() => {});
       try {
+        endSeq = reader.count;
         publish(reader.end(logFailure ?? failure));
       } catch {
         // The log could not be read to its end; the run still ends, and its record says how.

@@ -25,6 +25,37 @@ export interface RunEvent {
   json: string;
 }
 
+/**
+ * Events whose JSON is at least this long (UTF-16 units) are large: their bytes are made once and shared by the
+ * clients sending them, written to the journal a slice at a time, and a run's ring keeps only their JSON.
+ */
+export const LARGE_EVENT_JSON = 32 * 1024;
+
+/**
+ * The event as a run keeps it while clients may still ask for it: a large event without its object (whose text is
+ * as large as its JSON), parsed again from its JSON when asked and shared while anyone holds it, as a journal's
+ * events are. A small event as it is.
+ */
+export function keptEvent(event: RunEvent): RunEvent {
+  if (event.json.length < LARGE_EVENT_JSON) return event;
+  const { seq, id, idText, json } = event;
+  let parsed = new WeakRef(event.event);
+  return {
+    seq,
+    id,
+    idText,
+    json,
+    get event() {
+      let value = parsed.deref();
+      if (value === undefined) {
+        value = JSON.parse(json) as CanonicalEvent;
+        parsed = new WeakRef(value);
+      }
+      return value;
+    },
+  };
+}
+
 /** Reads a run's log into {@link RunEvent}s; see {@link createLogEventReader}. */
 export interface LogEventReader {
   /** Reads more of the log. */

@@ -25,7 +25,7 @@ import {
   sendError,
   sendJson,
 } from './http-io.ts';
-import type { RingLimits } from './live-run.ts';
+import { DEFAULT_MAX_PENDING_BYTES, type RingLimits } from './live-run.ts';
 import { PAGE_HTML, PAGE_SCRIPT } from './page.ts';
 import { decodePercent, parseRequestTarget, type RequestTarget } from './request-parts.ts';
 import { createRunManager, type RunManager } from './run-manager.ts';
@@ -61,8 +61,13 @@ export interface RelayServerOptions {
   maxBodyBytes?: number;
   /** Runs listed by `GET /api/runs`. @defaultValue 100 */
   listLimit?: number;
-  /** Bounds of each run's ring of recent events. */
+  /** Bounds of each run's ring of recent events (the newest event is kept whatever its size). */
   ring?: RingLimits;
+  /**
+   * Bytes of a run's stdout read and not yet written to its log; past it the agent's output is not read until the log
+   * has caught up to half of it (the agent then waits on its pipe). @defaultValue 4 MiB
+   */
+  maxPendingBytes?: number;
   /** Runs in flight at once; `POST /api/runs` answers 429 past it. @defaultValue 16 */
   maxRuns?: number;
   /** Open event streams (SSE and WebSocket) at once; a new one is refused with 503 past it. @defaultValue 1024 */
@@ -491,10 +496,12 @@ export function createRelayServer(options: RelayServerOptions): RelayServer {
   const maxPromptBytes = options.maxPromptBytes ?? 2 * 1024 * 1024;
   const maxRuns = limitOf(options.maxRuns, 16, 'maxRuns');
   const maxConnections = limitOf(options.maxConnections, 1024, 'maxConnections');
+  const maxPendingBytes = limitOf(options.maxPendingBytes, DEFAULT_MAX_PENDING_BYTES, 'maxPendingBytes');
   const store = openStore(options.dataDir);
   const runs = createRunManager(store, {
     options: options.agent ?? {},
     ...(options.ring === undefined ? {} : { ring: options.ring }),
+    maxPendingBytes,
     onError: (error) => log(`relay: ${String(error)}`),
   });
   const context: Context = {

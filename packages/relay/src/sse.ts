@@ -5,7 +5,7 @@
  */
 
 import type { ServerResponse } from 'node:http';
-import { type ClientQueueLimits, createClientQueue } from './client-queue.ts';
+import { type ClientQueueLimits, closeGraceOf, createClientQueue } from './client-queue.ts';
 import {
   deliverEvents,
   type EventMessages,
@@ -88,7 +88,7 @@ export async function streamSse(
       stall: () => {
         ending = true;
         response.end();
-        setTimeout(() => response.destroy(), options.queue?.stallMs ?? 30_000).unref();
+        setTimeout(() => response.destroy(), closeGraceOf(options.queue)).unref();
       },
     },
     options.queue,

@@ -8,6 +8,7 @@
 import type { WebSocket } from 'ws';
 import {
   type ClientQueueLimits,
+  closeGraceOf,
   createClientQueue,
   RESUME_CLOSE_CODE,
   RESUME_CLOSE_REASON,
@@ -71,7 +72,7 @@ export async function streamWebSocket(
         stalled = true;
         socket.close(RESUME_CLOSE_CODE, RESUME_CLOSE_REASON);
         // The close frame waits behind what the client has not read; a client that never reads is cut off.
-        setTimeout(() => socket.terminate(), options.queue?.stallMs ?? 30_000).unref();
+        setTimeout(() => socket.terminate(), closeGraceOf(options.queue)).unref();
       },
     },
     options.queue,

@@ -1,15 +1,25 @@
 import { readFileSync } from 'node:fs';
-import { compareEventIds, createLogEventReader, type EventId, type RunEvent } from '@cursor-stream/relay';
+import {
+  compareEventIds,
+  createLogEventReader,
+  type EventId,
+  type RunEvent,
+  type RunFailure,
+} from '@cursor-stream/relay';
 import { fc, test as propertyTest } from '@fast-check/vitest';
 import { describe, expect, test } from 'vitest';
-import { journalLine, openJournalCursor } from '../src/event-journal.ts';
+import { journalLine, openJournalCursor, writeJournal } from '../src/event-journal.ts';
+import { createLiveRun } from '../src/live-run.ts';
 import type { RunJournalReader } from '../src/run-store.ts';
 import { RECORDING } from './support.ts';
 
-/** Every event of a log, as the relay makes them (the failure at the end as a run that was stopped). */
-function eventsOf(log: Uint8Array): RunEvent[] {
+/** Every event of a log, as the relay makes them (by default, the failure at the end as a run that was stopped). */
+function eventsOf(
+  log: Uint8Array,
+  failure: RunFailure | null = { code: 'interrupted', message: 'stopped' },
+): RunEvent[] {
   const reader = createLogEventReader();
-  return [...reader.feed(log), ...reader.end({ code: 'interrupted', message: 'stopped' })];
+  return [...reader.feed(log), ...reader.end(failure)];
 }
 
 /** A journal held in memory; `complete` as a run that has ended. */
@@ -117,4 +127,64 @@ describe("a run's journal", () => {
     expect(cursor?.finished).toBe(false);
     expect(await openJournalCursor(partial, events.at(-1)?.id)).toBeUndefined();
   });
+
+  test('gives a journal of large events in batches of about a megabyte, not 256 events at once', async () => {
+    const session = { session_id: 's-batches' };
+    const text = (index: number) => `${index} ${'b'.repeat(300_000)}`;
+    const log = Buffer.from(
+      Array.from(
+        { length: 20 },
+        (_, index) =>
+          `${JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: text(index) }] }, ...session })}\n`,
+      ).join(''),
+    );
+    const events = eventsOf(log);
+    const cursor = await openJournalCursor(journalOf(Buffer.concat(events.map(journalLine))), undefined);
+    const given: RunEvent[] = [];
+    while (cursor !== undefined && !cursor.finished) {
+      const batch = await cursor.next();
+      const bytes = batch.reduce((sum, event) => sum + event.json.length, 0);
+      // A megabyte read, and the rest of the line that crossed it.
+      expect(bytes).toBeLessThanOrEqual(1024 * 1024 + 310_000);
+      given.push(...batch);
+    }
+    expect(shown(given)).toEqual(shown(events));
+  });
+
+  propertyTest.prop([fc.nat({ max: 3 }), fc.nat({ max: 3 })], { numRuns: 8 })(
+    'is written, large events a slice at a time, byte for byte as the lines of its events',
+    async (padding, surrogates) => {
+      // Texts of surrogate pairs longer than a slice, shifted so that slices end inside a pair and between pairs.
+      const session = { session_id: 's-slices' };
+      const record = (text: string) => ({
+        type: 'assistant',
+        message: { role: 'assistant', content: [{ type: 'text', text }] },
+        ...session,
+      });
+      const text = `${'p'.repeat(padding)}${'\u{1F600}'.repeat(600_000 + surrogates)}`;
+      const log = Buffer.from(
+        [record(text), record('small'), record(`é${text}`)]
+          .map((line) => `${JSON.stringify(line)}\n`)
+          .join(''),
+      );
+      const live = createLiveRun('000000000-000000000000', { append: async () => {}, close: async () => {} });
+      const written: Buffer[] = [];
+      let completed = false;
+      const writing = writeJournal(live, {
+        append: async (lines) => {
+          written.push(...lines.map((line) => Buffer.from(line)));
+        },
+        complete: async () => {
+          completed = true;
+        },
+        abandon: async () => {},
+      });
+      live.append(log);
+      await live.end(null);
+      await writing;
+      expect(completed).toBe(true);
+      const expected = Buffer.concat(eventsOf(log, null).map(journalLine));
+      expect(Buffer.concat(written).equals(expected)).toBe(true);
+    },
+  );
 });

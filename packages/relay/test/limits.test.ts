@@ -1,10 +1,15 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createRelayServer, RelayConfigError } from '@cursor-stream/relay';
 import { afterAll, describe, expect, test } from 'vitest';
 import {
+  eventsOf,
+  normalizeWithCli,
   postRun,
   RECORDING,
   rawExchange,
   rawRequest,
+  readSse,
   runEnded,
   scratch,
   startRelay,
@@ -70,6 +75,35 @@ describe('caps on runs in flight and on open streams', () => {
       expect((await fetch(`${url}/api/runs/${runId}/cancel`, { method: 'POST' })).status).toBe(202);
       await runEnded(url, runId);
       expect((await post()).status).toBe(201);
+    } finally {
+      await relay.close();
+    }
+  });
+});
+
+describe("a run's output waiting to be written", () => {
+  test.each(['maxRuns', 'maxConnections', 'maxPendingBytes'])('%s must be a positive integer', (name) => {
+    for (const value of [0, -1, 1.5, Number.NaN]) {
+      const start = () => createRelayServer({ dataDir: join(space.dir, 'limits'), [name]: value });
+      expect(start).toThrow(RelayConfigError);
+      expect(start).toThrow(`${name} must be a positive integer`);
+    }
+  });
+
+  test('within maxPendingBytes of one byte, held back at every chunk, the run still gives every event', async () => {
+    const dataDir = join(space.dir, 'pending');
+    const { relay, url } = await startRelay({
+      dataDir,
+      agent: { binary: space.agent, env: { FAKE_AGENT_REPLAY: RECORDING } },
+      maxPendingBytes: 1,
+    });
+    try {
+      const runId = await postRun(url, { prompt: 'held back' });
+      const { messages } = await readSse(`${url}/api/runs/${runId}/events`);
+      await runEnded(url, runId);
+      const log = join(dataDir, 'runs', `${runId}.ndjson`);
+      expect(readFileSync(log)).toEqual(readFileSync(RECORDING));
+      expect(eventsOf(messages).map(({ event }) => event)).toEqual(await normalizeWithCli(log));
     } finally {
       await relay.close();
     }

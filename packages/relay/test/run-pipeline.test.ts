@@ -55,11 +55,12 @@ describe('stdout is written to the log with backpressure', () => {
     let peak = 0;
     let last = -1;
     let still = 0;
-    for (let tries = 0; tries < 1000 && still < 25 && peak <= 4 * bound; tries++) {
+    // Stillness counts only once output has come: a busy machine may take seconds to start the agent.
+    for (let tries = 0; tries < 3000 && still < 25 && peak <= 4 * bound; tries++) {
       await sleep(20);
       const now = live.pendingBytes;
       peak = Math.max(peak, now);
-      still = now === last ? still + 1 : 0;
+      still = now === last && now > 0 ? still + 1 : 0;
       last = now;
     }
     expect(peak).toBeGreaterThan(0);
@@ -73,7 +74,7 @@ describe('stdout is written to the log with backpressure', () => {
     expect(summary.session?.textLength).toBe(4 * (1 << 20));
     expect(statSync(join(dir, 'runs', `${record.runId}.ndjson`)).size).toBeGreaterThan(4 * (1 << 20));
     await runs.close();
-  });
+  }, 180_000);
 });
 
 describe('the summary of a run', () => {

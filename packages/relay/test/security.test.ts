@@ -79,13 +79,16 @@ describe('serve, misused', () => {
     ]);
   });
 
-  test.each(['--max-runs', '--max-connections'])('%s takes a positive integer only', async (flag) => {
-    for (const value of ['0', '-1', '1.5', 'many']) {
-      const { code, stderr } = await serveExit([flag, value, '--data-dir', join(space.dir, 'limits')]);
-      expect(code).toBe(2);
-      expect(stderr.trim().split('\n')).toHaveLength(1);
-    }
-  });
+  test.each(['--max-runs', '--max-connections', '--max-pending-bytes'])(
+    '%s takes a positive integer only',
+    async (flag) => {
+      for (const value of ['0', '-1', '1.5', 'many']) {
+        const { code, stderr } = await serveExit([flag, value, '--data-dir', join(space.dir, 'limits')]);
+        expect(code).toBe(2);
+        expect(stderr.trim().split('\n')).toHaveLength(1);
+      }
+    },
+  );
 });
 
 /** Whether this machine can listen on the IPv6 loopback address. */

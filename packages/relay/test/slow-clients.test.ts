@@ -100,7 +100,8 @@ describe('clients that stop reading', () => {
           FAKE_AGENT_DELAY_MS: '10',
         },
       },
-      clientQueue: { maxBytes: 256 * 1024, stallMs: 1500 },
+      // The grace outlasts the wait for all twenty to stall on a busy machine, so that each can still read its close.
+      clientQueue: { maxBytes: 256 * 1024, stallMs: 1500, closeGraceMs: 120_000 },
     });
     try {
       const runId = await postRun(url, { prompt: 'big' });

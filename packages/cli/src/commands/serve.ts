@@ -15,6 +15,7 @@ export interface ServeOptions {
   token?: string | undefined;
   maxRuns?: number | undefined;
   maxConnections?: number | undefined;
+  maxPendingBytes?: number | undefined;
 }
 
 function stopped(): Promise<NodeJS.Signals> {
@@ -40,6 +41,7 @@ export async function runServe(options: ServeOptions, io: CliIo): Promise<ExitCo
       ...(options.token === undefined || options.token === '' ? {} : { token: options.token }),
       ...(options.maxRuns === undefined ? {} : { maxRuns: options.maxRuns }),
       ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
+      ...(options.maxPendingBytes === undefined ? {} : { maxPendingBytes: options.maxPendingBytes }),
       // The agent runs with the server's environment, less the relay's own secret.
       agent: {
         ...(options.agent === undefined ? {} : { binary: options.agent }),

@@ -7,6 +7,8 @@
  * edges exactly and the middle by fingerprint (two 26-bit moduli: a false match is about 1 in 2^52).
  */
 
+import { detachedText } from '../text/index.ts';
+
 /** Characters of one turn kept whole: 4 Mi (8 MiB of memory), far above any real turn. */
 export const MAX_TURN_TEXT_CHARS = 4 * 1024 * 1024;
 
@@ -89,7 +91,8 @@ function edgeOf(turn: TurnText): number {
 }
 
 function keepTail(kept: string, text: string, edge: number): string {
-  if (text.length >= edge) return text.slice(text.length - edge);
+  // A text past the edge may be far longer (one record's text), and must not stay held by what is kept of it.
+  if (text.length >= edge) return detachedText(text.slice(text.length - edge));
   const joined = kept + text;
   // Trim only once the tail has grown to twice its size, so appends stay amortised constant.
   return joined.length > 2 * edge ? joined.slice(joined.length - edge) : joined;
@@ -112,8 +115,9 @@ export function boundTurnText(turn: TurnText, offsets: readonly number[]): void 
       prefixes.set(offset, print);
     }
     turn.compact = { print: extend(print, turn.kept, at), prefixes };
-    turn.head = turn.kept.slice(0, edge);
-    turn.kept = turn.kept.slice(turn.kept.length - edge);
+    // The edges are cut from the whole text, which must not stay held by them.
+    turn.head = detachedText(turn.kept.slice(0, edge));
+    turn.kept = detachedText(turn.kept.slice(turn.kept.length - edge));
     return;
   }
   const { prefixes } = turn.compact;

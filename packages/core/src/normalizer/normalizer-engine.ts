@@ -51,6 +51,9 @@ function sourceOfText(text: string): RecordSource {
   return { text, length: text.length };
 }
 
+/** What a reused context holds between records. */
+const NO_SOURCE = sourceOfText('');
+
 /** The events of a record no dialect explains: `unknown` if it has a string `type`, else `invalid-line`. */
 function unexplainedRecord(record: JsonObject, loc: SourceLocation, text: string): CanonicalEvent {
   const type = record.type;
@@ -167,6 +170,10 @@ export function createNormalizerEngine(options: NormalizerEngineOptions): Normal
       // A dialect must not throw, but a third party's might; the stream goes on.
       const message = `The ${dialect.name} dialect failed on this record: ${String(error)}`;
       return { dialect, events: [invalidLine('unrecognized-record', message, excerptOf(source.text), loc)] };
+    } finally {
+      // The reused context would otherwise hold the record's line (which may be huge) until the next record.
+      const context = reparseDepth === 0 ? topContexts.get(dialect) : undefined;
+      if (context !== undefined) context.source = NO_SOURCE;
     }
     const tooDeep = tooDeepRecord(record, source.length, events);
     return { dialect, events: tooDeep ? [tooDeepLine(source.text, loc)] : events };

@@ -4,6 +4,7 @@
  * whatever the length of the text, so a turn of any length (past what one JavaScript string can hold) is kept.
  */
 
+import { detachedText } from '../text/index.ts';
 import { createTextDigest, type TextDigest } from './text-digest.ts';
 
 /** Characters (UTF-16 units) kept from the start of a long text by default, and as many from its end. */
@@ -93,7 +94,10 @@ export function createTextKeeper(options: TextKeeperOptions = {}): TextKeeper {
   let digest: TextDigest | undefined;
 
   function compactTail(): string {
-    const tail = tailOf(tailPieces.join(''), tailLength);
+    const only = tailPieces.length === 1 ? tailPieces[0] : undefined;
+    if (only !== undefined && only.length <= tailLength) return only;
+    // Cut from a piece that may be far longer than the tail (one record's text), which must not stay held by it.
+    const tail = detachedText(tailOf(tailPieces.join(''), tailLength));
     tailPieces = [tail];
     tailLengthNow = tail.length;
     return tail;
@@ -116,7 +120,7 @@ export function createTextKeeper(options: TextKeeperOptions = {}): TextKeeper {
       cut = true;
       digest = newDigest?.();
       digest?.update(whole);
-      head = headOf(whole, headLength);
+      head = detachedText(headOf(whole, headLength));
       tailPieces = [whole.slice(head.length)];
       tailLengthNow = whole.length - head.length;
       whole = '';

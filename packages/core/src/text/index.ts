@@ -3,6 +3,7 @@
  * counts, sizes and durations in words. Pure and small, for any view's start-up.
  */
 
+export { detachedText } from './detached-text.ts';
 export {
   codePointCount,
   displayPath,
