@@ -96,3 +96,13 @@ test('the sessions entry loads the session folds, the event types and the text h
     'token-counts.ts',
   ]);
 });
+
+test('the cost entry loads the price table and its arithmetic alone', async () => {
+  expect(await sourcesOf('@cursor-stream/core/cost')).toEqual([
+    'cost/built-in-prices.ts',
+    'cost/index.ts',
+    'cost/model-key.ts',
+    'cost/price-table.ts',
+    'cost/usage-cost.ts',
+  ]);
+});
