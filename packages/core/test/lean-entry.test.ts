@@ -106,3 +106,15 @@ test('the cost entry loads the price table and its arithmetic alone', async () =
     'cost/usage-cost.ts',
   ]);
 });
+
+test('the redact entry loads the redaction and the depth-safe JSON helpers, no normalizer', async () => {
+  const sources = await sourcesOf('@cursor-stream/core/redact');
+  expect(sources.filter((source) => !source.startsWith('packages/ndjson/src/'))).toEqual([
+    'redact/index.ts',
+    'redact/redact-text.ts',
+    'redact/redactor.ts',
+    'redact/secret-kinds.ts',
+    'redact/secret-names.ts',
+    'safe-json.ts',
+  ]);
+});
