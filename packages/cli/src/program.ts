@@ -47,10 +47,15 @@ function addNormalize(program: Command, { io, done }: CommandContext): void {
     )
     .argument('[FILE]', 'log file, or - for standard input', '-')
     .addOption(jobsOption('worker threads a large file is read on', 1))
+    .option(
+      '--redact',
+      'replace secrets (keys, tokens, environments, e-mail addresses, home directories) by placeholders; counts on stderr',
+    )
     .addHelpText('after', `${INPUT_HELP}\n${JOBS_HELP}\n${EXIT_HELP}`)
-    .action(async (file: string, flags: ReadingFlags & { jobs: number }) => {
+    .action(async (file: string, flags: ReadingFlags & { jobs: number; redact?: true }) => {
       const { runNormalize } = await import('./commands/normalize.ts');
-      done(await runNormalize(file, { ...readingOptions(flags), jobs: flags.jobs }, io));
+      const options = { ...readingOptions(flags), jobs: flags.jobs, redact: flags.redact === true };
+      done(await runNormalize(file, options, io));
     });
 }
 
@@ -119,13 +124,18 @@ function addRender(program: Command, { io, done }: CommandContext): void {
       '-v, --verbose',
       'also show the plumbing arguments of tool calls (call ids, parsed commands, ...)',
     )
+    .option(
+      '--redact',
+      'replace secrets (keys, tokens, environments, e-mail addresses, home directories) by placeholders; counts on stderr',
+    )
     .addHelpText('after', `${INPUT_HELP}\n${EXIT_HELP}`)
-    .action(async (file: string, flags: ReadingFlags & { follow?: true; verbose?: true }) => {
+    .action(async (file: string, flags: ReadingFlags & { follow?: true; verbose?: true; redact?: true }) => {
       const { runRender } = await import('./commands/render.ts');
       const options = {
         ...readingOptions(flags),
         follow: flags.follow === true,
         verbose: flags.verbose === true,
+        redact: flags.redact === true,
       };
       done(await runRender(file, options, io));
     });
@@ -159,6 +169,10 @@ function addExport(program: Command, { io, done }: CommandContext): void {
     .option('--endpoint <url>', 'send OTLP/HTTP to this traces URL (e.g. http://127.0.0.1:4318/v1/traces)')
     .option('--url <url>', "ClickHouse's HTTP interface (e.g. http://127.0.0.1:8123/)")
     .option('--include-content', 'put tool arguments and results in the traces (they may hold secrets)')
+    .option(
+      '--redact',
+      'replace secrets (keys, tokens, environments, e-mail addresses, home directories) by placeholders; counts on stderr',
+    )
     .addHelpText('after', `${INPUT_HELP}\n${EXPORT_HELP}`)
     .action(
       async (
@@ -169,6 +183,7 @@ function addExport(program: Command, { io, done }: CommandContext): void {
           endpoint?: string;
           url?: string;
           includeContent?: true;
+          redact?: true;
         },
       ) => {
         const { runExport } = await import('./commands/export.ts');
@@ -176,6 +191,7 @@ function addExport(program: Command, { io, done }: CommandContext): void {
           ...readingOptions(flags),
           format: flags.format,
           includeContent: flags.includeContent === true,
+          redact: flags.redact === true,
         };
         if (flags.output !== undefined) options.output = flags.output;
         if (flags.endpoint !== undefined) options.endpoint = flags.endpoint;
@@ -246,10 +262,15 @@ function addReport(program: Command, { io, done }: CommandContext): void {
     )
     .argument('<FILE...>', 'log files or directories, or - for standard input')
     .requiredOption('-o, --output <file>', 'where to write the page (- for standard output)')
+    .option(
+      '--redact',
+      'replace secrets (keys, tokens, environments, e-mail addresses, home directories) by placeholders; counts on stderr',
+    )
     .addHelpText('after', `${INPUT_HELP}\n${MULTI_INPUT_EXIT_HELP}`)
-    .action(async (files: string[], flags: ReadingFlags & { output: string }) => {
+    .action(async (files: string[], flags: ReadingFlags & { output: string; redact?: true }) => {
       const { runReport } = await import('./commands/report.ts');
-      done(await runReport(files, { ...readingOptions(flags), output: flags.output }, io));
+      const options = { ...readingOptions(flags), output: flags.output, redact: flags.redact === true };
+      done(await runReport(files, options, io));
     });
 }
 

@@ -14,12 +14,19 @@ import {
   type ExportWarningListener,
   type LogExporter,
 } from '@cursor-stream/export';
-import { expandLogPaths, ioError, type LogStats, readLog } from '@cursor-stream/node/logs';
+import {
+  expandLogPaths,
+  ioError,
+  type LogStats,
+  type ReadingOptions,
+  readLog,
+} from '@cursor-stream/node/logs';
 import { type CliError, cliError, type Result } from '../cli-error.ts';
 import { type CliIo, progressFor, readingExitCode, reportError, writeText } from '../cli-io.ts';
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
 import type { ExportFormat } from '../export-formats.ts';
 import type { InputOptions } from '../options.ts';
+import { startRedaction } from '../redaction.ts';
 
 /** Options of `export`. */
 export interface ExportOptions extends InputOptions {
@@ -31,6 +38,8 @@ export interface ExportOptions extends InputOptions {
   /** `--url`: ClickHouse's HTTP interface. */
   url?: string;
   includeContent: boolean;
+  /** `--redact`: replace secrets by placeholders, in the logs' names too. */
+  redact?: boolean;
 }
 
 /** Why the options do not fit together, or `undefined` when they do. */
@@ -179,11 +188,12 @@ async function createExporter(
 async function exportLog(
   path: string,
   exporter: LogExporter,
-  options: ExportOptions,
+  options: ExportOptions & ReadingOptions,
   io: CliIo,
   warnings: ReturnType<typeof createWarningLines>,
 ): Promise<Result<LogStats>> {
-  const name = path === '-' ? '<stdin>' : resolve(path);
+  const resolved = path === '-' ? '<stdin>' : resolve(path);
+  const name = options.redactor?.text(resolved) ?? resolved;
   let modifiedMs: number | undefined;
   if (path !== '-') {
     // Checked before the log is opened for export, which replaces its earlier rows.
@@ -247,13 +257,15 @@ export async function runExport(
   const output = lineOutput(options.format === 'otlp' ? options.output : undefined, io);
   let code: ExitCode = EXIT_OK;
   const warnings = createWarningLines(io);
+  const redaction = await startRedaction(options.redact, io);
+  const reading = { ...options, redactor: redaction.redactor };
   try {
     const exporter = await createExporter(options, io, output, warnings.listener);
     for (const entry of await expandLogPaths(paths)) {
       const result =
         'error' in entry
           ? { ok: false as const, error: entry.error }
-          : await exportLog(entry.path, exporter, options, io, warnings);
+          : await exportLog(entry.path, exporter, reading, io, warnings);
       if (!result.ok) {
         reportError(io, result.error);
         code = EXIT_USAGE_OR_IO;
@@ -265,6 +277,7 @@ export async function runExport(
     const totals = await exporter.close();
     await output.close();
     io.stderr.write(totalsLine(totals, where));
+    redaction.report();
   } catch (error) {
     reportError(io, exportFailure(error, where));
     return EXIT_USAGE_OR_IO;

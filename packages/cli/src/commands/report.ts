@@ -8,12 +8,15 @@ import { type CliError, cliError, type Result } from '../cli-error.ts';
 import { type CliIo, logsExitCode, progressFor, reportError, type WriteText, writeText } from '../cli-io.ts';
 import { EXIT_USAGE_OR_IO, type ExitCode } from '../exit-codes.ts';
 import type { InputOptions } from '../options.ts';
+import { startRedaction } from '../redaction.ts';
 import { createValueProblemList, type LogsOutcome, withValueProblems } from '../value-problems.ts';
 
 /** Options of `report`. */
 export interface ReportCommandOptions extends InputOptions {
   /** Where to write the page; `-` for standard output. */
   output: string;
+  /** Replace secrets by placeholders. */
+  redact?: boolean;
 }
 
 async function openOutput(path: string): Promise<Result<FileHandle>> {
@@ -100,8 +103,27 @@ export async function runReport(
   options: ReportCommandOptions,
   io: CliIo,
 ): Promise<ExitCode> {
-  const { output, ...inputOptions } = options;
-  const readOptions = { ...inputOptions, stdin: io.stdin, progress: progressFor(io, false) };
+  const { output, redact, ...inputOptions } = options;
+  const redaction = await startRedaction(redact, io);
+  const readOptions = {
+    ...inputOptions,
+    redactor: redaction.redactor,
+    stdin: io.stdin,
+    progress: progressFor(io, false),
+  };
+  try {
+    return await writeReportTo(paths, output, readOptions, io);
+  } finally {
+    redaction.report();
+  }
+}
+
+async function writeReportTo(
+  paths: readonly string[],
+  output: string,
+  readOptions: Parameters<typeof writeReport>[1],
+  io: CliIo,
+): Promise<ExitCode> {
   if (output === '-') {
     return logsExitCode(io, await writeReport(paths, readOptions, (text) => writeText(io.stdout, text)));
   }
