@@ -16,4 +16,4 @@ export {
   parsePriceTableText,
   type TokenRates,
 } from './price-table.ts';
-export { costAtRates, type ModelRates, modelRatesOf, usageCost } from './usage-cost.ts';
+export { costAtRates, formatUsd, type ModelRates, modelRatesOf, usageCost } from './usage-cost.ts';

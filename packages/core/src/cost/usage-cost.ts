@@ -119,3 +119,12 @@ export function usageCost(
   const rates = modelRatesOf(model, table);
   return rates === null ? null : costAtRates(usage, rates.rates);
 }
+
+/**
+ * A cost for a person: `$12.34`, with four decimals below a cent so that a short run does not read `$0.00`;
+ * `unknown` for `null`, never `$0`.
+ */
+export function formatUsd(cost: number | null): string {
+  if (cost === null) return 'unknown';
+  return `$${cost > 0 && cost < 0.01 ? cost.toFixed(4) : cost.toFixed(2)}`;
+}
