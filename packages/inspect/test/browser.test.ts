@@ -42,6 +42,7 @@ describe('the browser bundle', () => {
       './usage-grouping',
       './census',
       './validate',
+      './markdown',
     ]);
   });
 

@@ -8,8 +8,8 @@
 
 import type { CanonicalEvent } from '@cursor-stream/core/normalize';
 import { foldToOneLine, truncate } from '@cursor-stream/core/text';
+import { renderMarkdown } from '@cursor-stream/inspect/markdown';
 import { reasoningPreview } from '@cursor-stream/inspect/transcript';
-import { renderMarkdown } from './markdown.ts';
 import {
   applyEvent,
   createTranscript,

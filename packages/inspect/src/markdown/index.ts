@@ -1,6 +1,8 @@
 /**
- * Assistant text as Markdown, rendered by markdown-it with raw HTML off: what a log holds is shown, never run. Links
- * open away from the page, and images become links, so that a log cannot make the page load anything.
+ * `@cursor-stream/inspect/markdown`: assistant text as Markdown, rendered by markdown-it with raw HTML off, as the
+ * report and the live page show it: what a log holds is shown, never run. Links open away from the page, images become
+ * links, so that a log cannot make a page load anything, and a table's alignment is a class rather than a `style`
+ * attribute, so that a page whose policy allows no inline style shows it whole.
  */
 
 import MarkdownIt from 'markdown-it';
@@ -31,6 +33,25 @@ markdown.renderer.rules.image = (tokens, index, options, env, self) => {
   const escapeHtml = markdown.utils.escapeHtml;
   return `<a href="${escapeHtml(source)}" rel="noopener noreferrer nofollow" target="_blank">${escapeHtml(`image: ${alt}`)}</a>`;
 };
+
+/** A cell's `style="text-align:right"` (markdown-it's way) as `class="align-right"`. */
+const alignedCell: NonNullable<MarkdownIt['renderer']['rules']['td_open']> = (
+  tokens,
+  index,
+  options,
+  _env,
+  self,
+) => {
+  const token = tokens[index];
+  const align = /^text-align:(left|center|right)$/.exec(token?.attrGet('style') ?? '')?.[1];
+  if (token !== undefined && token.attrGet('style') !== null) {
+    token.attrs = (token.attrs ?? []).filter(([name]) => name !== 'style');
+    if (align !== undefined) token.attrJoin('class', `align-${align}`);
+  }
+  return self.renderToken(tokens, index, options);
+};
+markdown.renderer.rules.td_open = alignedCell;
+markdown.renderer.rules.th_open = alignedCell;
 
 /** `text` as HTML: Markdown rendered, raw HTML escaped, unsafe link schemes (`javascript:`) left as text. */
 export function renderMarkdown(text: string): string {

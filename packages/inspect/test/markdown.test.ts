@@ -1,8 +1,8 @@
+import { MAX_MARKDOWN_LENGTH, renderMarkdown } from '@cursor-stream/inspect/markdown';
 import { fc, test as propTest } from '@fast-check/vitest';
 import { describe, expect, test } from 'vitest';
-import { MAX_MARKDOWN_LENGTH, renderMarkdown } from '../page/markdown.ts';
 
-describe("the live page's Markdown", () => {
+describe('Markdown of assistant text', () => {
   test('renders headings, lists, emphasis and code fences', () => {
     expect(renderMarkdown('## Fixed\n\n- one **bold**\n\n```ts\nconst a = 1 < 2;\n```')).toBe(
       '<h2>Fixed</h2>\n<ul>\n<li>one <strong>bold</strong></li>\n</ul>\n' +
@@ -39,4 +39,14 @@ describe("the live page's Markdown", () => {
       expect(html).not.toMatch(/\son[a-z]+=/i);
     },
   );
+});
+
+describe('a Markdown table', () => {
+  test('says its alignment by class, never by a style attribute', () => {
+    const html = renderMarkdown('| a | b | c |\n|:--|:-:|--:|\n| 1 | 2 | 3 |');
+    expect(html).not.toContain('style=');
+    expect(html).toContain('<th class="align-left">a</th>');
+    expect(html).toContain('<td class="align-center">2</td>');
+    expect(html).toContain('<td class="align-right">3</td>');
+  });
 });
