@@ -16,6 +16,8 @@ export function sessionLog(options: {
   sessionId: string;
   model?: string;
   prompt?: string;
+  /** The assistant's text after the calls. @defaultValue `'All done.'` */
+  text?: string;
   calls: readonly MadeCall[];
   isError?: boolean;
   resultText?: string;
@@ -66,7 +68,7 @@ export function sessionLog(options: {
   }
   records.push({
     type: 'assistant',
-    message: { role: 'assistant', content: [{ type: 'text', text: 'All done.' }] },
+    message: { role: 'assistant', content: [{ type: 'text', text: options.text ?? 'All done.' }] },
     session_id,
   });
   records.push({

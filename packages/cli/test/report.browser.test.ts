@@ -58,9 +58,9 @@ describe.skipIf(!hasChromium)(`the report in headless Chromium ${CHROMIUM_NEEDS}
     if (scratch !== '') rmSync(scratch, { recursive: true, force: true });
   }, BROWSER_START_MS);
 
-  async function visit(url: string, use: (visit: Visit) => Promise<void>): Promise<void> {
+  async function visit(url: string, use: (visit: Visit) => Promise<void>, width = 1280): Promise<void> {
     if (browser === undefined) throw new Error('The browser did not start.');
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await browser.newPage({ viewport: { width, height: 900 } });
     const seen: Visit = { page, consoleErrors: [], requests: [] };
     page.on('console', (message) => {
       if (message.type() === 'error') seen.consoleErrors.push(message.text());
@@ -98,7 +98,7 @@ describe.skipIf(!hasChromium)(`the report in headless Chromium ${CHROMIUM_NEEDS}
       );
       expect(await page.evaluate(() => (globalThis as { pwned?: boolean }).pwned)).toBeUndefined();
       await page.locator('details.value > summary', { hasText: 'output' }).last().click();
-      const opened = page.locator('details.value[open] pre');
+      const opened = page.locator('details.value[open] pre').last();
       expect(await opened.isVisible()).toBe(true);
       expect(await opened.textContent()).toContain('<script>window.pwned = true</script>');
       await page.screenshot({ path: join(ARTIFACTS, 'report-session.png'), fullPage: true });
@@ -189,6 +189,112 @@ describe.skipIf(!hasChromium)(`the report in headless Chromium ${CHROMIUM_NEEDS}
       await page.screenshot({ path: join(ARTIFACTS, 'report-index.png') });
       expect(consoleErrors).toEqual([]);
       expect(requests).toEqual([]);
+    });
+  });
+
+  describe('sessions named by their prompts, Markdown rendered, failed calls open', () => {
+    const MARKDOWN = [
+      '## Fixed',
+      '',
+      'The **parser** now keeps `line` numbers:',
+      '',
+      '- one',
+      '- two',
+      '',
+      '```ts',
+      'const answer = 1 < 2;',
+      '```',
+      '',
+      '| file | lines |',
+      '|:-----|------:|',
+      '| a.ts | 12 |',
+      '',
+      '<img src="https://example.com/x.png"> ![logo](https://example.com/logo.png)',
+    ].join('\n');
+    const PROMPTS = ['Fix the parser of dates', 'Add a cache to the loader', 'Write the release notes'];
+    let url = '';
+
+    beforeAll(async () => {
+      const logs = join(scratch, 'prompts');
+      mkdirSync(logs);
+      PROMPTS.forEach((prompt, index) => {
+        const log = sessionLog({
+          sessionId: `prompt-${index}`,
+          prompt,
+          model: index === 1 ? 'Claude 4.6 Sonnet' : 'Composer 2.5',
+          text: MARKDOWN,
+          calls: sampleCalls(1_780_000_000_000 + index * 3_600_000),
+          isError: index === 1,
+          usage: { inputTokens: 100 * (index + 1) },
+        });
+        writeFileSync(join(logs, `${index}.ndjson`), log);
+      });
+      url = await writePage([logs], join(scratch, 'prompts.html'));
+    });
+
+    for (const width of [390, 1280]) {
+      test(`at ${width} px: readable without scrolling sideways, no console error, no request`, async () => {
+        await visit(
+          url,
+          async ({ page, consoleErrors, requests }) => {
+            // Newest first, each named by its prompt.
+            const names = await page.locator('table.index td.sess a').allTextContents();
+            expect(names).toEqual([...PROMPTS].reverse());
+            // Markdown is rendered, raw HTML shown as text, images only links.
+            const message = page.locator('.session .md').first();
+            expect(await message.locator('h2').textContent()).toBe('Fixed');
+            expect(await message.locator('strong').textContent()).toBe('parser');
+            expect(await message.locator('li').count()).toBe(2);
+            expect(await message.locator('pre code').textContent()).toBe('const answer = 1 < 2;\n');
+            expect(await message.locator('td.align-right').textContent()).toBe('12');
+            expect(await message.textContent()).toContain('<img src="https://example.com/x.png">');
+            expect(await page.locator('.session img').count()).toBe(0);
+            // A failed call's output is open; the others are shut.
+            const failed = page.locator('.session').first().locator('details.value.failed');
+            expect(await failed.getAttribute('open')).toBe('');
+            expect(await failed.locator('pre').isVisible()).toBe(true);
+            // The bars are placed by the page's script: a policy-refused style would leave them at 0.
+            const bar = page.locator('.session .bar.tool').first();
+            expect(
+              await bar.evaluate((node) => (node as unknown as { style: { width: string } }).style.width),
+            ).toMatch(/%$/);
+            const overflow = await page.evaluate(() => {
+              const root = (
+                globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }
+              ).document.documentElement;
+              return root.scrollWidth;
+            });
+            expect(overflow).toBeLessThanOrEqual(width);
+            await page.screenshot({ path: join(ARTIFACTS, `report-prompts-${width}.png`), fullPage: true });
+            expect(consoleErrors).toEqual([]);
+            expect(requests).toEqual([]);
+          },
+          width,
+        );
+      });
+    }
+
+    test('the search box keeps the sessions whose row holds every word', async () => {
+      await visit(url, async ({ page, consoleErrors }) => {
+        const rows = page.locator('table.index tbody tr');
+        await page.locator('#search').fill('cache LOADER');
+        expect(
+          await rows.evaluateAll(
+            (all) => all.filter((row) => !(row as unknown as { hidden: boolean }).hidden).length,
+          ),
+        ).toBe(1);
+        expect(await page.locator('table.index tbody tr:not([hidden]) td.sess a').textContent()).toBe(
+          PROMPTS[1],
+        );
+        expect(await page.locator('#found').textContent()).toBe('1 of 3');
+        await page.locator('#search').fill('sonnet error');
+        expect(
+          await page.locator('table.index tbody tr:not([hidden]) td.sess a').allTextContents(),
+        ).toEqual([PROMPTS[1]]);
+        await page.locator('#search').fill('');
+        expect(await page.locator('table.index tbody tr:not([hidden])').count()).toBe(3);
+        expect(consoleErrors).toEqual([]);
+      });
     });
   });
 });

@@ -53,7 +53,7 @@ describe('the report of one session', () => {
     expect(html).toMatch(/class="bar tool failed"[^>]*title="shell ls \/missing · failure · 800 ms"/);
     // Two calls overlap in time, so they sit on two lanes; the third starts after both ended.
     expect(count(html, /<div class="lane">/g)).toBe(2 + 2);
-    expect(html).toContain('<details class="value failed"><summary>output');
+    expect(html).toContain('<details class="value failed" open><summary>output');
   });
 
   test('escapes everything the log holds: a script in a tool output stays text', async () => {
@@ -106,7 +106,7 @@ describe('the report of several logs', () => {
           path,
           sessionLog({
             sessionId: `s-${name}`,
-            calls: sampleCalls(1_790_000_000_000 + index * 86_400_000),
+            calls: sampleCalls(1_780_000_000_000 + index * 86_400_000),
             ...(usage ? { usage } : {}),
           }),
         );
@@ -117,10 +117,15 @@ describe('the report of several logs', () => {
     expect(count(html, /<tr>/g)).toBe(1 + 4); // the head, then the directory's three sessions and the file again
     for (const column of ['Started (UTC)', 'Status', 'Duration', 'Tokens']) {
       expect(html).toMatch(
-        new RegExp(`<th data-sort="(number|text)">${column.replace(/[()]/g, '\\$&')}</th>`),
+        new RegExp(`<th data-sort="(number|text)"[^>]*>${column.replace(/[()]/g, '\\$&')}</th>`),
       );
     }
-    expect(html).toContain('<a href="#session-4">s-a</a>');
+    // Named by the first prompt, the id under it; newest first, so the directory's last session leads.
+    expect(html).toContain('<a href="#session-4">do it</a><small title="');
+    expect(html).toMatch(/s-a · <code>a\.ndjson(:\d+)?<\/code>/);
+    const order = [...html.matchAll(/<a href="#session-(\d)">/g)].map((match) => match[1]);
+    // c and b a day apart after a; the file given again has a's time, and comes after it, in log order.
+    expect(order).toEqual(['3', '2', '1', '4']);
   });
 });
 
@@ -180,7 +185,7 @@ describe('HTML from untrusted text', () => {
     expect(html).toContain('model \\u202egnp.exe\\u2066x\\u200f');
   });
 
-  test('its Content Security Policy runs only the page’s own script, by its hash, and allows no base or form', async () => {
+  test('its Content Security Policy applies only the page’s own script and style, by their hashes, nothing inline, and allows no base or form', async () => {
     const { html } = await reportOf(['-'], [sessionLog({ sessionId: 'csp', calls: sampleCalls() })]);
     const policy = html.match(/<meta http-equiv="Content-Security-Policy" content="([^"]*)">/)?.[1] ?? '';
     const directives = new Map(
@@ -197,7 +202,13 @@ describe('HTML from untrusted text', () => {
     expect(directives.get('default-src')).toBe("'none'");
     expect(directives.get('base-uri')).toBe("'none'");
     expect(directives.get('form-action')).toBe("'none'");
-    expect(policy).not.toMatch(/script-src[^;]*unsafe-inline/);
+    const style = html.match(/<style>([\s\S]*)<\/style>/)?.[1] ?? '';
+    expect(style.length).toBeGreaterThan(100);
+    expect(directives.get('style-src')).toBe(
+      `'sha256-${createHash('sha256').update(style).digest('base64')}'`,
+    );
+    expect(policy).not.toMatch(/unsafe/);
+    expect(html).not.toMatch(/\sstyle=/);
     expect(count(html, /<script/g)).toBe(1);
   });
 });

@@ -3,7 +3,13 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MAX_RECORD_TIME_MS } from '@cursor-stream/core';
-import { USAGE_GROUPINGS, type UsageGrouping, type UsageTotals } from '@cursor-stream/inspect/usage';
+import {
+  createWallClock,
+  USAGE_GROUPINGS,
+  type UsageGrouping,
+  type UsageTotals,
+  type WallClock,
+} from '@cursor-stream/inspect/usage';
 import { REAL_CORPUS, REPO_ROOT } from '@cursor-stream/test-kit/corpus';
 import { runCli } from '@cursor-stream/test-kit/run-cli';
 import { fc, test as propTest } from '@fast-check/vitest';
@@ -50,9 +56,17 @@ function rawUsageOf(texts: readonly string[]): RawUsage {
 
 interface UsageJson {
   daily?: Array<UsageTotals & { date: string | null }>;
+  weekly?: Array<UsageTotals & { week: string | null }>;
+  monthly?: Array<UsageTotals & { month: string | null }>;
   sessions?: Array<UsageTotals & { sessionId: string | null }>;
   models?: Array<UsageTotals & { modelName: string | null }>;
   totals: UsageTotals;
+}
+
+function utcClock(): WallClock {
+  const clock = createWallClock('UTC');
+  if (!clock.ok) throw new Error(clock.error.message);
+  return clock.value;
 }
 
 async function usageJson(
@@ -62,14 +76,18 @@ async function usageJson(
 ): Promise<UsageJson> {
   const { io } = fakeIo(stdin);
   let text = '';
-  await writeUsage(paths, { dialect: 'auto', stdin: io.stdin, by, json: true }, async (piece) => {
-    text += piece;
-  });
+  await writeUsage(
+    paths,
+    { dialect: 'auto', stdin: io.stdin, by, json: true, clock: utcClock() },
+    async (piece) => {
+      text += piece;
+    },
+  );
   return JSON.parse(text) as UsageJson;
 }
 
 function rowsOf(document: UsageJson): UsageTotals[] {
-  return document.daily ?? document.sessions ?? document.models ?? [];
+  return document.daily ?? document.weekly ?? document.monthly ?? document.sessions ?? document.models ?? [];
 }
 
 function expectTotalsMatch(totals: UsageTotals, raw: RawUsage): void {
@@ -220,24 +238,24 @@ describe('usage, for any sessions', () => {
 
 describe('cursor-stream usage', () => {
   test('prints a table with a total, and exits 2 naming a missing file while still counting the others', async () => {
-    const run = await runCli(['usage', generated, join(scratch, 'missing.ndjson')]);
+    const run = await runCli(['usage', '--timezone', 'UTC', generated, join(scratch, 'missing.ndjson')]);
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(`cursor-stream: ${join(scratch, 'missing.ndjson')}: no such file\n`);
     const lines = run.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(
-      /^Day \(UTC\)\s+Sessions\s+No usage\s+Input\s+Output\s+Cache write\s+Cache read\s+Total$/,
+      /^Day \(UTC\)\s+Sessions\s+No usage\s+Input\s+Output\s+Cache write\s+Cache read\s+Total\s+Cost$/,
     );
     expect(lines.at(-1)).toMatch(/^Total\s+[\d,]+/);
     const raw = rawUsageOf([generatedText]);
     const total = raw.inputTokens + raw.outputTokens + raw.cacheCreationTokens + raw.cacheReadTokens;
-    expect(lines.at(-1)?.trim().split(/\s+/).at(-1)).toBe(total.toLocaleString('en-US'));
+    expect(lines.at(-1)?.trim().split(/\s+/).at(-2)).toBe(total.toLocaleString('en-US'));
   });
 
   test('--json --by model uses ccusage names; a bad --by is a usage error', async () => {
     const run = await runCli(['usage', '--json', '--by', 'model', generated]);
     expect([run.code, run.stderr]).toEqual([0, '']);
     const document = JSON.parse(run.stdout) as UsageJson;
-    expect(Object.keys(document)).toEqual(['models', 'totals']);
+    expect(Object.keys(document)).toEqual(['models', 'totals', 'timeZone']);
     expect(Object.keys(document.totals).sort()).toEqual(
       [
         'cacheCreationTokens',
@@ -246,12 +264,13 @@ describe('cursor-stream usage', () => {
         'outputTokens',
         'sessionCount',
         'sessionsWithoutUsage',
+        'totalCost',
         'totalTokens',
       ].sort(),
     );
-    const bad = await runCli(['usage', '--by', 'week', generated]);
+    const bad = await runCli(['usage', '--by', 'year', generated]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/^cursor-stream: option '--by <group>' argument 'week' is invalid/);
+    expect(bad.stderr).toMatch(/^cursor-stream: option '--by <group>' argument 'year' is invalid/);
   });
 });
 
@@ -310,7 +329,7 @@ describe('usage of values no total or date can take', () => {
       let text = '';
       const outcome = await writeUsage(
         ['-'],
-        { dialect: 'auto', stdin: io.stdin, by, json: true },
+        { dialect: 'auto', stdin: io.stdin, by, json: true, clock: utcClock() },
         async (piece) => {
           text += piece;
         },
@@ -355,7 +374,7 @@ describe('usage of values no total or date can take', () => {
     await writeFile(join(folder, 'c.ndjson'), badTimeLog('c', '"9999999999999999"'));
     await writeFile(join(folder, 'd.ndjson'), badTimeLog('d', '1790000000000'));
     for (const by of USAGE_GROUPINGS) {
-      const run = await runCli(['usage', '--by', by, folder]);
+      const run = await runCli(['usage', '--timezone', 'UTC', '--by', by, folder]);
       expect(run.code, run.stderr).toBe(1);
       expect(run.stderr).not.toMatch(/RangeError|Invalid time value|\n\s+at /);
       expect(run.stdout).toMatch(/^Total\s+4\s+0\s+12\s/m);
@@ -368,7 +387,7 @@ describe('usage of values no total or date can take', () => {
         ].join('\n'),
       );
     }
-    const json = await runCli(['usage', '--json', folder]);
+    const json = await runCli(['usage', '--json', '--timezone', 'UTC', folder]);
     expect(json.code).toBe(1);
     expect((JSON.parse(json.stdout) as UsageJson).daily?.map((row) => [row.date, row.sessionCount])).toEqual([
       ['2026-09-21', 1],

@@ -102,3 +102,25 @@ test('the sessions entry loads the session folds, the event types and the text h
     'token-counts.ts',
   ]);
 });
+
+test('the cost entry loads the price table and its arithmetic alone', async () => {
+  expect(await sourcesOf('@cursor-stream/core/cost')).toEqual([
+    'cost/built-in-prices.ts',
+    'cost/index.ts',
+    'cost/model-key.ts',
+    'cost/price-table.ts',
+    'cost/usage-cost.ts',
+  ]);
+});
+
+test('the redact entry loads the redaction and the depth-safe JSON helpers, no normalizer', async () => {
+  const sources = await sourcesOf('@cursor-stream/core/redact');
+  expect(sources.filter((source) => !source.startsWith('packages/ndjson/src/'))).toEqual([
+    'redact/index.ts',
+    'redact/redact-text.ts',
+    'redact/redactor.ts',
+    'redact/secret-kinds.ts',
+    'redact/secret-names.ts',
+    'safe-json.ts',
+  ]);
+});

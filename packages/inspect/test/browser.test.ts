@@ -47,6 +47,7 @@ describe('the browser bundle', () => {
       './usage-grouping',
       './census',
       './validate',
+      './markdown',
     ]);
   });
 

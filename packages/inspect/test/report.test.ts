@@ -189,3 +189,26 @@ describe('timeline lanes', () => {
     });
   });
 });
+
+describe('the assistant’s text and the prompt in the report', () => {
+  test('text is Markdown with raw HTML as text, the first prompt names the session, a failed output is open', () => {
+    const { html } = pageOf(join(import.meta.dirname, '../../relay/test/fixtures/markdown-run.ndjson'));
+    const start = html.indexOf('<section class="session');
+    const section = html.slice(start, html.indexOf('</section>', start));
+    expect(section).toContain('<p class="prompt">Fix the failing test and tell me what changed</p>');
+    expect(section).toContain('<h2>Fixed</h2>');
+    expect(section).toContain('<li><strong>before</strong>: <code>i &lt; n - 1</code></li>');
+    expect(section).toContain(
+      '<pre><code class="language-ts">for (let i = 0; i &lt; n; i++) yield i;\n</code></pre>',
+    );
+    expect(section).toContain(
+      'Raw HTML stays text: &lt;script&gt;document.title = &quot;pwned&quot;&lt;/script&gt;',
+    );
+    expect(section).not.toMatch(/<(?:script|img)\b/);
+    expect(section).not.toContain('href="javascript');
+    expect(section).toMatch(
+      /<details class="value failed" open><summary>output[^<]*<\/summary><pre>[^<]*FAIL src\/range\.test\.ts/,
+    );
+    expect(section).not.toMatch(/<details class="value" open>/);
+  });
+});

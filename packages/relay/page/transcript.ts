@@ -8,9 +8,10 @@
  * reasoning preview) comes from the core's tools entry and from that package.
  */
 
-import { type CanonicalEvent, unreachable } from '@cursor-stream/core/events';
-import { foldToOneLine, truncate } from '@cursor-stream/core/text';
-import { toolErrorText, toolLabel } from '@cursor-stream/core/tools';
+import { usageCost } from '@cursor-stream/core/cost';
+import { type CanonicalEvent, type Usage, unreachable } from '@cursor-stream/core/events';
+import { foldToOneLine, formatCount, truncate } from '@cursor-stream/core/text';
+import { toolArgumentDetails, toolErrorText, toolLabel, toolOutcomeDetails } from '@cursor-stream/core/tools';
 
 /** One line or block of the transcript. */
 export type TranscriptItem =
@@ -21,6 +22,10 @@ export type TranscriptItem =
       kind: 'tool';
       toolCallId: string;
       label: string;
+      /** The arguments the label does not show, as `key=value` pairs; empty when there are none. */
+      details: string;
+      /** The facts of the outcome (`exit 0`, `lines 1-54 of 54`); empty while running or when there are none. */
+      outcome: string;
       state: 'running' | 'done' | 'failed';
       durationMs: number | undefined;
       errorText: string | undefined;
@@ -34,11 +39,15 @@ export interface Transcript {
   tools: Map<string, number>;
   /** The latest error sentence, for the ending of a failed run. */
   lastError: string | undefined;
+  /** The model the run's start named. */
+  model: string | undefined;
+  /** The tokens the run's result reported. */
+  usage: Usage | undefined;
 }
 
 /** An empty transcript. */
 export function createTranscript(): Transcript {
-  return { items: [], tools: new Map(), lastError: undefined };
+  return { items: [], tools: new Map(), lastError: undefined, model: undefined, usage: undefined };
 }
 
 /** The longest tool label, in characters: the tool's name and what the call is about, as `render` shows it. */
@@ -96,6 +105,8 @@ export function applyEvent(transcript: Transcript, event: CanonicalEvent): numbe
         kind: 'tool',
         toolCallId: event.toolCallId,
         label,
+        details: toolArgumentDetails(event.toolName, event.input),
+        outcome: '',
         state: 'running',
         durationMs: undefined,
         errorText: undefined,
@@ -111,6 +122,8 @@ export function applyEvent(transcript: Transcript, event: CanonicalEvent): numbe
           toolCallId: event.toolCallId,
           // A completion whose start was not seen may repeat the call's arguments.
           label: toolLabel(event.toolName, event.input, TOOL_LABEL_LENGTH),
+          details: toolArgumentDetails(event.toolName, event.input),
+          outcome: '',
           state: 'running',
           durationMs: undefined,
           errorText: undefined,
@@ -122,6 +135,7 @@ export function applyEvent(transcript: Transcript, event: CanonicalEvent): numbe
         item.state = event.isError ? 'failed' : 'done';
         item.durationMs = event.durationMs;
         item.errorText = event.isError ? toolErrorText(event) : undefined;
+        item.outcome = event.isError ? '' : toolOutcomeDetails(event.output, false);
       }
       return [at];
     }
@@ -129,9 +143,12 @@ export function applyEvent(transcript: Transcript, event: CanonicalEvent): numbe
       transcript.lastError = event.message;
       return [];
     case 'finish':
+      if (event.usage !== undefined) transcript.usage = event.usage;
       return [add(transcript, endingOf(transcript, event))];
-    // Not shown: the page is the conversation and how it ended.
     case 'stream-start':
+      if (event.model !== undefined) transcript.model = event.model;
+      return [];
+    // Not shown: the page is the conversation and how it ended.
     case 'reasoning-end':
     case 'status':
     case 'interaction':
@@ -151,4 +168,40 @@ export function toolLine(item: Extract<TranscriptItem, { kind: 'tool' }>): strin
   const duration = item.durationMs === undefined ? '' : ` (${item.durationMs} ms)`;
   const why = item.errorText === undefined ? '' : `: ${truncate(foldToOneLine(item.errorText), 200)}`;
   return `${mark} ${item.label}${duration}${why}`;
+}
+
+/** What a run used, for a person: its tokens by kind, and its cost at the built-in prices or why it is unknown. */
+export interface UsageFacts {
+  /** `12,345 in · 678 out · 90,000 cache read · 0 cache write` */
+  tokens: string;
+  /** `$0.0185 at Composer 2.5 prices`, or `cost unknown: no price for <model>` */
+  cost: string;
+  /** Whether the cost is known. */
+  priced: boolean;
+}
+
+/** The run's usage as {@link UsageFacts}; `undefined` before its result reported any. */
+export function usageFacts(transcript: Transcript): UsageFacts | undefined {
+  const usage = transcript.usage;
+  if (usage === undefined) return undefined;
+  const parts: [number | undefined, string][] = [
+    [usage.inputTokens, 'in'],
+    [usage.outputTokens, 'out'],
+    [usage.cacheReadTokens, 'cache read'],
+    [usage.cacheWriteTokens, 'cache write'],
+  ];
+  const tokens = parts
+    .filter(([count]) => count !== undefined)
+    .map(([count, what]) => `${formatCount(count ?? 0)} ${what}`)
+    .join(' · ');
+  const cost = usageCost(usage, transcript.model);
+  const model =
+    transcript.model === undefined ? 'a model not named' : truncate(foldToOneLine(transcript.model), 60);
+  return cost === null
+    ? { tokens, cost: `cost unknown: no price for ${model}`, priced: false }
+    : {
+        tokens,
+        cost: `$${cost < 1 ? cost.toFixed(4) : cost.toFixed(2)} at ${model} prices`,
+        priced: true,
+      };
 }

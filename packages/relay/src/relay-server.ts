@@ -26,7 +26,7 @@ import {
   sendJson,
 } from './http-io.ts';
 import { DEFAULT_MAX_PENDING_BYTES, type RingLimits } from './live-run.ts';
-import { PAGE_HTML, PAGE_SCRIPT } from './page.ts';
+import { PAGE_HTML, PAGE_ICON, PAGE_SCRIPT, PAGE_STYLE } from './page.ts';
 import { decodePercent, parseRequestTarget, type RequestTarget } from './request-parts.ts';
 import { createRunManager, type RunManager } from './run-manager.ts';
 import { parseRunRequest } from './run-request.ts';
@@ -187,6 +187,22 @@ function logOutcome(context: Context, runId: string, outcome: StreamOutcome): vo
   if (outcome === 'stalled') context.log(`relay: a client of run ${runId} took nothing for too long; closed`);
 }
 
+/** The page's files by path: its type and its text. */
+const PAGE_FILES: Record<string, [string, string]> & { '/': [string, string] } = {
+  '/': ['text/html; charset=utf-8', PAGE_HTML],
+  '/app.js': ['text/javascript; charset=utf-8', PAGE_SCRIPT],
+  '/app.css': ['text/css; charset=utf-8', PAGE_STYLE],
+  '/icon.svg': ['image/svg+xml', PAGE_ICON],
+};
+
+/**
+ * What the page may load: its own script, style sheet and API, nothing inline and nothing from elsewhere. A log's
+ * text reaches the page as text, so even a link in it cannot post a form or change the page's base.
+ */
+const PAGE_POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; " +
+  "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
 function sendPage(request: IncomingMessage, response: ServerResponse, target: RequestTarget): void {
   const token = target.query.get('token');
   if (token !== null) {
@@ -198,14 +214,14 @@ function sendPage(request: IncomingMessage, response: ServerResponse, target: Re
     response.end();
     return;
   }
-  const isScript = target.path === '/app.js';
+  const [type, body] = PAGE_FILES[target.path] ?? PAGE_FILES['/'];
   response.writeHead(200, {
     ...SECURITY_HEADERS,
-    'content-type': isScript ? 'text/javascript; charset=utf-8' : 'text/html; charset=utf-8',
-    'content-security-policy': "default-src 'self'; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'",
+    'content-type': type,
+    'content-security-policy': PAGE_POLICY,
     'cache-control': 'no-store',
   });
-  response.end(request.method === 'HEAD' ? undefined : isScript ? PAGE_SCRIPT : PAGE_HTML);
+  response.end(request.method === 'HEAD' ? undefined : body);
 }
 
 async function postRun(context: Context, request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -297,7 +313,7 @@ async function route(
   target: RequestTarget,
 ): Promise<void> {
   const path = target.path;
-  if ((path === '/' || path === '/app.js') && (request.method === 'GET' || request.method === 'HEAD')) {
+  if (Object.hasOwn(PAGE_FILES, path) && (request.method === 'GET' || request.method === 'HEAD')) {
     sendPage(request, response, target);
     return;
   }

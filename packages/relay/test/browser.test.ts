@@ -58,7 +58,12 @@ describe.skipIf(!hasChromium)(`the live page in headless Chromium ${CHROMIUM_NEE
       server.child.kill('SIGKILL');
       await new Promise((resolve) => server.child.once('close', resolve));
       await page.waitForSelector('#connection[data-state=reconnecting]', { timeout: 10_000 });
+      // The page says the stream is lost and where it will resume, then that it resumed.
+      expect(await page.locator('#resume-banner[data-state=reconnecting]').textContent()).toMatch(
+        /^Connection lost\. Reconnecting; the run resumes after event \S+, the last one shown\.$/,
+      );
       server = await startServe(args, slow);
+      await page.waitForSelector('#resume-banner[data-state=resumed]', { timeout: 20_000 });
 
       // The page comes back by itself, resumes after its last id, and shows why the run ended.
       const ending = await page.waitForSelector('.ending', { timeout: 20_000 });

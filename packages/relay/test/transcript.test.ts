@@ -3,7 +3,7 @@ import type { CanonicalEvent } from '@cursor-stream/core';
 import { createNormalizer } from '@cursor-stream/core';
 import { DOCS_EXAMPLE } from '@cursor-stream/test-kit/corpus';
 import { describe, expect, test } from 'vitest';
-import { applyEvent, createTranscript, toolLine } from '../page/transcript.ts';
+import { applyEvent, createTranscript, toolLine, usageFacts } from '../page/transcript.ts';
 
 function transcriptOf(events: readonly CanonicalEvent[]) {
   const transcript = createTranscript();
@@ -122,5 +122,29 @@ describe('the page transcript', () => {
     expect(labelOf('shell', { command: 'rm \u202e-rf' })).toBe('shell rm \\u202e-rf');
     expect(labelOf('shell', { command: 'x'.repeat(300) })).toBe(`shell ${'x'.repeat(93)}…`);
     expect(labelOf('ls', {})).toBe('ls');
+  });
+});
+
+describe('usage and cost', () => {
+  test('a finished run gives its tokens and its cost at the built-in prices; an unknown model no cost', () => {
+    const transcript = createTranscript();
+    applyEvent(transcript, { type: 'stream-start', model: 'Composer 2.5' });
+    expect(usageFacts(transcript)).toBeUndefined();
+    const usage = { inputTokens: 9681, outputTokens: 1000, cacheReadTokens: 56018, cacheWriteTokens: 0 };
+    applyEvent(transcript, {
+      type: 'finish',
+      finishReason: 'stop',
+      isError: false,
+      pendingToolCallIds: [],
+      usage,
+    });
+    // 9681 * 0.5 + 1000 * 2.5 + 56018 * 0.2 = 18544.1 dollars per million tokens
+    expect(usageFacts(transcript)).toEqual({
+      tokens: '9,681 in · 1,000 out · 56,018 cache read · 0 cache write',
+      cost: '$0.0185 at Composer 2.5 prices',
+      priced: true,
+    });
+    transcript.model = 'Some Model 9';
+    expect(usageFacts(transcript)?.cost).toBe('cost unknown: no price for Some Model 9');
   });
 });

@@ -53,6 +53,12 @@ export function jobsOption(description: string, defaultJobs?: number): Option {
     : option.default(defaultJobs);
 }
 
+/** `--redact`, alike on every command that writes what logs hold. */
+export const REDACT_FLAGS = '--redact';
+/** What `--redact` does, as help says it. */
+export const REDACT_HELP =
+  'replace secrets (keys, tokens, environments, e-mail addresses, home directories) by placeholders; counts on stderr';
+
 /** Adapts an options.ts parser to commander, which reports a thrown InvalidArgumentError as a usage error. */
 export function optionParser(parse: (text: string) => number | OptionValueError): (text: string) => number {
   return (text) => {

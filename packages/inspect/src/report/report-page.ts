@@ -24,6 +24,8 @@ export interface IndexRow {
   toolCalls: number;
   failedCalls: number;
   failure: string | null;
+  /** The session's first prompt, on one line. */
+  prompt: string | null;
 }
 
 /** The index row of a built session. */
@@ -44,6 +46,7 @@ export function indexRow(row: SessionRow, shown: boolean): IndexRow {
     toolCalls: row.toolCalls,
     failedCalls: row.failedCalls,
     failure: cell(row.failure),
+    prompt: cell(row.prompt),
   };
 }
 
@@ -51,7 +54,7 @@ const STYLE = `
 :root{--bg:#f5f6f8;--card:#fff;--line:#e2e5ea;--text:#1f2329;--dim:#6b7280;--blue:#3b82f6;--green:#16a34a;
 --red:#dc2626;--amber:#d97706;--violet:#8b5cf6;--mono:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 *{box-sizing:border-box}
-body{margin:0;padding:24px;background:var(--bg);color:var(--text);font:14px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;display:flex;flex-direction:column;gap:20px;max-width:1280px;margin-inline:auto}
+body{margin:0;padding:24px 16px;background:var(--bg);color:var(--text);font:14px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;display:flex;flex-direction:column;gap:20px;max-width:1280px;margin-inline:auto}
 body>header{order:0}body>.overview{order:1}body>.session{order:2}body>footer{order:3}
 h1{font-size:20px;margin:0}h2{font-size:16px;margin:0;display:flex;flex-wrap:wrap;gap:10px;align-items:center}
 h3{font-size:12px;text-transform:uppercase;letter-spacing:.04em;color:var(--dim);margin:18px 0 8px}
@@ -64,12 +67,13 @@ code{font-family:var(--mono);font-size:12px}.dim{color:var(--dim)}.red{color:var
 .stats strong{font-size:22px;font-weight:600}.stats span{color:var(--dim);font-size:12px}
 .badge{display:inline-block;padding:1px 9px;border-radius:999px;font-size:12px;font-weight:600;text-transform:uppercase;letter-spacing:.03em}
 .badge.success{background:#dcfce7;color:#166534}.badge.error{background:#fee2e2;color:#991b1b}.badge.incomplete{background:#fef3c7;color:#92400e}
-.model{font-weight:600}.sid{color:var(--dim);font-weight:400}
+.model{font-weight:600}.sid{color:var(--dim);font-weight:400;overflow-wrap:anywhere}
+.prompt{margin:10px 0 0;font-size:15px;font-weight:500;overflow-wrap:anywhere}
 .facts{display:flex;flex-wrap:wrap;gap:6px 28px;margin:12px 0 0}.facts div{min-width:0}
 .facts dt{color:var(--dim);font-size:11px;text-transform:uppercase;letter-spacing:.04em}.facts dd{margin:0;overflow-wrap:anywhere}
 .facts small{color:var(--dim)}
 .failure{margin:14px 0 0;padding:10px 14px;background:#fef2f2;border:1px solid #fecaca;border-radius:8px;color:#7f1d1d;white-space:pre-wrap;overflow-wrap:anywhere}
-.timeline{border:1px solid var(--line);border-radius:8px;padding:8px 10px;background:#fcfcfd}
+.timeline{border:1px solid var(--line);border-radius:8px;padding:8px 10px;background:#fcfcfd;overflow-x:auto}
 .lane,.axis{display:flex;align-items:center}.lane-label{flex:0 0 84px;font-size:11px;color:var(--dim);text-transform:uppercase;letter-spacing:.04em}
 .track{position:relative;flex:1;height:24px;border-top:1px dashed #eef0f3}
 .ticks{position:relative;flex:1;height:18px;font-size:11px;color:var(--dim)}.ticks span{position:absolute;transform:translateX(-50%);white-space:nowrap}
@@ -90,7 +94,13 @@ details.transcript{margin-top:18px}details.transcript>summary{font-size:13px;tex
 details.value{margin:2px 0 6px 24px;white-space:normal}details.value>summary{color:var(--dim);font:11.5px var(--mono);cursor:pointer}
 details.value.failed>summary{color:var(--red)}
 details.value pre{margin:4px 0 0;padding:8px 10px;max-height:26em;overflow:auto;background:#f3f4f6;border-radius:6px;font:12px/1.45 var(--mono);white-space:pre-wrap;overflow-wrap:anywhere}
-div.index{overflow-x:auto}table.index{width:100%;min-width:900px;table-layout:fixed;border-collapse:collapse;font-size:13px;margin-top:12px}
+div.index{overflow-x:auto}table.index{width:100%;table-layout:fixed;border-collapse:collapse;font-size:13px;margin-top:8px}
+table.index th:nth-child(1){width:12%}table.index th:nth-child(2){width:10%}table.index th:nth-child(3){width:30%}table.index th:nth-child(4){width:11%}
+table.index th:nth-child(5),table.index th:nth-child(6),table.index th:nth-child(7){width:8%}
+table.index td.sess a{font-weight:500;overflow-wrap:anywhere}table.index td.sess small{display:block;color:var(--dim);overflow-wrap:anywhere}
+.search{display:flex;gap:10px;align-items:center;margin-top:14px}.search input{flex:1;max-width:420px;min-width:0;font:inherit;padding:7px 10px;border:1px solid var(--line);border-radius:8px;background:#fff}
+.search input:focus{outline:2px solid #bfdbfe;border-color:var(--blue)}.search output{color:var(--dim);font-size:12px;white-space:nowrap}
+tr[hidden]{display:none}
 table.index th{text-align:left;font-size:11px;text-transform:uppercase;letter-spacing:.04em;color:var(--dim);border-bottom:1px solid var(--line);padding:6px 8px;white-space:nowrap}
 table.index th[data-sort]{cursor:pointer;user-select:none}table.index th[data-sort]:hover{color:var(--text)}
 table.index th[aria-sort=ascending]::after{content:" ▲"}table.index th[aria-sort=descending]::after{content:" ▼"}
@@ -98,9 +108,30 @@ table.index td{padding:6px 8px;border-bottom:1px solid #f0f1f4;vertical-align:to
 table.index tr:hover td{background:#f8fafc}table.index td.why{color:#7f1d1d;overflow-wrap:anywhere}table.index td.sess code{word-break:break-all}
 a{color:#2563eb;text-decoration:none}a:hover{text-decoration:underline}
 footer{color:var(--dim);font-size:12px}
+.transcript-body .md{font:14px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;white-space:normal;margin:4px 0 8px}
+.md>:first-child{margin-top:0}.md>:last-child{margin-bottom:0}.md p,.md ul,.md ol,.md pre,.md table,.md blockquote{margin:0 0 8px}
+.md h1,.md h2,.md h3,.md h4,.md h5,.md h6{font-size:15px;margin:12px 0 6px;text-transform:none;letter-spacing:0;color:var(--text)}.md h1{font-size:18px}.md h2{font-size:16px}
+.md ul,.md ol{padding-left:22px}.md code{background:#eef0f3;border-radius:4px;padding:1px 4px}
+.md pre{padding:8px 10px;background:#f3f4f6;border-radius:6px;overflow-x:auto;white-space:pre}.md pre code{background:none;padding:0}
+.md blockquote{border-left:3px solid var(--line);padding-left:10px;color:var(--dim)}.md table{border-collapse:collapse;display:block;overflow-x:auto}
+.md th,.md td{border:1px solid var(--line);padding:3px 8px}.md .align-right{text-align:right}.md .align-center{text-align:center}
+@media (max-width:720px){
+body{padding:12px 10px;gap:14px}.overview,.session{padding:14px 12px}.stats{gap:14px}.stats strong{font-size:18px}
+.lane-label{flex-basis:52px}.axis.untimed{padding-left:52px}.facts{gap:6px 18px}
+table.index,table.index tbody,table.index tr,table.index td{display:block;width:auto}table.index thead{display:none}
+table.index tr{display:flex;flex-direction:column;border-bottom:1px solid var(--line);padding:8px 0}table.index td.sess{order:-1;font-size:15px}table.index td{border:0;padding:1px 0;text-align:left}
+table.index td.num{text-align:left}table.index td[data-label]:not(.sess)::before{content:attr(data-label) ": ";color:var(--dim);font-size:12px}
+table.index td:empty{display:none}details.value{margin-left:8px}
+}
 `;
 
 const SCRIPT = `
+for (const node of document.querySelectorAll('[data-left],[data-right],[data-width]')) {
+  const { left, right, width } = node.dataset;
+  if (left !== undefined) node.style.left = left;
+  if (right !== undefined) node.style.right = right;
+  if (width !== undefined) node.style.width = width;
+}
 for (const table of document.querySelectorAll('table.index')) {
   const headers = [...table.querySelectorAll('th')];
   for (const th of headers) {
@@ -122,6 +153,21 @@ for (const table of document.querySelectorAll('table.index')) {
     });
   }
 }
+const search = document.getElementById('search');
+const found = document.getElementById('found');
+if (search && found) {
+  const rows = [...document.querySelectorAll('table.index tbody tr')];
+  search.addEventListener('input', () => {
+    const words = search.value.toLowerCase().split(/\\s+/).filter((word) => word !== '');
+    let shown = 0;
+    for (const row of rows) {
+      const text = row.textContent.toLowerCase();
+      row.hidden = !words.every((word) => text.includes(word));
+      if (!row.hidden) shown += 1;
+    }
+    found.textContent = words.length === 0 ? '' : shown + ' of ' + rows.length;
+  });
+}
 `;
 
 /**
@@ -129,16 +175,20 @@ for (const table of document.querySelectorAll('table.index')) {
  * the script is, because a view computes no digest of bytes in a browser synchronously; the report's tests hash the
  * script the page holds and compare, so that a change to one without the other fails them.
  */
-const SCRIPT_SHA256 = 'qd6niidPKChh4IMQMXOL5H4is65FCNfV4tXxPPD6y04=';
+const SCRIPT_SHA256 = 'VQdwI5YY6C9vERdFxZKA816s0WOks1A/e36rzcMCx2I=';
+
+/** The SHA-256 of {@link STYLE}, as {@link SCRIPT_SHA256} is of the script, and checked by the same tests. */
+const STYLE_SHA256 = '6Gj6vxG8hl2o3KBfUxozMUN2KImLDLPi68UBHMFbHRk=';
 
 /**
- * The page's Content Security Policy: nothing is loaded from anywhere; the one script that runs is the page's own,
- * named by its hash, so that no script a log could smuggle in would run, even past the escaping; no `<base>` can move
- * the links and no form can send anything. Styles stay inline: the bars are placed by `style` attributes.
+ * The page's Content Security Policy: nothing is loaded from anywhere; the one script and the one style sheet that
+ * apply are the page's own, each named by its hash, so that no script or style a log could smuggle in would apply,
+ * even past the escaping; no `<base>` can move the links and no form can send anything. Nothing inline is allowed:
+ * the script places the timeline's bars from data attributes.
  */
 const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
-  "style-src 'unsafe-inline'",
+  `style-src 'sha256-${STYLE_SHA256}'`,
   `script-src 'sha256-${SCRIPT_SHA256}'`,
   "base-uri 'none'",
   "form-action 'none'",
@@ -178,9 +228,9 @@ export interface ReportTotals {
   unshown: number;
 }
 
-function cell(text: string, value: string | number | null, className = ''): string {
+function cell(text: string, value: string | number | null, className: string, label: string): string {
   const data = value === null ? '' : ` data-value="${escapeHtml(String(value))}"`;
-  return `<td${className === '' ? '' : ` class="${className}"`}${data}>${text}</td>`;
+  return `<td${className === '' ? '' : ` class="${className}"`} data-label="${label}"${data}>${text}</td>`;
 }
 
 /** The last part of a path: the index names the log, its full path is on hover. */
@@ -189,33 +239,51 @@ function baseName(path: string): string {
 }
 
 function rowHtml(row: IndexRow): string {
-  const session = escapeHtml(row.sessionId ?? `session ${row.number}`);
-  const link = row.shown ? `<a href="#session-${row.number}">${session}</a>` : session;
+  // A session is named by what was asked; its id and log are under it.
+  const name = escapeHtml(row.prompt ?? row.sessionId ?? `session ${row.number}`);
+  const link = row.shown ? `<a href="#session-${row.number}">${name}</a>` : name;
+  const id = row.prompt === null || row.sessionId === null ? '' : `${escapeHtml(row.sessionId)} · `;
   return `<tr>${[
     cell(
       row.startedMs === null ? '<span class="dim">—</span>' : formatUtc(row.startedMs),
       row.startedMs,
       'when',
+      'Started',
     ),
-    cell(`<span class="badge ${row.status}">${row.status}</span>`, row.status),
+    cell(`<span class="badge ${row.status}">${row.status}</span>`, row.status, '', 'Status'),
     cell(
-      `${link}<br><code class="dim" title="${escapeHtml(row.file)}">${escapeHtml(baseName(row.file))}</code>`,
-      row.sessionId,
+      `${link}<small title="${escapeHtml(row.file)}">${id}<code>${escapeHtml(baseName(row.file))}</code></small>`,
+      row.prompt ?? row.sessionId,
       'sess',
+      'Prompt',
     ),
-    cell(escapeHtml(row.model ?? '—'), row.model),
-    cell(row.durationMs === null ? '—' : formatDuration(row.durationMs), row.durationMs, 'num'),
-    cell(row.tokens === null ? '<span class="dim">—</span>' : formatCount(row.tokens), row.tokens, 'num'),
+    cell(escapeHtml(row.model ?? '—'), row.model, '', 'Model'),
+    cell(row.durationMs === null ? '—' : formatDuration(row.durationMs), row.durationMs, 'num', 'Duration'),
+    cell(
+      row.tokens === null ? '<span class="dim">—</span>' : formatCount(row.tokens),
+      row.tokens,
+      'num',
+      'Tokens',
+    ),
     cell(
       `${formatCount(row.toolCalls)}${row.failedCalls === 0 ? '' : ` <span class="red">(${row.failedCalls} ✗)</span>`}`,
       row.toolCalls,
       'num',
+      'Tool calls',
     ),
-    cell(escapeHtml(row.failure ?? ''), row.failure, 'why'),
+    row.failure === null ? '<td class="why"></td>' : cell(escapeHtml(row.failure), row.failure, 'why', 'Why'),
   ].join('')}</tr>`;
 }
 
-const INDEX_HEAD = `<colgroup><col style="width:11%"><col style="width:10%"><col style="width:26%"><col style="width:9%"><col style="width:8%"><col style="width:8%"><col style="width:8%"><col style="width:20%"></colgroup><thead><tr><th data-sort="number">Started (UTC)</th><th data-sort="text">Status</th><th>Session</th><th data-sort="text">Model</th><th data-sort="number">Duration</th><th data-sort="number">Tokens</th><th data-sort="number">Tool calls</th><th>Why it failed</th></tr></thead>`;
+/** Newest first, sessions without a time last, each in log order among equals. */
+function newestFirst(a: IndexRow, b: IndexRow): number {
+  if (a.startedMs === b.startedMs) return a.number - b.number;
+  if (a.startedMs === null) return 1;
+  if (b.startedMs === null) return -1;
+  return b.startedMs - a.startedMs;
+}
+
+const INDEX_HEAD = `<thead><tr><th data-sort="number" aria-sort="descending">Started (UTC)</th><th data-sort="text">Status</th><th>Prompt</th><th data-sort="text">Model</th><th data-sort="number">Duration</th><th data-sort="number">Tokens</th><th data-sort="number">Tool calls</th><th>Why it failed</th></tr></thead>`;
 
 function statsHtml(totals: ReportTotals): string {
   const stat = (value: string, label: string): string =>
@@ -244,9 +312,11 @@ export function overviewHtml(rows: readonly IndexRow[], totals: ReportTotals): s
     notes.push(
       `${plural(totals.unlisted, 'more session')} not listed: the row limit of the index was reached.`,
     );
+  const search =
+    '<div class="search"><input id="search" type="search" placeholder="Search prompts, models, statuses, failures" aria-label="Search the sessions"><output id="found" for="search"></output></div>';
   const table =
     rows.length > 1 || totals.unlisted > 0
-      ? `<div class="index"><table class="index">${INDEX_HEAD}<tbody>${rows.map(rowHtml).join('\n')}</tbody></table></div>`
+      ? `${search}<div class="index"><table class="index">${INDEX_HEAD}<tbody>${[...rows].sort(newestFirst).map(rowHtml).join('\n')}</tbody></table></div>`
       : '';
   const noteHtml = notes.map((note) => `<p class="note">${escapeHtml(note)}</p>`).join('');
   return `<section class="overview"><h3>Overview</h3>${statsHtml(totals)}${table}${noteHtml}</section>\n`;

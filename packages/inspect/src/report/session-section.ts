@@ -6,11 +6,20 @@
 
 import type { CanonicalEvent, RecordTimes, SessionSummary } from '@cursor-stream/core/normalize';
 import { type SessionFacts, trackSessionFacts } from '@cursor-stream/core/sessions';
-import { formatBytes, formatCount, formatDuration, plural, truncate } from '@cursor-stream/core/text';
+import {
+  escapeControlsKeepingLines,
+  foldToOneLine,
+  formatBytes,
+  formatCount,
+  formatDuration,
+  plural,
+  truncate,
+} from '@cursor-stream/core/text';
+import { renderMarkdown } from '../markdown/index.ts';
 import { createPalette } from '../terminal/index.ts';
 import { createTranscript } from '../transcript/index.ts';
 import { ansiToHtml, escapeHtml } from './html.ts';
-import type { ReportLimits } from './report-limits.ts';
+import { INDEX_CELL_CHARS, type ReportLimits } from './report-limits.ts';
 import { hasContent, valueDetails } from './shown-value.ts';
 import { createTimeline } from './timeline.ts';
 
@@ -26,6 +35,8 @@ export interface SessionRow {
   toolCalls: number;
   failedCalls: number;
   failure: string | null;
+  /** The session's first prompt on one line, cut to an index cell; `null` when it has none. */
+  prompt: string | null;
 }
 
 /** A finished session: its section's HTML and its index row. */
@@ -41,42 +52,77 @@ export interface SessionSection {
   end(number: number): BuiltSession | undefined;
 }
 
-/** Transcript HTML within a budget: past it, events are counted instead of shown. */
+/**
+ * Transcript HTML within a budget: past it, events are counted instead of shown. Assistant text is gathered per
+ * message and shown as Markdown; everything else is `render`'s text, its styles as HTML.
+ */
 function createTranscriptHtml(limits: ReportLimits) {
   const transcript = createTranscript(createPalette(true));
   const parts: string[] = [];
   let used = 0;
   let omitted = 0;
   let omittedCalls = 0;
+  // The assistant text of the message going on, shown as Markdown once it ends.
+  let message = '';
+  // A Markdown block is a block of its own: the line feed the transcript puts after text would show as an empty line.
+  let afterMessage = false;
   function append(html: string): void {
     parts.push(html);
     used += html.length;
   }
   function styled(ansi: string): string {
+    const text = afterMessage && ansi.startsWith('\n') ? ansi.slice(1) : ansi;
+    if (text !== '') afterMessage = false;
     const room = limits.transcriptChars - used;
-    return ansiToHtml(ansi.length > room ? `${ansi.slice(0, Math.max(room, 0))}…` : ansi);
+    return ansiToHtml(text.length > room ? `${text.slice(0, Math.max(room, 0))}…` : text);
+  }
+  function endMessage(): void {
+    if (message === '') return;
+    const room = Math.max(limits.transcriptChars - used, 0);
+    const text = message.length > room ? `${message.slice(0, room)}…` : message;
+    message = '';
+    append(`<div class="md">${renderMarkdown(escapeControlsKeepingLines(text))}</div>`);
+    afterMessage = true;
+  }
+  function text(event: Extract<CanonicalEvent, { type: 'text-delta' }>): void {
+    const shown = transcript.push(event);
+    const own = escapeControlsKeepingLines(event.text);
+    // What the transcript writes before the text: held reasoning, or the break before another model call's message.
+    const before = shown.endsWith(own) ? shown.slice(0, shown.length - own.length) : '';
+    if (before !== '') {
+      endMessage();
+      const lead = styled(before.replace(/\n+$/, '\n'));
+      if (lead.trim() !== '') append(lead);
+    }
+    message += event.text;
   }
   return {
     push(event: CanonicalEvent): void {
-      if (used >= limits.transcriptChars) {
+      if (used + message.length >= limits.transcriptChars) {
         omitted += 1;
         if (event.type === 'tool-call') omittedCalls += 1;
         return;
       }
-      const text = transcript.push(event);
+      if (event.type === 'text-delta') {
+        text(event);
+        return;
+      }
+      endMessage();
+      const shown = transcript.push(event);
       // A details block is a block of its own: the line feed before it would show as an empty line.
       const block = event.type === 'tool-call' || event.type === 'tool-result';
-      append(styled(block && text.endsWith('\n') ? text.slice(0, -1) : text));
+      append(styled(block && shown.endsWith('\n') ? shown.slice(0, -1) : shown));
       if (event.type === 'tool-call' && hasContent(event.input)) {
         append(valueDetails('value', 'arguments', event.input, limits.valueChars));
       }
       if (event.type === 'tool-result' && hasContent(event.output)) {
-        append(
-          valueDetails(event.isError ? 'value failed' : 'value', 'output', event.output, limits.valueChars),
-        );
+        // A failed call's output is open: why it failed is what one looks for.
+        const className = event.isError ? 'value failed' : 'value';
+        append(valueDetails(className, 'output', event.output, limits.valueChars, event.isError));
       }
     },
     html(): string {
+      endMessage();
       const end = omitted === 0 ? styled(transcript.end()) : '';
       const note =
         omitted === 0
@@ -162,7 +208,8 @@ function headerHtml(row: SessionRow): string {
     row.failure === null
       ? ''
       : `<p class="failure"><strong>Why it ${summary.status === 'error' ? 'failed' : 'stopped'}:</strong> ${escapeHtml(row.failure)}</p>`;
-  return `<header><h2>${title.join(' ')}</h2><dl class="facts">${facts.join('')}</dl>${failure}</header>`;
+  const prompt = row.prompt === null ? '' : `<p class="prompt">${escapeHtml(row.prompt)}</p>`;
+  return `<header><h2>${title.join(' ')}</h2>${prompt}<dl class="facts">${facts.join('')}</dl>${failure}</header>`;
 }
 
 /** Starts a session's section, for a session of `file`. */
@@ -171,9 +218,15 @@ export function createSessionSection(file: string, limits: ReportLimits): Sessio
   const timeline = createTimeline(limits.timelineBars);
   const transcript = createTranscriptHtml(limits);
   let lastError: string | null = null;
+  let prompt: string | null = null;
   return {
     push(event, times) {
       facts.push(event, times);
+      if (event.type === 'user-message' && prompt === null) {
+        // Only the start is kept: the index shows one line of it.
+        const line = foldToOneLine(event.text.slice(0, 4 * INDEX_CELL_CHARS));
+        if (line !== '') prompt = truncate(line, INDEX_CELL_CHARS);
+      }
       timeline.push(event, times);
       transcript.push(event);
       if (event.type === 'error') lastError = truncate(event.message, limits.valueChars);
@@ -193,6 +246,7 @@ export function createSessionSection(file: string, limits: ReportLimits): Sessio
           (call) => call.status !== 'success' && call.status !== 'pending',
         ).length,
         failure: truncateOrNull(failureOf(summary, lastError), limits.valueChars),
+        prompt,
       };
       const timelineHtml = timeline.html();
       const html = [

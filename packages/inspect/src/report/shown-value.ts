@@ -62,7 +62,13 @@ export function hasContent(value: unknown): boolean {
  * A `<details>` block showing `value` under `title`, at most `maxChars` characters of it; when cut, the summary says
  * how much of how much is shown.
  */
-export function valueDetails(className: string, title: string, value: unknown, maxChars: number): string {
+export function valueDetails(
+  className: string,
+  title: string,
+  value: unknown,
+  maxChars: number,
+  open = false,
+): string {
   const text = valueText(value);
   const bytes = utf8Length(text);
   const cut = text.length > maxChars;
@@ -72,5 +78,5 @@ export function valueDetails(className: string, title: string, value: unknown, m
     ? `${title} · first ${formatBytes(keptBytes)} of ${formatBytes(bytes)}`
     : `${title} · ${formatBytes(bytes)}`;
   const shown = cut ? `${kept}\n… ${formatBytes(bytes - keptBytes)} more not shown` : text;
-  return `<details class="${className}"><summary>${escapeHtml(summary)}</summary><pre>${escapeHtml(shown)}</pre></details>`;
+  return `<details class="${className}"${open ? ' open' : ''}><summary>${escapeHtml(summary)}</summary><pre>${escapeHtml(shown)}</pre></details>`;
 }

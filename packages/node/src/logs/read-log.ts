@@ -11,6 +11,7 @@ import {
   type ForeignLog,
   type NormalizerOptions,
 } from '@cursor-stream/core/normalize';
+import type { Redactor } from '@cursor-stream/core/redact';
 import type { NdjsonRecord } from '@cursor-stream/ndjson';
 import { decompressedChunks } from './decompress.ts';
 import { createLineCounter } from './line-counter.ts';
@@ -31,6 +32,11 @@ export interface ReadingOptions {
    * `normalize` show), or `leave-out` its events, so that no session, token or row of it is counted as Cursor's.
    */
   readonly foreignLogs?: 'read' | 'leave-out' | undefined;
+  /**
+   * Takes secrets out of everything read before anyone sees it: each event, and each record's value and text
+   * handed to `onRecord`. Its counts say what it removed.
+   */
+  readonly redactor?: Redactor | undefined;
 }
 
 /**
@@ -109,7 +115,16 @@ function normalizerOptions(options: ReadLogOptions): NormalizerOptions {
   const result: NormalizerOptions = {};
   if (options.dialect !== undefined) result.dialect = options.dialect;
   if (options.maxRecordBytes !== undefined) result.maxRecordBytes = options.maxRecordBytes;
-  if (options.onRecord !== undefined) result.onRecord = options.onRecord;
+  const { onRecord, redactor } = options;
+  if (onRecord !== undefined)
+    result.onRecord =
+      redactor === undefined
+        ? onRecord
+        : (record, dialect) =>
+            onRecord(
+              { ...record, value: redactor.value(record.value), text: redactor.text(record.text) },
+              dialect,
+            );
   return result;
 }
 
@@ -138,13 +153,13 @@ function notText(path: string, why: string): LogError {
 }
 
 /** Hands batches of events on, counting them and the invalid lines among them. */
-function createDelivery(onEvents: ReadLogOptions['onEvents']) {
+function createDelivery(onEvents: ReadLogOptions['onEvents'], redactor: Redactor | undefined) {
   const counts = { events: 0, invalidLines: 0 };
   async function deliver(batch: readonly CanonicalEvent[]): Promise<void> {
     if (batch.length === 0) return;
     counts.events += batch.length;
     for (const event of batch) if (event.type === 'invalid-line') counts.invalidLines += 1;
-    await onEvents(batch);
+    await onEvents(redactor === undefined ? batch : batch.map((event) => redactor.event(event)));
   }
   return { counts, deliver };
 }
@@ -153,7 +168,7 @@ async function readSource(source: LogSource, options: ReadLogOptions): Promise<L
   const normalizer = createNormalizer(normalizerOptions(options));
   const counter = createLineCounter();
   const progress = options.progress?.(source.size, source.path) ?? NO_PROGRESS;
-  const { counts, deliver } = createDelivery(options.onEvents);
+  const { counts, deliver } = createDelivery(options.onEvents, options.redactor);
   const inputProblems: LogError[] = [];
   const chunks = decompressedChunks(source.path, measured(source.chunks, progress), ({ offset, message }) =>
     inputProblems.push(logError('bad-gzip', `at compressed byte ${offset}: ${message}`, source.path)),

@@ -18,6 +18,8 @@ import {
   INPUT_HELP,
   type ReadingFlags,
   readingOptions,
+  REDACT_FLAGS,
+  REDACT_HELP,
 } from '../../io/command-options.ts';
 import type { ExportOptions } from './run.ts';
 
@@ -72,11 +74,16 @@ export const declareExport: CommandDeclaration<typeof import('./run.ts')> = (
   const flagNames = Object.keys(EXPORT_FLAGS) as ExportFlagName[];
   for (const flag of flagNames) command.option(EXPORT_FLAGS[flag].spec, exportFlagHelp(flag));
   command
+    .option(REDACT_FLAGS, REDACT_HELP)
     .addHelpText('after', `${INPUT_HELP}\n${EXPORT_HELP}`)
     .action(
-      async (files: string[], flags: ReadingFlags & ExportFlagValues & { format: ExportTargetName }) => {
+      async (files: string[], flags: ReadingFlags & ExportFlagValues & { format: ExportTargetName; redact?: true }) => {
         const { runExport } = await load();
-        const options: ExportOptions = { ...readingOptions(flags), format: flags.format };
+        const options: ExportOptions = {
+          ...readingOptions(flags),
+          format: flags.format,
+          redact: flags.redact === true,
+        };
         // Commander keys each flag's value by its long name, camel-cased: the key of EXPORT_FLAGS.
         for (const flag of flagNames)
           if (flags[flag] !== undefined) Object.assign(options, { [flag]: flags[flag] });

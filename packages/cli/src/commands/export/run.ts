@@ -16,7 +16,13 @@ import {
   otlpTracesEndpointFromEnv,
 } from '@cursor-stream/export';
 import { checkExportFlags, type ExportTargetOptions, exportTarget } from '@cursor-stream/export/targets';
-import { expandLogPaths, ioError, type LogStats, readLog } from '@cursor-stream/node/logs';
+import {
+  expandLogPaths,
+  ioError,
+  type LogStats,
+  type ReadingOptions,
+  readLog,
+} from '@cursor-stream/node/logs';
 import { type CliError, cliError, type Result } from '../../io/cli-error.ts';
 import {
   type CliIo,
@@ -28,12 +34,15 @@ import {
 } from '../../io/cli-io.ts';
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../../io/exit-codes.ts';
 import type { InputOptions } from '../../io/options.ts';
+import { startRedaction } from '../../io/redaction.ts';
 
 /** Options of `export`: the reading options, the target and its flags. */
 export type ExportOptions = InputOptions &
   ExportTargetOptions & {
     /** The environment variable `endpoint` was read from, when no flag chose where OTLP goes. */
     endpointVariable?: string;
+    /** `--redact`: replace secrets by placeholders, in the logs' names too. */
+    redact?: boolean;
   };
 
 /**
@@ -137,11 +146,12 @@ function createWarningLines(io: CliIo) {
 async function exportLog(
   path: string,
   exporter: LogExporter,
-  options: ExportOptions,
+  options: ExportOptions & ReadingOptions,
   io: CliIo,
   warnings: ReturnType<typeof createWarningLines>,
 ): Promise<Result<LogStats>> {
-  const name = path === '-' ? '<stdin>' : resolve(path);
+  const resolved = path === '-' ? '<stdin>' : resolve(path);
+  const name = options.redactor?.text(resolved) ?? resolved;
   let modifiedMs: number | undefined;
   if (path !== '-') {
     // Checked before the log is opened for export, which replaces its earlier rows.
@@ -201,6 +211,8 @@ export async function runExport(
   let code: ExitCode = EXIT_OK;
   const warnings = createWarningLines(io);
   const invalid = { lines: 0, logs: 0, firstLog: '' };
+  const redaction = await startRedaction(options.redact, io);
+  const reading = { ...options, redactor: redaction.redactor };
   try {
     const exporter = await target.create(options, {
       variables: io.env,
@@ -214,7 +226,7 @@ export async function runExport(
       const result =
         'error' in entry
           ? { ok: false as const, error: entry.error }
-          : await exportLog(entry.path, exporter, options, io, warnings);
+          : await exportLog(entry.path, exporter, reading, io, warnings);
       if (!result.ok) {
         reportError(io, result.error);
         code = EXIT_USAGE_OR_IO;
@@ -232,6 +244,7 @@ export async function runExport(
     await output?.close();
     if (invalid.logs > 0) reportInvalidLines(io, invalid, 'exported as invalid-line events');
     io.stderr.write(totalsLine(totals, where));
+    redaction.report();
   } catch (error) {
     reportError(io, exportFailure(error, where));
     return EXIT_USAGE_OR_IO;

@@ -9,6 +9,8 @@ import {
   jobsOption,
   type ReadingFlags,
   readingOptions,
+  REDACT_FLAGS,
+  REDACT_HELP,
 } from '../../io/command-options.ts';
 
 /** Declares `normalize`. */
@@ -23,9 +25,11 @@ export const declareNormalize: CommandDeclaration<typeof import('./run.ts')> = (
     )
     .argument('[FILE]', 'log file, or - for standard input', '-')
     .addOption(jobsOption('worker threads a large file is read on', 1))
+    .option(REDACT_FLAGS, REDACT_HELP)
     .addHelpText('after', `${INPUT_HELP}\n${JOBS_HELP}\n${EXIT_HELP}`)
-    .action(async (file: string, flags: ReadingFlags & { jobs: number }) => {
+    .action(async (file: string, flags: ReadingFlags & { jobs: number; redact?: true }) => {
       const { runNormalize } = await load();
-      done(await runNormalize(file, { ...readingOptions(flags), jobs: flags.jobs }, io));
+      const options = { ...readingOptions(flags), jobs: flags.jobs, redact: flags.redact === true };
+      done(await runNormalize(file, options, io));
     });
 };

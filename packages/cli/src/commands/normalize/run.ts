@@ -3,7 +3,7 @@
  * ranges on worker threads, with the same output.
  */
 
-import { type LogStats, readLog } from '@cursor-stream/node/logs';
+import { type LogStats, type ReadingOptions, readLog } from '@cursor-stream/node/logs';
 import { readInRanges } from '@cursor-stream/node/ranges';
 import { commandModuleUrl } from '../../command-modules.ts';
 import type { Result } from '../../io/cli-error.ts';
@@ -19,11 +19,14 @@ import {
 import { EXIT_USAGE_OR_IO, type ExitCode } from '../../io/exit-codes.ts';
 import type { InputOptions } from '../../io/options.ts';
 import { eventLines } from './output.ts';
+import { startRedaction } from '../../io/redaction.ts';
 
 /** Options of `normalize`. */
 export interface NormalizeOptions extends InputOptions {
   /** Worker threads a large file may be read on. */
   jobs: number;
+  /** Replace secrets by placeholders; read on one thread then. */
+  redact?: boolean;
 }
 
 async function normalizeInRanges(
@@ -45,7 +48,11 @@ async function normalizeInRanges(
   return read === null || !read.ok ? read : { ok: true, value: read.value.stats };
 }
 
-function normalizeHere(path: string, options: NormalizeOptions, io: CliIo): Promise<Result<LogStats>> {
+function normalizeHere(
+  path: string,
+  options: NormalizeOptions & ReadingOptions,
+  io: CliIo,
+): Promise<Result<LogStats>> {
   return readLog(path, {
     ...options,
     stdin: io.stdin,
@@ -62,7 +69,11 @@ function normalizeHere(path: string, options: NormalizeOptions, io: CliIo): Prom
  * @returns 0, 1 when the log had invalid lines, 2 on an I/O error.
  */
 export async function runNormalize(path: string, options: NormalizeOptions, io: CliIo): Promise<ExitCode> {
-  const result = (await normalizeInRanges(path, options, io)) ?? (await normalizeHere(path, options, io));
+  const redaction = await startRedaction(options.redact, io);
+  const result = redaction.redactor
+    ? await normalizeHere(path, { ...options, redactor: redaction.redactor }, io)
+    : ((await normalizeInRanges(path, options, io)) ?? (await normalizeHere(path, options, io)));
+  redaction.report();
   if (!result.ok) {
     reportError(io, result.error);
     return EXIT_USAGE_OR_IO;

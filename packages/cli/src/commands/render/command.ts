@@ -7,6 +7,8 @@ import {
   INPUT_HELP,
   type ReadingFlags,
   readingOptions,
+  REDACT_FLAGS,
+  REDACT_HELP,
 } from '../../io/command-options.ts';
 
 /** Declares `render`. */
@@ -24,13 +26,15 @@ export const declareRender: CommandDeclaration<typeof import('./run.ts')> = (com
       '-v, --verbose',
       'also show the plumbing arguments of tool calls (call ids, parsed commands, ...)',
     )
+    .option(REDACT_FLAGS, REDACT_HELP)
     .addHelpText('after', `${INPUT_HELP}\n${EXIT_HELP}`)
-    .action(async (file: string, flags: ReadingFlags & { follow?: true; verbose?: true }) => {
+    .action(async (file: string, flags: ReadingFlags & { follow?: true; verbose?: true; redact?: true }) => {
       const { runRender } = await load();
       const options = {
         ...readingOptions(flags),
         follow: flags.follow === true,
         verbose: flags.verbose === true,
+        redact: flags.redact === true,
       };
       done(await runRender(file, options, io));
     });

@@ -9,6 +9,7 @@ import { type CliIo, progressFor, readingExitCode, reportError, writeText } from
 import { EXIT_USAGE_OR_IO, type ExitCode } from '../../io/exit-codes.ts';
 import type { InputOptions } from '../../io/options.ts';
 import { interruptSignal } from '../../io/signals.ts';
+import { startRedaction } from '../../io/redaction.ts';
 
 /** Options of `render`. */
 export interface RenderOptions extends InputOptions {
@@ -16,6 +17,8 @@ export interface RenderOptions extends InputOptions {
   follow: boolean;
   /** Also show the plumbing arguments of tool calls. */
   verbose?: boolean;
+  /** Replace secrets by placeholders. */
+  redact?: boolean;
 }
 
 /**
@@ -33,11 +36,13 @@ export async function runRender(path: string, options: RenderOptions, io: CliIo)
   }
   const palette = createPalette(shouldUseColor({ isTTY: io.stdout.isTTY, env: io.env }));
   const transcript = createTranscript(palette, { verbose: options.verbose === true });
+  const redaction = await startRedaction(options.redact, io);
   const interrupt = options.follow ? interruptSignal() : undefined;
   try {
-    const { follow: _follow, verbose: _verbose, ...inputOptions } = options;
+    const { follow: _follow, verbose: _verbose, redact: _redact, ...inputOptions } = options;
     const result = await readLog(path, {
       ...inputOptions,
+      redactor: redaction.redactor,
       stdin: io.stdin,
       progress: progressFor(io, true),
       ...(interrupt === undefined
@@ -53,6 +58,7 @@ export async function runRender(path: string, options: RenderOptions, io: CliIo)
       onEvents: (events) => writeText(io.stdout, events.map((event) => transcript.push(event)).join('')),
     });
     await writeText(io.stdout, transcript.end());
+    redaction.report();
     if (!result.ok) {
       reportError(io, result.error);
       return EXIT_USAGE_OR_IO;

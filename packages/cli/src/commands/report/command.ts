@@ -6,6 +6,8 @@ import {
   INPUT_HELP,
   type ReadingFlags,
   readingOptions,
+  REDACT_FLAGS,
+  REDACT_HELP,
 } from '../../io/command-options.ts';
 
 const MULTI_INPUT_EXIT_HELP = `
@@ -23,9 +25,11 @@ export const declareReport: CommandDeclaration<typeof import('./run.ts')> = (com
     )
     .argument('<FILE...>', 'log files or directories, or - for standard input')
     .requiredOption('-o, --output <file>', 'where to write the page (- for standard output)')
+    .option(REDACT_FLAGS, REDACT_HELP)
     .addHelpText('after', `${INPUT_HELP}\n${MULTI_INPUT_EXIT_HELP}`)
-    .action(async (files: string[], flags: ReadingFlags & { output: string }) => {
+    .action(async (files: string[], flags: ReadingFlags & { output: string; redact?: true }) => {
       const { runReport } = await load();
-      done(await runReport(files, { ...readingOptions(flags), output: flags.output }, io));
+      const options = { ...readingOptions(flags), output: flags.output, redact: flags.redact === true };
+      done(await runReport(files, options, io));
     });
 };

@@ -15,12 +15,15 @@ import {
 } from '../../io/cli-io.ts';
 import { EXIT_USAGE_OR_IO, type ExitCode } from '../../io/exit-codes.ts';
 import type { InputOptions } from '../../io/options.ts';
+import { startRedaction } from '../../io/redaction.ts';
 import { createValueProblemList, type LogsOutcome, withValueProblems } from '../../io/value-problems.ts';
 
 /** Options of `report`. */
 export interface ReportCommandOptions extends InputOptions {
   /** Where to write the page; `-` for standard output. */
   output: string;
+  /** Replace secrets by placeholders. */
+  redact?: boolean;
 }
 
 async function openOutput(path: string): Promise<Result<FileHandle>> {
@@ -114,8 +117,27 @@ export async function runReport(
   options: ReportCommandOptions,
   io: CliIo,
 ): Promise<ExitCode> {
-  const { output, ...inputOptions } = options;
-  const readOptions = { ...inputOptions, stdin: io.stdin, progress: progressFor(io, false) };
+  const { output, redact, ...inputOptions } = options;
+  const redaction = await startRedaction(redact, io);
+  const readOptions = {
+    ...inputOptions,
+    redactor: redaction.redactor,
+    stdin: io.stdin,
+    progress: progressFor(io, false),
+  };
+  try {
+    return await writeReportTo(paths, output, readOptions, io);
+  } finally {
+    redaction.report();
+  }
+}
+
+async function writeReportTo(
+  paths: readonly string[],
+  output: string,
+  readOptions: Parameters<typeof writeReport>[1],
+  io: CliIo,
+): Promise<ExitCode> {
   if (output === '-') {
     return logsExitCode(
       io,

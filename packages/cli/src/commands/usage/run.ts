@@ -1,9 +1,18 @@
-/** `cursor-stream usage`: token totals of logs per day, session or model, from each session's `result.usage`. */
+/** `cursor-stream usage`: tokens and cost of logs per period, session or model, from each session's `result.usage`. */
 
+import { readFile } from 'node:fs/promises';
+import { type PriceTable, parsePriceTableText } from '@cursor-stream/core/cost';
 import { type FactsTracker, type SessionFacts, trackSessionFacts } from '@cursor-stream/core/sessions';
 import { displayPath } from '@cursor-stream/core/text';
-import { createUsageOutput, type UsageGrouping, type UsageOptions } from '@cursor-stream/inspect/usage';
+import { createPalette, shouldUseColor } from '@cursor-stream/inspect/terminal';
 import {
+  createUsageOutput,
+  resolveUsageOptions,
+  type UsageOptions,
+  type UsageRequest,
+} from '@cursor-stream/inspect/usage';
+import {
+  ioError,
   type LogResult,
   type LogSessionsOptions,
   type RangeSessionsOutcome,
@@ -11,24 +20,26 @@ import {
 } from '@cursor-stream/node/logs';
 import { readInRanges } from '@cursor-stream/node/ranges';
 import { commandModuleUrl } from '../../command-modules.ts';
+import { cliError, type Result } from '../../io/cli-error.ts';
 import {
   type CliIo,
   jobsFor,
   logsExitCode,
   progressFor,
+  reportError,
   splitBytesFrom,
   type WriteText,
   writeText,
 } from '../../io/cli-io.ts';
-import type { ExitCode } from '../../io/exit-codes.ts';
+import { EXIT_USAGE_OR_IO, type ExitCode } from '../../io/exit-codes.ts';
 import type { InputOptions } from '../../io/options.ts';
 import { createValueProblemList, type LogsOutcome, withValueProblems } from '../../io/value-problems.ts';
 import type { UsageRangeResult, UsageRangeSetup } from './range-consumer.ts';
 
 /** Options of `usage`. */
-export interface UsageCommandOptions extends InputOptions {
-  by: UsageGrouping;
-  json: boolean;
+export interface UsageCommandOptions extends InputOptions, Omit<UsageRequest, 'prices' | 'palette'> {
+  /** A price table file to compute costs with instead of the built-in one. */
+  prices?: string;
   /** Worker threads a large file may be read on. */
   jobs: number;
 }
@@ -112,11 +123,19 @@ export async function runUsage(
   options: UsageCommandOptions,
   io: CliIo,
 ): Promise<ExitCode> {
+  const usageOptions = await usageOptionsOf(options, io);
+  if (!usageOptions.ok) {
+    reportError(io, usageOptions.error);
+    return EXIT_USAGE_OR_IO;
+  }
   const jobs = jobsFor(io, options.jobs);
+  const { dialect, maxRecordBytes } = options;
   const outcome = await writeUsage(
     paths,
     {
-      ...options,
+      dialect,
+      ...(maxRecordBytes === undefined ? {} : { maxRecordBytes }),
+      ...usageOptions.value,
       stdin: io.stdin,
       progress: progressFor(io, false),
       inRanges: rangeReader(options, io, jobs),
@@ -124,4 +143,33 @@ export async function runUsage(
     (text) => writeText(io.stdout, text),
   );
   return logsExitCode(io, outcome, 'not counted (cursor-stream validate lists them)');
+}
+
+async function readPriceTable(path: string): Promise<Result<PriceTable>> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    return { ok: false, error: ioError(path, error) };
+  }
+  const table = parsePriceTableText(text);
+  return table.ok ? table : { ok: false, error: cliError('invalid-value', table.error.message, path) };
+}
+
+/** The view's options from the command line's: the price table read, the zone and range checked, the colors. */
+async function usageOptionsOf(options: UsageCommandOptions, io: CliIo): Promise<Result<UsageOptions>> {
+  const prices = options.prices === undefined ? undefined : await readPriceTable(options.prices);
+  if (prices !== undefined && !prices.ok) return prices;
+  const { by, json, timeZone, since, until, order } = options;
+  const resolved = resolveUsageOptions({
+    by,
+    json,
+    ...(timeZone === undefined ? {} : { timeZone }),
+    ...(since === undefined ? {} : { since }),
+    ...(until === undefined ? {} : { until }),
+    ...(order === undefined ? {} : { order }),
+    ...(prices === undefined ? {} : { prices: prices.value }),
+    palette: createPalette(shouldUseColor({ isTTY: io.stdout.isTTY, env: io.env })),
+  });
+  return resolved.ok ? resolved : { ok: false, error: cliError('invalid-value', resolved.error.message) };
 }

@@ -1,0 +1,129 @@
+import type { SessionFacts } from '@cursor-stream/core/sessions';
+import {
+  createUsageOutput,
+  createWallClock,
+  parseTimeBound,
+  resolveUsageOptions,
+  type WallClock,
+} from '@cursor-stream/inspect/usage';
+import { fc, test as propTest } from '@fast-check/vitest';
+import { describe, expect, test } from 'vitest';
+
+function clockOf(zone: string): WallClock {
+  const clock = createWallClock(zone);
+  if (!clock.ok) throw new Error(clock.error.message);
+  return clock.value;
+}
+
+/** A session's facts with what `usage` reads: its model, its usage and its first time. */
+function facts(model: string | null, firstAtMs: number | null, inputTokens: number | null): SessionFacts {
+  return {
+    file: 'log.ndjson',
+    line: 1,
+    firstAtMs,
+    lastAtMs: firstAtMs,
+    problems: [],
+    problemsOmitted: 0,
+    summary: { model, sessionId: 's', usage: inputTokens === null ? null : { inputTokens } },
+  } as unknown as SessionFacts;
+}
+
+describe('the wall clock of a zone', () => {
+  test('reads an instant as the zone’s wall time, across a change of daylight saving time', () => {
+    const paris = clockOf('Europe/Paris');
+    // 2026-03-29 01:30 UTC is 03:30 in Paris (summer time began at 01:00 UTC); an hour before, 01:30 (winter).
+    expect(paris.wallTime(Date.UTC(2026, 2, 29, 1, 30, 0, 5))).toBe('2026-03-29T03:30:00.005');
+    expect(paris.wallTime(Date.UTC(2026, 2, 29, 0, 30))).toBe('2026-03-29T01:30:00.000');
+    expect(clockOf('America/New_York').wallTime(Date.UTC(2026, 0, 1, 3))).toBe('2025-12-31T22:00:00.000');
+  });
+
+  propTest.prop([fc.integer({ min: 0, max: 8_000_000_000_000 })])('in UTC is the ISO time', (ms) => {
+    expect(clockOf('UTC').wallTime(ms)).toBe(new Date(ms).toISOString().slice(0, 23));
+  });
+
+  test('a name that is no zone is an error value', () => {
+    const clock = createWallClock('Not/AZone');
+    expect(clock.ok).toBe(false);
+    if (!clock.ok) expect(clock.error.code).toBe('invalid-time-zone');
+  });
+});
+
+describe('--since and --until', () => {
+  test('a date alone takes its whole day; a time is taken to its minute or second', () => {
+    expect(parseTimeBound('2026-05-01', 'since')).toEqual({ ok: true, value: '2026-05-01T00:00:00.000' });
+    expect(parseTimeBound('20260501', 'until')).toEqual({ ok: true, value: '2026-05-01T23:59:59.999' });
+    expect(parseTimeBound('2026-05-01T09:30', 'until')).toEqual({
+      ok: true,
+      value: '2026-05-01T09:30:59.999',
+    });
+    expect(parseTimeBound('2026-05-01 09:30:15', 'since')).toEqual({
+      ok: true,
+      value: '2026-05-01T09:30:15.000',
+    });
+  });
+
+  test.each(['2026-02-29', '2026-13-01', '2026-05-01T24:00', 'yesterday', '', '2026-5-1'])(
+    '%j is no date',
+    (text) => {
+      const bound = parseTimeBound(text, 'since');
+      expect(bound.ok).toBe(false);
+      if (!bound.ok) expect(bound.error.message).toMatch(/^--since ".*" is not a date/);
+    },
+  );
+});
+
+describe('usage periods in a zone', () => {
+  test('weeks start on Monday, months and days are the zone’s, and the range is read in the zone', () => {
+    // 2026-06-01 is a Monday; 23:30 UTC on 2026-05-31 (a Sunday) is already Monday 01:30 in Paris.
+    const late = Date.UTC(2026, 4, 31, 23, 30);
+    const resolved = (zone: string, by: 'day' | 'week' | 'month', since?: string) => {
+      const options = resolveUsageOptions({ by, json: true, timeZone: zone, ...(since ? { since } : {}) });
+      if (!options.ok) throw new Error(options.error.message);
+      const output = createUsageOutput(options.value);
+      output.add(facts('Auto', late, 10));
+      return JSON.parse(output.end()) as Record<string, Array<Record<string, unknown>>>;
+    };
+    expect(resolved('UTC', 'day').daily?.[0]?.date).toBe('2026-05-31');
+    expect(resolved('Europe/Paris', 'day').daily?.[0]?.date).toBe('2026-06-01');
+    expect(resolved('UTC', 'week').weekly?.[0]?.week).toBe('2026-05-25');
+    expect(resolved('Europe/Paris', 'week').weekly?.[0]?.week).toBe('2026-06-01');
+    expect(resolved('UTC', 'month').monthly?.[0]?.month).toBe('2026-05');
+    expect(resolved('Europe/Paris', 'month').monthly?.[0]?.month).toBe('2026-06');
+    expect(resolved('UTC', 'month', '2026-06-01').monthly).toEqual([]);
+    expect(resolved('Europe/Paris', 'month', '2026-06-01').monthly).toHaveLength(1);
+  });
+
+  test('--order desc lists periods last first, sessions without a time still last', () => {
+    const options = resolveUsageOptions({ by: 'month', json: true, timeZone: 'UTC', order: 'desc' });
+    if (!options.ok) throw new Error(options.error.message);
+    const output = createUsageOutput(options.value);
+    for (const at of [Date.UTC(2026, 0, 5), null, Date.UTC(2026, 2, 5), Date.UTC(2026, 1, 5)])
+      output.add(facts('Auto', at, 1));
+    const document = JSON.parse(output.end()) as { monthly: Array<{ month: string | null }> };
+    expect(document.monthly.map((row) => row.month)).toEqual(['2026-03', '2026-02', '2026-01', null]);
+  });
+
+  test('a model the table lacks has an unknown cost, and so has a period of sessions without usage', () => {
+    const options = resolveUsageOptions({ by: 'month', json: true, timeZone: 'UTC' });
+    if (!options.ok) throw new Error(options.error.message);
+    const output = createUsageOutput(options.value);
+    output.add(facts('Auto', Date.UTC(2026, 0, 5), 1_000_000));
+    output.add(facts('no-such-model', Date.UTC(2026, 0, 6), 5));
+    output.add(facts('Auto', Date.UTC(2026, 1, 6), null));
+    output.add(facts('Auto', Date.UTC(2026, 2, 6), 1_000_000));
+    const document = JSON.parse(output.end()) as {
+      monthly: Array<{
+        totalCost: number | null;
+        modelBreakdowns: Array<{ modelName: string; cost: number | null }>;
+      }>;
+    };
+    const [january, february, march] = document.monthly;
+    expect(january?.totalCost).toBeNull();
+    expect(january?.modelBreakdowns.map((model) => [model.modelName, model.cost])).toEqual([
+      ['Auto', 1.25],
+      ['no-such-model', null],
+    ]);
+    expect(february?.totalCost).toBeNull();
+    expect(march?.totalCost).toBe(1.25);
+  });
+});
