@@ -3,7 +3,7 @@
  * names are fixed. Discriminant `type` in kebab-case, fields in camelCase.
  */
 
-import type { FailureCode } from '../failures/failure-classes.ts';
+import type { FailureCode } from '../failures/index.ts';
 
 /** Where the record that produced an event starts in the input. */
 export interface SourceLocation {

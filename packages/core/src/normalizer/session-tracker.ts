@@ -8,7 +8,7 @@ import {
   type TextDeltaEvent,
   unreachable,
 } from '../events/index.ts';
-import { classifyFailure } from '../failures/failure-classes.ts';
+import { classifyFailure } from '../failures/index.ts';
 import { isMessageless } from '../messageless-error.ts';
 import { isSessionContent, opensNewSession, type SessionProgress } from '../sessions/index.ts';
 

@@ -15,7 +15,7 @@ import {
   type Usage,
   unreachable,
 } from '../events/index.ts';
-import type { FailureCode } from '../failures/failure-classes.ts';
+import type { FailureCode } from '../failures/index.ts';
 import { createTextKeeper, type TextKeeper, type TextOmission } from './kept-text.ts';
 import { isSessionContent, opensNewSession } from './session-boundary.ts';
 import type { TextDigest } from './text-digest.ts';
