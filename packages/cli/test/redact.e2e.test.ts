@@ -1,9 +1,9 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runCli } from '@cursor-stream/test-kit/run-cli';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { runCli } from './run-cli.ts';
 
 // Put together here, so that no scanner takes the test for a leak.
 const alnum = (n: number) => 'Zq4Rt8Wm2Xv6Kp0Ls3'.repeat(Math.ceil(n / 18)).slice(0, n);

@@ -288,9 +288,9 @@ describe.skipIf(!hasChromium)(`the report in headless Chromium ${CHROMIUM_NEEDS}
         );
         expect(await page.locator('#found').textContent()).toBe('1 of 3');
         await page.locator('#search').fill('sonnet error');
-        expect(
-          await page.locator('table.index tbody tr:not([hidden]) td.sess a').allTextContents(),
-        ).toEqual([PROMPTS[1]]);
+        expect(await page.locator('table.index tbody tr:not([hidden]) td.sess a').allTextContents()).toEqual([
+          PROMPTS[1],
+        ]);
         await page.locator('#search').fill('');
         expect(await page.locator('table.index tbody tr:not([hidden])').count()).toBe(3);
         expect(consoleErrors).toEqual([]);

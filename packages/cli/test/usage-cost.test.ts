@@ -2,9 +2,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { REPO_ROOT } from '@cursor-stream/test-kit/corpus';
+import { runCli } from '@cursor-stream/test-kit/run-cli';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { generateCorpus } from '../../../corpus/generator/index.ts';
-import { REPO_ROOT, runCli } from './run-cli.ts';
 
 /** Rates in USD per million tokens, per model name of the logs; Auto is left out, so its cost is unknown. */
 const RATES: Record<string, { input: number; output: number; cacheRead: number; cacheWrite: number }> = {

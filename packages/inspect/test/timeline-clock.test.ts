@@ -4,7 +4,7 @@ import { createTimeline } from '../src/report/timeline.ts';
 
 /** The left edge (in % of the axis) of each bar of a kind, in the order drawn. */
 function lefts(html: string, kind: string): number[] {
-  return [...html.matchAll(new RegExp(`class="bar ${kind} [a-z]+" style="left:([0-9.]+)%`, 'g'))].map(
+  return [...html.matchAll(new RegExp(`class="bar ${kind} [a-z]+" data-left="([0-9.]+)%"`, 'g'))].map(
     (match) => Number(match[1]),
   );
 }
@@ -60,6 +60,6 @@ describe('the report timeline on one clock', () => {
     timeline.push(result[0], { completedAtMs: 1300 + skew });
     timeline.push(...later);
     // 1000 to 2000 on the axis: the bar starts at 1100 (10%) and lasts 200 ms (20%).
-    expect(timeline.html()).toMatch(/class="bar tool ok" style="left:10(\.0+)?%;width:20(\.0+)?%"/);
+    expect(timeline.html()).toMatch(/class="bar tool ok" data-left="10(\.0+)?%" data-width="20(\.0+)?%"/);
   });
 });

@@ -16,10 +16,10 @@ import {
   addReadingOptions,
   type CommandDeclaration,
   INPUT_HELP,
-  type ReadingFlags,
-  readingOptions,
   REDACT_FLAGS,
   REDACT_HELP,
+  type ReadingFlags,
+  readingOptions,
 } from '../../io/command-options.ts';
 import type { ExportOptions } from './run.ts';
 
@@ -77,7 +77,10 @@ export const declareExport: CommandDeclaration<typeof import('./run.ts')> = (
     .option(REDACT_FLAGS, REDACT_HELP)
     .addHelpText('after', `${INPUT_HELP}\n${EXPORT_HELP}`)
     .action(
-      async (files: string[], flags: ReadingFlags & ExportFlagValues & { format: ExportTargetName; redact?: true }) => {
+      async (
+        files: string[],
+        flags: ReadingFlags & ExportFlagValues & { format: ExportTargetName; redact?: true },
+      ) => {
         const { runExport } = await load();
         const options: ExportOptions = {
           ...readingOptions(flags),

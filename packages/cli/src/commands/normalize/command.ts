@@ -7,10 +7,10 @@ import {
   INPUT_HELP,
   JOBS_HELP,
   jobsOption,
-  type ReadingFlags,
-  readingOptions,
   REDACT_FLAGS,
   REDACT_HELP,
+  type ReadingFlags,
+  readingOptions,
 } from '../../io/command-options.ts';
 
 /** Declares `normalize`. */

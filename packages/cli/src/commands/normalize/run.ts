@@ -18,8 +18,8 @@ import {
 } from '../../io/cli-io.ts';
 import { EXIT_USAGE_OR_IO, type ExitCode } from '../../io/exit-codes.ts';
 import type { InputOptions } from '../../io/options.ts';
-import { eventLines } from './output.ts';
 import { startRedaction } from '../../io/redaction.ts';
+import { eventLines } from './output.ts';
 
 /** Options of `normalize`. */
 export interface NormalizeOptions extends InputOptions {

@@ -5,10 +5,10 @@ import {
   type CommandDeclaration,
   EXIT_HELP,
   INPUT_HELP,
-  type ReadingFlags,
-  readingOptions,
   REDACT_FLAGS,
   REDACT_HELP,
+  type ReadingFlags,
+  readingOptions,
 } from '../../io/command-options.ts';
 
 /** Declares `render`. */

@@ -8,8 +8,8 @@ import { cliError } from '../../io/cli-error.ts';
 import { type CliIo, progressFor, readingExitCode, reportError, writeText } from '../../io/cli-io.ts';
 import { EXIT_USAGE_OR_IO, type ExitCode } from '../../io/exit-codes.ts';
 import type { InputOptions } from '../../io/options.ts';
-import { interruptSignal } from '../../io/signals.ts';
 import { startRedaction } from '../../io/redaction.ts';
+import { interruptSignal } from '../../io/signals.ts';
 
 /** Options of `render`. */
 export interface RenderOptions extends InputOptions {

@@ -4,10 +4,10 @@ import {
   addReadingOptions,
   type CommandDeclaration,
   INPUT_HELP,
-  type ReadingFlags,
-  readingOptions,
   REDACT_FLAGS,
   REDACT_HELP,
+  type ReadingFlags,
+  readingOptions,
 } from '../../io/command-options.ts';
 
 const MULTI_INPUT_EXIT_HELP = `
