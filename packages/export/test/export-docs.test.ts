@@ -5,8 +5,8 @@ import { EXAMPLE_QUERIES, TABLES } from '../src/index.ts';
 const read = (path: string) => readFileSync(new URL(path, import.meta.url), 'utf8');
 
 describe('documentation', () => {
-  it('shows in the README exactly the queries the tests run on DuckDB and ClickHouse', () => {
-    const readme = read('../../../README.md');
+  it('shows in the package README exactly the queries the tests run on DuckDB and ClickHouse', () => {
+    const readme = read('../README.md');
     for (const sql of Object.values(EXAMPLE_QUERIES)) expect(readme).toContain(`\`\`\`sql\n${sql}\n\`\`\``);
   });
 

@@ -8,7 +8,11 @@ import { scratchFolder } from '@cursor-stream/test-kit/scratch';
 import { afterAll, describe, expect, test } from 'vitest';
 
 const EXAMPLE = join(import.meta.dirname, '../examples/embed.ts');
-const README = join(import.meta.dirname, '../../../README.md');
+/** Where the example is shown: the package's README, and the repository's among its recipes. */
+const SHOWN_IN = [
+  { readme: join(import.meta.dirname, '../README.md'), heading: '### Example' },
+  { readme: join(import.meta.dirname, '../../../README.md'), heading: '## Embed it in an app' },
+];
 const TSX_CLI = createRequire(import.meta.url).resolve('tsx/cli');
 
 const bin = scratchFolder('node');
@@ -23,14 +27,18 @@ function runExample(vars: Record<string, string>, prompt: string) {
 }
 
 describe('the README embedding example', () => {
-  test('is the example file, word for word, in ten lines', () => {
-    const readme = readFileSync(README, 'utf8');
-    const section = readme.slice(readme.indexOf('## Embedding'));
-    const block = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
-    const example = readFileSync(EXAMPLE, 'utf8');
-    expect(block).toBe(example);
-    expect(example.trimEnd().split('\n')).toHaveLength(10);
-  });
+  test.each(SHOWN_IN)(
+    'is the example file, word for word, in ten lines, under $heading',
+    ({ readme, heading }) => {
+      const text = readFileSync(readme, 'utf8');
+      expect(text).toContain(`\n${heading}\n`);
+      const section = text.slice(text.indexOf(`\n${heading}\n`));
+      const block = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
+      const example = readFileSync(EXAMPLE, 'utf8');
+      expect(block).toBe(example);
+      expect(example.trimEnd().split('\n')).toHaveLength(10);
+    },
+  );
 
   test('prints the assistant text and the duration of a successful run', () => {
     const { stdout, status } = runExample({ FAKE_AGENT_REPLAY: DOCS_EXAMPLE }, 'Summarize README.md');
