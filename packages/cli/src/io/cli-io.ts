@@ -40,6 +40,16 @@ export async function writeText(stream: OutputStream, text: string | Uint8Array)
   await new Promise<void>((resolve) => stream.once('drain', resolve));
 }
 
+/**
+ * The usage error for standard input named more than once among a command's logs (it can be read only once), or
+ * `undefined`.
+ */
+export function stdinNamedTwice(paths: readonly string[]): CliError | undefined {
+  return paths.filter((path) => path === '-').length > 1
+    ? cliError('usage', 'standard input (-) can be read only once')
+    : undefined;
+}
+
 /** Prints a usage or I/O error as its one stderr line. */
 export function reportError(io: CliIo, error: CliError): void {
   io.stderr.write(`${formatCliError(error)}\n`);

@@ -11,8 +11,7 @@ import {
 } from '@cursor-stream/inspect/census';
 import { createPalette, shouldUseColor } from '@cursor-stream/inspect/terminal';
 import { expandLogPaths, type LogError, type Progress, readLog } from '@cursor-stream/node/logs';
-import { cliError } from '../../io/cli-error.ts';
-import { type CliIo, progressFor, reportError, writeText } from '../../io/cli-io.ts';
+import { type CliIo, progressFor, reportError, stdinNamedTwice, writeText } from '../../io/cli-io.ts';
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../../io/exit-codes.ts';
 import type { InputOptions } from '../../io/options.ts';
 
@@ -67,8 +66,9 @@ export async function runCensus(
   options: CensusOptions,
   io: CliIo,
 ): Promise<ExitCode> {
-  if (paths.filter((path) => path === '-').length > 1) {
-    reportError(io, cliError('usage', 'standard input (-) can be read only once'));
+  const stdinTwice = stdinNamedTwice(paths);
+  if (stdinTwice !== undefined) {
+    reportError(io, stdinTwice);
     return EXIT_USAGE_OR_IO;
   }
   const { json, ...inputOptions } = options;

@@ -17,7 +17,15 @@ import { expandLogPaths, type LogEntry } from '@cursor-stream/node/logs';
 import { readInRanges, runInWorkers } from '@cursor-stream/node/ranges';
 import { commandModuleUrl } from '../../command-modules.ts';
 import { type CliError, cliError, type Result } from '../../io/cli-error.ts';
-import { type CliIo, jobsFor, progressFor, reportError, splitBytesFrom, writeText } from '../../io/cli-io.ts';
+import {
+  type CliIo,
+  jobsFor,
+  progressFor,
+  reportError,
+  splitBytesFrom,
+  stdinNamedTwice,
+  writeText,
+} from '../../io/cli-io.ts';
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../../io/exit-codes.ts';
 import {
   joinFindings,
@@ -209,8 +217,9 @@ export async function runValidate(
   options: ValidateOptions,
   io: CliIo,
 ): Promise<ExitCode> {
-  if (paths.filter((path) => path === '-').length > 1) {
-    reportError(io, cliError('usage', 'standard input (-) can be read only once'));
+  const stdinTwice = stdinNamedTwice(paths);
+  if (stdinTwice !== undefined) {
+    reportError(io, stdinTwice);
     return EXIT_USAGE_OR_IO;
   }
   const jobs = jobsFor(io, options.jobs);
