@@ -154,3 +154,141 @@ describe('summary of several logs', () => {
     expect(table.stdout).toMatch(/\ninput \d+ lines,/);
   });
 });
+
+/** stdout of `command` on each log alone. */
+async function outputsAlone(command: string, paths: readonly string[]): Promise<string[]> {
+  const runs = await Promise.all(paths.map((path) => runCli([command, path])));
+  return runs.map((run) => run.stdout);
+}
+
+describe('render of several logs', () => {
+  test('each transcript, as the log alone gives it, under a line naming its file', async () => {
+    const [run, alone] = await Promise.all([runCli(['render', logs]), outputsAlone('render', logFiles)]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe(alone.map((text, at) => `══ ${logFiles[at]}\n${text}`).join(''));
+    expect(run.stderr).toBe(
+      `cursor-stream: ${logFiles[1]}: 2 invalid lines: shown in the transcript where they occur\n`,
+    );
+  });
+
+  test('- among files reads standard input in its place', async () => {
+    const input = await readFile(join(REPO_ROOT, PARALLEL));
+    const [run, alone] = await Promise.all([
+      runCli(['render', '-', DOCS], { input }),
+      outputsAlone('render', [PARALLEL, DOCS]),
+    ]);
+    expect([run.code, run.stderr]).toEqual([0, '']);
+    expect(run.stdout).toBe(`══ <stdin>\n${alone[0]}══ ${DOCS}\n${alone[1]}`);
+  });
+
+  test("another agent's log in a folder is named on stderr, the others rendered", async () => {
+    const run = await runCli(['render', mixed]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      `cursor-stream: ${join(mixed, 'b-claude.ndjson')}: line 1: this looks like a Claude Code stream-json log, ` +
+        'not cursor-agent\n',
+    );
+    const alone = await outputsAlone('render', [
+      join(mixed, 'a-cursor.ndjson'),
+      join(mixed, 'c-cursor.ndjson'),
+    ]);
+    expect(run.stdout.startsWith(`══ ${join(mixed, 'a-cursor.ndjson')}\n${alone[0]}`)).toBe(true);
+    expect(run.stdout.endsWith(`══ ${join(mixed, 'c-cursor.ndjson')}\n${alone[1]}`)).toBe(true);
+  });
+
+  test('an unreadable path among good ones is reported, the others rendered, and the exit code is 2', async () => {
+    const missing = join(scratch.dir, 'missing.ndjson');
+    const [run, alone] = await Promise.all([
+      runCli(['render', DOCS, missing, PARALLEL]),
+      outputsAlone('render', [DOCS, PARALLEL]),
+    ]);
+    expect([run.code, run.stderr]).toEqual([2, `cursor-stream: ${missing}: no such file\n`]);
+    expect(run.stdout).toBe(`══ ${DOCS}\n${alone[0]}══ ${missing}\n══ ${PARALLEL}\n${alone[1]}`);
+  });
+
+  test('--follow tails one plain file: several logs are a usage error', async () => {
+    const run = await runCli(['render', '--follow', DOCS, PARALLEL]);
+    expect([run.code, run.stdout, run.stderr]).toEqual([
+      2,
+      '',
+      'cursor-stream: --follow tails one plain file, not 2 logs\n',
+    ]);
+  });
+
+  test('one log gives its transcript with no header', async () => {
+    const input = await readFile(join(REPO_ROOT, DOCS));
+    const [named, piped] = await Promise.all([runCli(['render', DOCS]), runCli(['render'], { input })]);
+    expect(named.stdout).toBe(piped.stdout);
+    expect(named.stdout).not.toContain('══');
+  });
+});
+
+/** Each line of `normalize` on several logs is the line one log gives, with its file as first field. */
+function withFile(file: string, lines: string): string {
+  return lines
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => `{"file":${JSON.stringify(file)},${line.slice(1)}\n`)
+    .join('');
+}
+
+describe('normalize of several logs', () => {
+  test("each log's lines in order, each with its file first and otherwise as the log alone gives it", async () => {
+    const [run, alone] = await Promise.all([
+      runCli(['normalize', logs]),
+      outputsAlone('normalize', logFiles),
+    ]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe(alone.map((lines, at) => withFile(logFiles[at] as string, lines)).join(''));
+    expect(run.stderr).toBe(
+      `cursor-stream: ${logFiles[1]}: 2 invalid lines: written as invalid-line events\n`,
+    );
+    for (const line of run.stdout.trimEnd().split('\n'))
+      expect(Object.keys(JSON.parse(line))[0]).toBe('file');
+  });
+
+  test('- among files reads standard input in its place', async () => {
+    const input = await readFile(join(REPO_ROOT, PARALLEL));
+    const [run, alone] = await Promise.all([
+      runCli(['normalize', DOCS, '-'], { input }),
+      outputsAlone('normalize', [DOCS, PARALLEL]),
+    ]);
+    expect([run.code, run.stderr]).toEqual([0, '']);
+    expect(run.stdout).toBe(withFile(DOCS, alone[0] ?? '') + withFile('<stdin>', alone[1] ?? ''));
+  });
+
+  test("another agent's log in a folder is named on stderr, the others written", async () => {
+    const run = await runCli(['normalize', mixed]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      `cursor-stream: ${join(mixed, 'b-claude.ndjson')}: line 1: this looks like a Claude Code stream-json log, ` +
+        'not cursor-agent\n',
+    );
+    const files = run.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { file: string }).file);
+    expect(new Set(files)).toEqual(
+      new Set(['a-cursor.ndjson', 'b-claude.ndjson', 'c-cursor.ndjson'].map((name) => join(mixed, name))),
+    );
+  });
+
+  test('an unreadable path among good ones is reported, the others written, and the exit code is 2', async () => {
+    const missing = join(scratch.dir, 'missing.ndjson');
+    const [run, alone] = await Promise.all([
+      runCli(['normalize', DOCS, missing, PARALLEL]),
+      outputsAlone('normalize', [DOCS, PARALLEL]),
+    ]);
+    expect([run.code, run.stderr]).toEqual([2, `cursor-stream: ${missing}: no such file\n`]);
+    expect(run.stdout).toBe(withFile(DOCS, alone[0] ?? '') + withFile(PARALLEL, alone[1] ?? ''));
+  });
+
+  test('standard input named twice is a usage error', async () => {
+    const run = await runCli(['normalize', '-', '-']);
+    expect([run.code, run.stdout, run.stderr]).toEqual([
+      2,
+      '',
+      'cursor-stream: standard input (-) can be read only once\n',
+    ]);
+  });
+});

@@ -7,6 +7,7 @@ import {
   INPUT_HELP,
   JOBS_HELP,
   jobsOption,
+  optionalLogsArgument,
   REDACT_FLAGS,
   REDACT_HELP,
   type ReadingFlags,
@@ -21,15 +22,15 @@ export const declareNormalize: CommandDeclaration<typeof import('./run.ts')> = (
 ) => {
   addReadingOptions(command.summary('print canonical events as NDJSON'))
     .description(
-      'Print the canonical events of a log as NDJSON, one per line, each with its loc (line and byte offset).',
+      'Print the canonical events of logs as NDJSON, one per line, each with its loc (line and byte offset). Directories are searched for *.ndjson, *.jsonl, *.log and their .gz; the logs are read one after the other, and when there is more than one, each line starts with a "file" field naming its log ({"file":"a.ndjson","type":...}), so that a line still reads on its own (grep, jq) and the rest of it is the event as one log gives it.',
     )
-    .argument('[FILE]', 'log file, or - for standard input', '-')
+    .addArgument(optionalLogsArgument())
     .addOption(jobsOption('worker threads a large file is read on', 1))
     .option(REDACT_FLAGS, REDACT_HELP)
     .addHelpText('after', `${INPUT_HELP}\n${JOBS_HELP}\n${EXIT_HELP}`)
-    .action(async (file: string, flags: ReadingFlags & { jobs: number; redact?: true }) => {
+    .action(async (files: string[], flags: ReadingFlags & { jobs: number; redact?: true }) => {
       const { runNormalize } = await load();
       const options = { ...readingOptions(flags), jobs: flags.jobs, redact: flags.redact === true };
-      done(await runNormalize(file, options, io));
+      done(await runNormalize(files, options, io));
     });
 };

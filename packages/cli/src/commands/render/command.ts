@@ -5,6 +5,7 @@ import {
   type CommandDeclaration,
   EXIT_HELP,
   INPUT_HELP,
+  optionalLogsArgument,
   REDACT_FLAGS,
   REDACT_HELP,
   type ReadingFlags,
@@ -13,14 +14,14 @@ import {
 
 /** Declares `render`. */
 export const declareRender: CommandDeclaration<typeof import('./run.ts')> = (command, { io, done }, load) => {
-  addReadingOptions(command.summary('print a readable transcript of a log'))
+  addReadingOptions(command.summary('print a readable transcript of logs'))
     .description(
-      'Print a readable transcript: the prompt, reasoning folded to one line, assistant text, each tool call with its arguments, outcome and duration, and the final status. Colored on a terminal (NO_COLOR turns it off, FORCE_COLOR on).',
+      'Print a readable transcript: the prompt, reasoning folded to one line, assistant text, each tool call with its arguments, outcome and duration, and the final status. Colored on a terminal (NO_COLOR turns it off, FORCE_COLOR on). Directories are searched for *.ndjson, *.jsonl, *.log and their .gz; the logs are read one after the other, and when there is more than one, each transcript starts with a line naming its file (══ FILE).',
     )
-    .argument('[FILE]', 'log file, or - for standard input', '-')
+    .addArgument(optionalLogsArgument())
     .option(
       '-f, --follow',
-      'keep reading as the file grows, until interrupted (Ctrl-C); a truncated file is read again from its start',
+      'keep reading one file as it grows, until interrupted (Ctrl-C); a truncated file is read again from its start',
     )
     .option(
       '-v, --verbose',
@@ -28,14 +29,16 @@ export const declareRender: CommandDeclaration<typeof import('./run.ts')> = (com
     )
     .option(REDACT_FLAGS, REDACT_HELP)
     .addHelpText('after', `${INPUT_HELP}\n${EXIT_HELP}`)
-    .action(async (file: string, flags: ReadingFlags & { follow?: true; verbose?: true; redact?: true }) => {
-      const { runRender } = await load();
-      const options = {
-        ...readingOptions(flags),
-        follow: flags.follow === true,
-        verbose: flags.verbose === true,
-        redact: flags.redact === true,
-      };
-      done(await runRender(file, options, io));
-    });
+    .action(
+      async (files: string[], flags: ReadingFlags & { follow?: true; verbose?: true; redact?: true }) => {
+        const { runRender } = await load();
+        const options = {
+          ...readingOptions(flags),
+          follow: flags.follow === true,
+          verbose: flags.verbose === true,
+          redact: flags.redact === true,
+        };
+        done(await runRender(files, options, io));
+      },
+    );
 };

@@ -7,6 +7,7 @@ import {
   INPUT_HELP,
   JOBS_HELP,
   jobsOption,
+  optionalLogsArgument,
   type ReadingFlags,
   readingOptions,
 } from '../../io/command-options.ts';
@@ -21,7 +22,7 @@ export const declareSummary: CommandDeclaration<typeof import('./run.ts')> = (
     .description(
       'Summarize each session of logs: status, model, assistant text, tool calls, event counts, duration and usage. Directories are searched for *.ndjson, *.jsonl, *.log and their .gz; the logs are read one after the other, and when there is more than one, each session and invalid line names its file.',
     )
-    .argument('[FILE...]', 'log files or directories, or - for standard input', ['-'])
+    .addArgument(optionalLogsArgument())
     .addOption(jobsOption('worker threads a large file is read on', 1))
     .addHelpText('after', `${INPUT_HELP}\n${JOBS_HELP}\n${EXIT_HELP}`)
     .option(
