@@ -22,6 +22,7 @@ import {
   jobsFor,
   progressFor,
   reportError,
+  reportFindings,
   splitBytesFrom,
   stdinNamedTwice,
   writeText,
@@ -245,5 +246,19 @@ export async function runValidate(
   } else if (files.length > 1) {
     await writeText(io.stdout, `${totalsLine(files, printer.palette)}\n`);
   }
-  return exitCodeOf(files);
+  const code = exitCodeOf(files);
+  if (code === EXIT_PROBLEMS) reportProblems(io, files, options.json);
+  return code;
+}
+
+/** Says on stderr, in one line, why problems make `validate` exit 1: how many, in how many logs, the first. */
+function reportProblems(io: CliIo, files: readonly ValidateFileJson[], json: boolean): void {
+  const withProblems = files.filter((file) => problemCount(file) > 0);
+  const found = {
+    count: withProblems.reduce((sum, file) => sum + problemCount(file), 0),
+    noun: 'problem',
+    logs: withProblems.length,
+    firstLog: withProblems[0]?.path ?? '-',
+  };
+  reportFindings(io, 'validation-problems', found, json ? 'listed in the document' : 'listed above');
 }
