@@ -36,6 +36,18 @@ export function optionalLogsArgument(): Argument {
   return new Argument('[FILE...]', 'log files or directories, or - for standard input').default(['-'], '-');
 }
 
+/** An invocation `--help` shows, and what it does. */
+export interface HelpExample {
+  /** The whole command line, from `cursor-stream`, runnable from the repository's root on its corpus. */
+  readonly command: string;
+  readonly does: string;
+}
+
+/** The `Examples:` section of a command's help: each command line, and under it what it does. */
+export function examplesHelp(examples: readonly HelpExample[]): string {
+  return `\nExamples:\n${examples.map(({ command, does }) => `  ${command}\n      ${does}\n`).join('')}`.trimEnd();
+}
+
 /** Help text on the exit codes of the reading commands. */
 export const EXIT_HELP = `
 Exit codes:

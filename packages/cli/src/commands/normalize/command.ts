@@ -4,6 +4,8 @@ import {
   addReadingOptions,
   type CommandDeclaration,
   EXIT_HELP,
+  examplesHelp,
+  type HelpExample,
   INPUT_HELP,
   JOBS_HELP,
   jobsOption,
@@ -13,6 +15,22 @@ import {
   type ReadingFlags,
   readingOptions,
 } from '../../io/command-options.ts';
+
+/** The invocations `--help` shows; a test runs each on the repository's corpus. */
+const EXAMPLES: readonly HelpExample[] = [
+  {
+    command: 'cursor-stream normalize corpus/official/docs-example-zh.ndjson',
+    does: "one log's canonical events, one JSON line each",
+  },
+  {
+    command: 'cursor-stream normalize corpus/acp/',
+    does: 'every log of a directory, each line naming its file first',
+  },
+  {
+    command: 'cursor-stream normalize --redact corpus/official/parallel-tools-out-of-order.ndjson',
+    does: 'the same with secrets replaced, and how many on stderr',
+  },
+];
 
 /** Declares `normalize`. */
 export const declareNormalize: CommandDeclaration<typeof import('./run.ts')> = (
@@ -27,7 +45,7 @@ export const declareNormalize: CommandDeclaration<typeof import('./run.ts')> = (
     .addArgument(optionalLogsArgument())
     .addOption(jobsOption('worker threads a large file is read on', 1))
     .option(REDACT_FLAGS, REDACT_HELP)
-    .addHelpText('after', `${INPUT_HELP}\n${JOBS_HELP}\n${EXIT_HELP}`)
+    .addHelpText('after', `${INPUT_HELP}\n${JOBS_HELP}\n${EXIT_HELP}\n${examplesHelp(EXAMPLES)}`)
     .action(async (files: string[], flags: ReadingFlags & { jobs: number; redact?: true }) => {
       const { runNormalize } = await load();
       const options = { ...readingOptions(flags), jobs: flags.jobs, redact: flags.redact === true };

@@ -4,6 +4,8 @@ import {
   addReadingOptions,
   type CommandDeclaration,
   EXIT_HELP,
+  examplesHelp,
+  type HelpExample,
   INPUT_HELP,
   optionalLogsArgument,
   REDACT_FLAGS,
@@ -11,6 +13,18 @@ import {
   type ReadingFlags,
   readingOptions,
 } from '../../io/command-options.ts';
+
+/** The invocations `--help` shows; a test runs each on the repository's corpus. */
+const EXAMPLES: readonly HelpExample[] = [
+  {
+    command: 'cursor-stream render corpus/official/parallel-tools-out-of-order.ndjson',
+    does: 'what the agent did, as a person reads it',
+  },
+  {
+    command: 'cursor-stream render --verbose corpus/acp/',
+    does: 'every log of a directory, a header per file, tool plumbing shown',
+  },
+];
 
 /** Declares `render`. */
 export const declareRender: CommandDeclaration<typeof import('./run.ts')> = (command, { io, done }, load) => {
@@ -28,7 +42,7 @@ export const declareRender: CommandDeclaration<typeof import('./run.ts')> = (com
       'also show the plumbing arguments of tool calls (call ids, parsed commands, ...)',
     )
     .option(REDACT_FLAGS, REDACT_HELP)
-    .addHelpText('after', `${INPUT_HELP}\n${EXIT_HELP}`)
+    .addHelpText('after', `${INPUT_HELP}\n${EXIT_HELP}\n${examplesHelp(EXAMPLES)}`)
     .action(
       async (files: string[], flags: ReadingFlags & { follow?: true; verbose?: true; redact?: true }) => {
         const { runRender } = await load();

@@ -4,6 +4,8 @@ import {
   addReadingOptions,
   type CommandDeclaration,
   EXIT_HELP,
+  examplesHelp,
+  type HelpExample,
   INPUT_HELP,
   JOBS_HELP,
   jobsOption,
@@ -11,6 +13,18 @@ import {
   type ReadingFlags,
   readingOptions,
 } from '../../io/command-options.ts';
+
+/** The invocations `--help` shows; a test runs each on the repository's corpus. */
+const EXAMPLES: readonly HelpExample[] = [
+  {
+    command: 'cursor-stream summary corpus/official/docs-example-zh.ndjson',
+    does: "one log's sessions at a glance",
+  },
+  {
+    command: 'cursor-stream summary --json corpus/official/',
+    does: 'one JSON document for every log of a directory',
+  },
+];
 
 /** Declares `summary`. */
 export const declareSummary: CommandDeclaration<typeof import('./run.ts')> = (
@@ -24,7 +38,7 @@ export const declareSummary: CommandDeclaration<typeof import('./run.ts')> = (
     )
     .addArgument(optionalLogsArgument())
     .addOption(jobsOption('worker threads a large file is read on', 1))
-    .addHelpText('after', `${INPUT_HELP}\n${JOBS_HELP}\n${EXIT_HELP}`)
+    .addHelpText('after', `${INPUT_HELP}\n${JOBS_HELP}\n${EXIT_HELP}\n${examplesHelp(EXAMPLES)}`)
     .option(
       '--json',
       'print { sessions, invalidLines, lines, bytes } as JSON; for several logs each session and invalid line has a file, and files counts the logs',
