@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '@cursor-stream/test-kit/corpus';
@@ -49,12 +49,14 @@ describe('I/O errors exit 2 with one line on stderr naming the file', () => {
     });
   });
 
-  test('a directory where a file is needed', async () => {
-    const run = await runCli(['summary', 'corpus/official']);
+  test('a directory with no log in it', async () => {
+    const empty = join(scratch, 'empty');
+    await mkdir(empty);
+    const run = await runCli(['summary', empty]);
     expect(run).toMatchObject({
       code: 2,
       stdout: '',
-      stderr: 'cursor-stream: corpus/official: is a directory, not a log file\n',
+      stderr: `cursor-stream: ${empty}: no .ndjson, .jsonl or .log files (or their .gz) in this directory\n`,
     });
   });
 

@@ -3,6 +3,7 @@
  * of the events' lines as `stringifyEvent` writes them, invalid UTF-8 in the input included.
  */
 import { type CanonicalEvent, createNormalizer, stringifyEvent } from '@cursor-stream/core/normalize';
+import { fc, test as propertyTest } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { eventLines } from '../src/commands/normalize/output.ts';
 
@@ -56,4 +57,26 @@ describe('event lines', () => {
     const events = eventsOf(Buffer.from('{"type":"system","subtype":"init","session_id":"s"}\n'));
     expect(eventLines(events)).toBe(`${events.map(stringifyEvent).join('\n')}\n`);
   });
+});
+
+describe('event lines of one of several logs', () => {
+  const small = Buffer.from(
+    '{"type":"system","subtype":"init","session_id":"s"}\nnot a record\n{"type":"user","message":{"content":[]}}\n',
+  );
+  const long = completion(Buffer.from('ok é 👍🏽 \\" \\n '.repeat(4000)));
+
+  propertyTest.prop([fc.string({ unit: 'binary' }), fc.constantFrom(small, long)])(
+    'are the events as one log gives them, each with the file as its first field',
+    (file, input) => {
+      const events = eventsOf(input);
+      const written = eventLines(events, file);
+      const text = typeof written === 'string' ? written : Buffer.from(written).toString();
+      const lines = text.split('\n');
+      expect(lines.pop()).toBe('');
+      expect(lines.map((line) => JSON.parse(line))).toEqual(
+        events.map((event) => ({ file, ...JSON.parse(stringifyEvent(event)) })),
+      );
+      expect(lines.every((line) => line.startsWith(`{"file":${JSON.stringify(file)},"type":`))).toBe(true);
+    },
+  );
 });

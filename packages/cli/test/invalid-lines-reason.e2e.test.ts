@@ -1,6 +1,7 @@
+import { statSync } from 'node:fs';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { REPO_ROOT } from '@cursor-stream/test-kit/corpus';
 import { RECORDING, runCli } from '@cursor-stream/test-kit/run-cli';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -71,5 +72,54 @@ describe('an exit code 1 for invalid lines says why in one line on stderr', () =
     await cp(join(REPO_ROOT, RECORDING), join(clean, 'a.ndjson'), { recursive: true });
     const run = await runCli(['usage', clean]);
     expect([run.code, run.stderr]).toEqual([0, '']);
+  });
+});
+
+/** What a one-line reason says: a count of what was found, or whose log it is. */
+const REASON = /^cursor-stream: .*(\d[\d,]* [a-z]|looks like a .* log)/;
+
+/** Inputs each command reads: folders and files of the corpus, clean or not, and the folder of echoed lines. */
+const INPUTS = [
+  'corpus/official/',
+  'corpus/official/failure-without-result.ndjson',
+  'corpus/official/docs-example-zh.ndjson',
+  'corpus/census/unknown-fields.ndjson',
+  'corpus/foreign/codex-exec-json.ndjson',
+  'corpus/payload-envelope/',
+  'corpus/python-wrapper/',
+];
+
+/** Each command as it reads logs, its output to standard output; `bench` reads files only, once each. */
+const COMMAND_LINES: Record<string, (input: string) => string[] | null> = {
+  normalize: (input) => ['normalize', input],
+  validate: (input) => ['validate', input],
+  'validate --strict': (input) => ['validate', '--strict', '--json', input],
+  summary: (input) => ['summary', '--json', input],
+  render: (input) => ['render', input],
+  census: (input) => ['census', input],
+  report: (input) => ['report', '-o', '-', input],
+  usage: (input) => ['usage', input],
+  export: (input) => ['export', '--format', 'otlp', '-o', '-', input],
+  bench: (input) =>
+    statSync(resolve(REPO_ROOT, input)).isDirectory() ? null : ['bench', '--runs', '1', input],
+};
+
+describe('every command that exits 1 says why in one line on stderr', () => {
+  test.each(Object.entries(COMMAND_LINES))('%s', async (_name, commandLine) => {
+    const inputs = [...INPUTS, folder, join(folder, 'b-echo.ndjson')];
+    const lines = inputs.map(commandLine).filter((line) => line !== null);
+    const runs = await Promise.all(lines.map((line) => runCli(line)));
+    const problems = runs.filter((run) => run.code === 1);
+    // Each command meets input that makes it exit 1 here, so the check below is never vacuous.
+    expect(problems.length).toBeGreaterThan(0);
+    runs.forEach((run, at) => {
+      const shown = `${lines[at]?.join(' ')}: ${run.stderr}`;
+      expect([0, 1], shown).toContain(run.code);
+      if (run.code === 1)
+        expect(
+          run.stderr.split('\n').some((line) => REASON.test(line)),
+          shown,
+        ).toBe(true);
+    });
   });
 });

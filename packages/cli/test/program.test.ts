@@ -41,7 +41,7 @@ describe('argument handling', () => {
     [['render', '--max-record-bytes', 'huge']],
     [['frobnicate']],
     [['validate']],
-    [['summary', 'a.ndjson', 'b.ndjson']],
+    [['summary', '-', 'b.ndjson', '-']],
     [[]],
   ])('%j is a usage error: exit 2 and one line on stderr', async (argv) => {
     const result = await run(...argv);

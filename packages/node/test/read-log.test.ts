@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { type CanonicalEvent, createNormalizer } from '@cursor-stream/core';
-import { readLog, visitLogSessions } from '@cursor-stream/node/logs';
+import { expandLogPaths, readEachLog, readLog, visitLogSessions } from '@cursor-stream/node/logs';
 import { DOCS_EXAMPLE } from '@cursor-stream/test-kit/corpus';
 import { afterAll, describe, expect, test } from 'vitest';
 
@@ -83,6 +83,41 @@ describe('visitLogSessions', () => {
       { path: join(folder, 'b.ndjson'), types },
     ]);
     expect([outcome.files, outcome.errors.map((error) => error.code)]).toEqual([2, ['no-such-file']]);
+  });
+});
+
+describe('readEachLog', () => {
+  test('reads the logs in order and adds up their invalid lines, problems and the arguments that name none', async () => {
+    const folder = join(scratch, 'each');
+    mkdirSync(folder);
+    const clean = readFileSync(DOCS_EXAMPLE);
+    writeFileSync(join(folder, 'a.ndjson'), clean);
+    writeFileSync(
+      join(folder, 'b.ndjson'),
+      Buffer.concat([Buffer.from('echo\n'), clean, Buffer.from('echo\n')]),
+    );
+    writeFileSync(join(folder, 'c.ndjson'), Buffer.concat([clean, Buffer.from('echo\n')]));
+    const read: string[] = [];
+    const outcome = await readEachLog(
+      await expandLogPaths([join(scratch, 'none.ndjson'), folder]),
+      (path) => {
+        read.push(path);
+        return readLog(path, { onEvents() {} });
+      },
+    );
+    expect(read).toEqual(
+      ['none.ndjson', 'a.ndjson', 'b.ndjson', 'c.ndjson'].map((name, at) =>
+        join(at === 0 ? scratch : folder, name),
+      ),
+    );
+    expect(outcome).toEqual({
+      files: 3,
+      invalidLines: 3,
+      logsWithInvalidLines: 2,
+      firstLogWithInvalidLines: join(folder, 'b.ndjson'),
+      errors: [{ code: 'no-such-file', message: 'no such file', path: join(scratch, 'none.ndjson') }],
+      inputProblems: [],
+    });
   });
 });
 

@@ -39,16 +39,16 @@ function cliEnv(env: CliEnv): Record<string, string> {
   return result;
 }
 
-function spawnCli(args: readonly string[], env: CliEnv): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, [CLI_BIN, ...args], { cwd: REPO_ROOT, env: cliEnv(env) });
+function spawnCli(args: readonly string[], env: CliEnv, cwd = REPO_ROOT): ChildProcessWithoutNullStreams {
+  return spawn(process.execPath, [CLI_BIN, ...args], { cwd, env: cliEnv(env) });
 }
 
-/** Runs the CLI to its end, feeding `input` to its stdin. */
+/** Runs the CLI to its end, feeding `input` to its stdin, in `cwd` (the repository's root by default). */
 export function runCli(
   args: readonly string[],
-  options: { input?: string | Buffer; env?: CliEnv } = {},
+  options: { input?: string | Buffer; env?: CliEnv; cwd?: string } = {},
 ): Promise<CliRun> {
-  const child = spawnCli(args, options.env ?? {});
+  const child = spawnCli(args, options.env ?? {}, options.cwd);
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (text: string) => {
@@ -77,8 +77,8 @@ export interface StartedCli {
 }
 
 /** Starts the CLI and returns while it runs. */
-export function startCli(args: readonly string[], options: { env?: CliEnv } = {}): StartedCli {
-  const child = spawnCli(args, options.env ?? {});
+export function startCli(args: readonly string[], options: { env?: CliEnv; cwd?: string } = {}): StartedCli {
+  const child = spawnCli(args, options.env ?? {}, options.cwd);
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (text: string) => {

@@ -7,7 +7,15 @@ import { displayPath } from '@cursor-stream/core/text';
 import type { LogErrorCode } from '@cursor-stream/node/logs';
 
 /** What kind of failure a {@link CliError} is: a log's own failures, and the CLI's. */
-export type CliErrorCode = LogErrorCode | 'export-failed' | 'invalid-value' | 'invalid-lines';
+export type CliErrorCode =
+  | LogErrorCode
+  | 'export-failed'
+  | 'invalid-value'
+  | 'invalid-lines'
+  /** `validate` found problems in logs. */
+  | 'validation-problems'
+  /** `census` found what the schemas or the canonical model do not know. */
+  | 'unknown-to-schemas';
 
 /** A usage or I/O error, printed as `cursor-stream: PATH: MESSAGE`. */
 export interface CliError {

@@ -3,7 +3,7 @@
 import { availableParallelism } from 'node:os';
 import { plural } from '@cursor-stream/core/text';
 import type { Progress } from '@cursor-stream/node/logs';
-import { type CliError, cliError, formatCliError } from './cli-error.ts';
+import { type CliError, type CliErrorCode, cliError, formatCliError } from './cli-error.ts';
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from './exit-codes.ts';
 import { capJobs, isOptionValueError, parseByteSize } from './options.ts';
 import { createProgress, NO_PROGRESS, type ProgressTarget } from './progress-bar.ts';
@@ -40,6 +40,16 @@ export async function writeText(stream: OutputStream, text: string | Uint8Array)
   await new Promise<void>((resolve) => stream.once('drain', resolve));
 }
 
+/**
+ * The usage error for standard input named more than once among a command's logs (it can be read only once), or
+ * `undefined`.
+ */
+export function stdinNamedTwice(paths: readonly string[]): CliError | undefined {
+  return paths.filter((path) => path === '-').length > 1
+    ? cliError('usage', 'standard input (-) can be read only once')
+    : undefined;
+}
+
 /** Prints a usage or I/O error as its one stderr line. */
 export function reportError(io: CliIo, error: CliError): void {
   io.stderr.write(`${formatCliError(error)}\n`);
@@ -69,6 +79,24 @@ export function readingExitCode(
   return stats.invalidLines > 0 || stats.inputProblems.length > 0 ? EXIT_PROBLEMS : EXIT_OK;
 }
 
+/** What a command found in logs that makes it exit 1: how many, of what, in how many logs, the first of them. */
+export interface LogFindings {
+  readonly count: number;
+  /** What each is, singular: `invalid line`, `problem`. */
+  readonly noun: string;
+  readonly logs: number;
+  readonly firstLog: string;
+}
+
+/**
+ * Says on stderr, in one line, why what a command found in logs makes it exit 1: how many, in which log (the first
+ * of them when several hold some), and what the command made of them (`fate`).
+ */
+export function reportFindings(io: CliIo, code: CliErrorCode, found: LogFindings, fate: string): void {
+  const where = found.logs > 1 ? ` in ${plural(found.logs, 'log')}, the first here` : '';
+  reportError(io, cliError(code, `${plural(found.count, found.noun)}${where}: ${fate}`, found.firstLog));
+}
+
 /**
  * Says on stderr, in one line, why invalid lines make a command exit 1: how many, in which log (the first of them
  * when several hold some), and what the command made of them (`fate`).
@@ -78,11 +106,13 @@ export function reportInvalidLines(
   invalid: { readonly lines: number; readonly logs: number; readonly firstLog: string },
   fate: string,
 ): void {
-  const where = invalid.logs > 1 ? ` in ${plural(invalid.logs, 'log')}, the first here` : '';
-  reportError(
-    io,
-    cliError('invalid-lines', `${plural(invalid.lines, 'invalid line')}${where}: ${fate}`, invalid.firstLog),
-  );
+  const found = {
+    count: invalid.lines,
+    noun: 'invalid line',
+    logs: invalid.logs,
+    firstLog: invalid.firstLog,
+  };
+  reportFindings(io, 'invalid-lines', found, fate);
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 
 import { availableParallelism } from 'node:os';
-import { type Command, InvalidArgumentError, Option } from 'commander';
+import { Argument, type Command, InvalidArgumentError, Option } from 'commander';
 import type { CliIo } from './cli-io.ts';
 import type { ExitCode } from './exit-codes.ts';
 import {
@@ -25,16 +25,37 @@ export interface ReadingFlags {
 /** Help text on what FILE may be. */
 export const INPUT_HELP = `
 Input:
-  FILE is a log file, or - for standard input (the default when FILE is optional).
+  FILE is a log file, a directory (searched for *.ndjson, *.jsonl, *.log and
+  their .gz, in name order), or - for standard input (the default when FILE is
+  optional; it can be named once).
   Files ending in .gz, and input that starts like gzip, are decompressed on the fly.
   Memory stays bounded by the largest record, whatever the size of the log.`;
+
+/** `[FILE...]` of a command that reads logs one after the other: standard input when none is given. */
+export function optionalLogsArgument(): Argument {
+  return new Argument('[FILE...]', 'log files or directories, or - for standard input').default(['-'], '-');
+}
+
+/** An invocation `--help` shows, and what it does. */
+export interface HelpExample {
+  /** The whole command line, from `cursor-stream`, runnable from the repository's root on its corpus. */
+  readonly command: string;
+  readonly does: string;
+}
+
+/** The `Examples:` section of a command's help: each command line, and under it what it does. */
+export function examplesHelp(examples: readonly HelpExample[]): string {
+  return `\nExamples:\n${examples.map(({ command, does }) => `  ${command}\n      ${does}\n`).join('')}`.trimEnd();
+}
 
 /** Help text on the exit codes of the reading commands. */
 export const EXIT_HELP = `
 Exit codes:
   0  success
-  1  the input had invalid lines (lines that are not records of any dialect)
-  2  usage error, or I/O error (missing file, a directory, unreadable, not text)`;
+  1  the input had invalid lines (lines that are not records of any dialect), or
+     was another agent's log; one line on stderr says which and how many
+  2  usage error, or I/O error (a missing or unreadable log, an empty directory,
+     not text); the other logs are still read`;
 
 /** Help text on reading a large file on several threads. */
 export const JOBS_HELP = `

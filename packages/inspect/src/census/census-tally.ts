@@ -5,7 +5,7 @@
  */
 
 import { safeJsonStringify } from '@cursor-stream/core/normalize';
-import { truncate } from '@cursor-stream/core/text';
+import { plural, truncate } from '@cursor-stream/core/text';
 import type { DriftItem, RecordDrift } from './record-drift.ts';
 
 /** Where something first appeared: a log and its 1-based physical line. */
@@ -253,16 +253,52 @@ function byPointerThenValue(a: CensusDriftEntry, b: CensusDriftEntry): number {
 
 /** Whether a census found anything the schemas or the canonical model do not know, or lines that are not records. */
 export function censusFoundDrift(census: CensusJson): boolean {
-  return (
-    census.recordsOmitted > 0 ||
-    census.invalidLines.length > 0 ||
-    census.rows.some(
-      (row) =>
-        !row.modelled ||
-        row.unknownFields.length > 0 ||
-        row.unknownValues.length > 0 ||
-        row.entriesOmitted > 0 ||
-        row.violations !== null,
-    )
-  );
+  return censusDriftSummary(census) !== null;
+}
+
+/**
+ * What a census found unknown, as counts in one phrase (`2 record types not modelled, 5 unknown fields`), and where
+ * the first of it is (`null` when only counted past a cap); `null` when nothing is.
+ */
+export function censusDriftSummary(
+  census: CensusJson,
+): { text: string; first: CensusLocation | null } | null {
+  let first: CensusLocation | undefined;
+  const at = (location: CensusLocation | undefined): void => {
+    first ??= location;
+  };
+  let unmodelled = 0;
+  let fields = 0;
+  let values = 0;
+  let violations = 0;
+  let omitted = 0;
+  for (const row of census.rows) {
+    if (!row.modelled) {
+      unmodelled += 1;
+      at(row.first);
+    }
+    fields += row.unknownFields.length;
+    values += row.unknownValues.length;
+    omitted += row.entriesOmitted;
+    violations += row.violations?.count ?? 0;
+    at(row.unknownFields[0]?.first);
+    at(row.unknownValues[0]?.first);
+    at(row.violations?.first);
+  }
+  const invalidLines = census.invalidLines.reduce((sum, entry) => sum + entry.count, 0);
+  at(census.invalidLines[0]?.first);
+  const parts = [
+    [unmodelled, 'record type not modelled', 'record types not modelled'],
+    [fields, 'unknown field', 'unknown fields'],
+    [values, 'unknown value', 'unknown values'],
+    [omitted, 'more unknown field or value', 'more unknown fields or values'],
+    [violations, 'schema violation', 'schema violations'],
+    [invalidLines, 'invalid line', 'invalid lines'],
+    [census.recordsOmitted, 'record of types past the cap', 'records of types past the cap'],
+  ] as const;
+  const text = parts
+    .filter(([count]) => count > 0)
+    .map(([count, one, many]) => plural(count, one, many))
+    .join(', ');
+  return text === '' ? null : { text, first: first ?? null };
 }

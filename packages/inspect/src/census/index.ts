@@ -17,6 +17,7 @@ export {
   type CensusTally,
   type CensusUnreadable,
   type CensusViolations,
+  censusDriftSummary,
   censusFoundDrift,
   createCensusTally,
 } from './census-tally.ts';

@@ -22,6 +22,8 @@ export interface SummaryToolCallJson {
 
 /** One session in `summary --json`. */
 export interface SummarySessionJson {
+  /** The log the session is in, when the summary reads more than one; absent for one log. */
+  file?: string;
   sessionId: string | null;
   dialect: string | null;
   model: string | null;
@@ -48,6 +50,8 @@ export interface SummarySessionJson {
 
 /** A line that produced no event, in `summary --json`. */
 export interface SummaryInvalidLineJson {
+  /** The log the line is in, when the summary reads more than one; absent for one log. */
+  file?: string;
   line: number;
   offset: number;
   code: string;
@@ -63,6 +67,8 @@ export interface SummaryJson {
   lines: number;
   /** Bytes of the input (after decompression). */
   bytes: number;
+  /** Logs read, when the summary reads more than one (`lines` and `bytes` are then their sums); absent for one. */
+  files?: number;
 }
 
 function toolCallJson(call: ToolCallSummary): SummaryToolCallJson {
@@ -81,10 +87,16 @@ function toolCallJson(call: ToolCallSummary): SummaryToolCallJson {
  * A session as `summary --json` prints it: exactly the documented keys, in their documented order.
  *
  * @param fallbackDialect - The stream's dialect, for a session the reducer could not name one for.
+ * @param file - The log the session is in, when the summary reads more than one.
  */
-export function sessionJson(bounded: BoundedSession, fallbackDialect: string | null): SummarySessionJson {
+export function sessionJson(
+  bounded: BoundedSession,
+  fallbackDialect: string | null,
+  file?: string,
+): SummarySessionJson {
   const { summary: session } = bounded;
   return {
+    ...(file === undefined ? {} : { file }),
     sessionId: session.sessionId,
     dialect: session.dialect ?? fallbackDialect,
     model: session.model,
@@ -109,15 +121,20 @@ export const MAX_INVALID_LINES_LISTED = 10_000;
 /** The invalid lines of a summary as it reads them: the first {@link MAX_INVALID_LINES_LISTED} listed, the rest counted. */
 export type InvalidLinesJson = Pick<SummaryJson, 'invalidLines' | 'invalidLinesOmitted'>;
 
-/** Keeps the first invalid lines and counts the rest. */
-export function createInvalidLineList() {
+/**
+ * Keeps the first invalid lines and counts the rest.
+ *
+ * @param file - The log they are in, named on each, when the summary reads more than one.
+ */
+export function createInvalidLineList(file?: string) {
   const listed: SummaryInvalidLineJson[] = [];
   let omitted = 0;
   return {
     add(event: CanonicalEvent): void {
       if (event.type !== 'invalid-line' || event.loc === undefined) return;
       if (listed.length < MAX_INVALID_LINES_LISTED) {
-        listed.push({ line: event.loc.line, offset: event.loc.offset, code: event.code });
+        const where = { line: event.loc.line, offset: event.loc.offset, code: event.code };
+        listed.push(file === undefined ? where : { file, ...where });
       } else omitted++;
     },
     json(): InvalidLinesJson {

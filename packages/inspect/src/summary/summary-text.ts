@@ -108,6 +108,7 @@ export function sessionLines(session: SummarySessionJson, palette: Palette): str
   );
   const toolCallTotal = session.toolCalls.length + session.toolCallsOmitted;
   const fields: Cell[][] = [
+    ...(session.file === undefined ? [] : [[{ text: 'file' }, { text: escapeControls(session.file) }]]),
     [{ text: 'model' }, { text: model.length === 0 ? '-' : escapeControls(model.join(' ')) }],
     [{ text: 'status' }, { text: statusLine(session, palette) }],
     ...errorLines(session, palette),
@@ -140,14 +141,19 @@ function invalidLinesText(summary: SummaryFooter): string {
   const { invalidLines } = summary;
   const total = invalidLineCount(summary);
   if (total === 0) return 'no invalid lines';
-  const listed = invalidLines.slice(0, INVALID_LINES_LISTED).map(({ line, code }) => `${line} (${code})`);
+  const listed = invalidLines
+    .slice(0, INVALID_LINES_LISTED)
+    .map(
+      ({ file, line, code }) => `${file === undefined ? '' : `${escapeControls(file)}:`}${line} (${code})`,
+    );
   const more = total - listed.length;
   return `${plural(total, 'invalid line')}: ${listed.join(', ')}${more > 0 ? `, and ${formatCount(more)} more` : ''}`;
 }
 
-/** The closing `input` line: lines, bytes, sessions and invalid lines of the log. */
+/** The closing `input` line: lines, bytes, sessions and invalid lines of the log, or of the logs and how many. */
 export function summaryFooterLine(summary: SummaryFooter, sessionCount: number, palette: Palette): string {
-  const input = `${palette.bold('input')} ${plural(summary.lines, 'line')}, ${formatBytes(summary.bytes)}, ${plural(sessionCount, 'session')}, `;
+  const logs = summary.files === undefined ? '' : `${plural(summary.files, 'log')}, `;
+  const input = `${palette.bold('input')} ${logs}${plural(summary.lines, 'line')}, ${formatBytes(summary.bytes)}, ${plural(sessionCount, 'session')}, `;
   const invalid = invalidLinesText(summary);
   return input + (invalidLineCount(summary) === 0 ? invalid : palette.red(invalid));
 }

@@ -12,4 +12,10 @@ export {
   type RunStatus,
   statusText,
 } from './run-status-lines.ts';
-export { createTranscript, reasoningPreview, type Transcript, type TranscriptOptions } from './transcript.ts';
+export {
+  createTranscript,
+  reasoningPreview,
+  type Transcript,
+  type TranscriptOptions,
+  transcriptFileHeader,
+} from './transcript.ts';

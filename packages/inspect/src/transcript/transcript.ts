@@ -55,6 +55,14 @@ function failureAt(failure: FailureReason): { message: string; code: string; lin
   return { message: failure.message, code: failure.code, line: failure.loc?.line ?? null };
 }
 
+/**
+ * The line that opens a log's transcript when several logs are rendered one after the other, so that a reader sees
+ * where one log ends and the next begins.
+ */
+export function transcriptFileHeader(file: string, palette: Palette): string {
+  return `${palette.bold(`══ ${escapeControls(file)}`)}\n`;
+}
+
 /** Creates a {@link Transcript} styled with `palette`. */
 export function createTranscript(palette: Palette, options: TranscriptOptions = {}): Transcript {
   const verbose = options.verbose === true;

@@ -21,6 +21,7 @@ export {
 } from './log-sessions.ts';
 export { type LogSource, type OpenLogOptions, openLog } from './open-log.ts';
 export type { Progress } from './progress.ts';
+export { type LogReadFacts, type LogsReadOutcome, readEachLog } from './read-each-log.ts';
 export {
   FOREIGN_LOG_WINDOW_BYTES,
   foreignProblem,

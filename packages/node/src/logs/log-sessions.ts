@@ -12,6 +12,7 @@ import {
 } from '@cursor-stream/core/normalize';
 import type { LogError, LogResult } from './log-error.ts';
 import type { Progress } from './progress.ts';
+import { type LogReadFacts, type LogsReadOutcome, readEachLog } from './read-each-log.ts';
 import { type ReadingOptions, readLog, type StandardInput } from './read-log.ts';
 import { expandLogPaths } from './walk-logs.ts';
 
@@ -58,20 +59,9 @@ export interface LogSessionsOptions<Whole = never> extends ReadingOptions {
 }
 
 /** What reading the logs came to, besides the sessions. */
-export interface LogSessionsOutcome {
-  /** Logs read to the end. */
-  files: number;
-  /** Invalid lines across the logs. */
-  invalidLines: number;
-  /** Logs with at least one invalid line, and the first of them, so that a message can say where they are. */
-  logsWithInvalidLines: number;
-  firstLogWithInvalidLines: string | null;
+export interface LogSessionsOutcome extends LogsReadOutcome {
   /** Events outside any session: invalid lines or unknown records before a session or after its result. */
   eventsOutsideSessions: number;
-  /** Arguments that could not be read, in order (one per argument at most, so bounded by the command line). */
-  errors: LogError[];
-  /** Logs read, but not cleanly: a foreign agent's log, gzip data that goes wrong after its readable part. */
-  inputProblems: LogError[];
 }
 
 /** One log's events cut into sessions; see {@link createSessionCutter}. */
@@ -122,8 +112,8 @@ async function readOne<Whole>(
   path: string,
   options: LogSessionsOptions<Whole>,
   visitor: SessionVisitor<Whole>,
-  outcome: LogSessionsOutcome,
-): Promise<void> {
+  outcome: { eventsOutsideSessions: number },
+): Promise<LogResult<LogReadFacts>> {
   const times = createRecordTimeIndex();
   const cutter = createSessionCutter(path, visitor, outcome);
   const result = await readLog(path, {
@@ -137,40 +127,21 @@ async function readOne<Whole>(
     },
   });
   if (cutter.close()) await visitor.end();
-  if (!result.ok) outcome.errors.push(result.error);
-  else {
-    outcome.files += 1;
-    countInvalidLines(outcome, path, result.value.invalidLines);
-    outcome.inputProblems.push(...result.value.inputProblems);
-  }
+  return result;
 }
 
-function countInvalidLines(outcome: LogSessionsOutcome, path: string, invalidLines: number): void {
-  if (invalidLines === 0) return;
-  outcome.invalidLines += invalidLines;
-  outcome.logsWithInvalidLines += 1;
-  outcome.firstLogWithInvalidLines ??= path;
-}
-
-/** Reads a log in ranges when the options and the visitor allow it and the log is worth it; false when it is not. */
+/** Reads a log in ranges when the options and the visitor allow it and the log is worth it; `null` when it is not. */
 async function tryRanges<Whole>(
   path: string,
   options: LogSessionsOptions<Whole>,
   visitor: SessionVisitor<Whole>,
-  outcome: LogSessionsOutcome,
-): Promise<boolean> {
+  outcome: { eventsOutsideSessions: number },
+): Promise<LogResult<LogReadFacts> | null> {
   const whole = visitor.whole?.bind(visitor);
-  if (options.inRanges === undefined || whole === undefined) return false;
+  if (options.inRanges === undefined || whole === undefined) return null;
   const result = await options.inRanges(path, whole);
-  if (result === null) return false;
-  if (!result.ok) outcome.errors.push(result.error);
-  else {
-    outcome.files += 1;
-    countInvalidLines(outcome, path, result.value.invalidLines);
-    outcome.eventsOutsideSessions += result.value.eventsOutsideSessions;
-    outcome.inputProblems.push(...result.value.inputProblems);
-  }
-  return true;
+  if (result?.ok === true) outcome.eventsOutsideSessions += result.value.eventsOutsideSessions;
+  return result;
 }
 
 /**
@@ -182,19 +153,11 @@ export async function visitLogSessions<Whole = never>(
   options: LogSessionsOptions<Whole>,
   visitor: SessionVisitor<Whole>,
 ): Promise<LogSessionsOutcome> {
-  const outcome: LogSessionsOutcome = {
-    files: 0,
-    invalidLines: 0,
-    logsWithInvalidLines: 0,
-    firstLogWithInvalidLines: null,
-    eventsOutsideSessions: 0,
-    errors: [],
-    inputProblems: [],
-  };
-  for (const entry of await expandLogPaths(paths)) {
-    if ('error' in entry) outcome.errors.push(entry.error);
-    else if (!(await tryRanges(entry.path, options, visitor, outcome)))
-      await readOne(entry.path, options, visitor, outcome);
-  }
-  return outcome;
+  const outside = { eventsOutsideSessions: 0 };
+  const outcome = await readEachLog(
+    await expandLogPaths(paths),
+    async (path) =>
+      (await tryRanges(path, options, visitor, outside)) ?? (await readOne(path, options, visitor, outside)),
+  );
+  return { ...outcome, ...outside };
 }

@@ -8,6 +8,8 @@ import {
   addReadingOptions,
   type CommandDeclaration,
   EXIT_HELP,
+  examplesHelp,
+  type HelpExample,
   optionParser,
   type ReadingFlags,
   readingOptions,
@@ -23,6 +25,19 @@ Rows:
 Each run is a fresh process; the median of --runs runs is reported with MB/s (1 MB = 10^6 B), events/s
 (records/s for the reference loop), the ratio to the reference loop, and peak RSS. Gzipped logs are measured
 on their decompressed bytes.`;
+
+/** The invocations `--help` shows; a test runs each on the repository's corpus. */
+const EXAMPLES: readonly HelpExample[] = [
+  {
+    command: 'cursor-stream bench corpus/official/docs-example-zh.ndjson',
+    does: 'the pipeline against a plain loop on one log',
+  },
+  {
+    command:
+      'cursor-stream bench --runs 1 --json corpus/acp/cursor-agent-tools.ndjson corpus/official/docs-example-zh.ndjson',
+    does: 'two logs measured once each, as JSON',
+  },
+];
 
 /** Declares `bench`. */
 export const declareBench: CommandDeclaration<typeof import('./run.ts')> = (command, { io, done }, load) => {
@@ -40,7 +55,7 @@ export const declareBench: CommandDeclaration<typeof import('./run.ts')> = (comm
       '--json',
       'print { machine, runs, files: [{ path, bytes, rows: [{ name, mbPerSec, eventsPerSec, ratio, peakRssMb }] }] }',
     )
-    .addHelpText('after', `${BENCH_HELP}\n${EXIT_HELP}`)
+    .addHelpText('after', `${BENCH_HELP}\n${EXIT_HELP}\n${examplesHelp(EXAMPLES)}`)
     .action(async (files: string[], flags: ReadingFlags & { runs: number; json?: true }) => {
       const { runBench } = await load();
       const options = { ...readingOptions(flags), runs: flags.runs, json: flags.json === true };

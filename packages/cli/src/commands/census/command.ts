@@ -3,6 +3,8 @@
 import {
   addReadingOptions,
   type CommandDeclaration,
+  examplesHelp,
+  type HelpExample,
   INPUT_HELP,
   type ReadingFlags,
   readingOptions,
@@ -15,6 +17,15 @@ Exit codes:
      a schema violation, or a line that is not a record
   2  usage error, or I/O error (missing file, unreadable, not text, empty directory)`;
 
+/** The invocations `--help` shows; a test runs each on the repository's corpus. */
+const EXAMPLES: readonly HelpExample[] = [
+  {
+    command: 'cursor-stream census corpus/',
+    does: 'what the schemas and the model do not know, over every log of a folder tree',
+  },
+  { command: 'cursor-stream census --json corpus/official/', does: 'the same as one JSON document' },
+];
+
 /** Declares `census`. */
 export const declareCensus: CommandDeclaration<typeof import('./run.ts')> = (command, { io, done }, load) => {
   addReadingOptions(command.summary('list what the schemas do not know about logs, per record type'))
@@ -23,7 +34,7 @@ export const declareCensus: CommandDeclaration<typeof import('./run.ts')> = (com
     )
     .argument('<FILE...>', 'log files or directories, or - for standard input')
     .option('--json', 'print one JSON document: { files, records, rows, invalidLines, unreadable, ... }')
-    .addHelpText('after', `${INPUT_HELP}\n${CENSUS_EXIT_HELP}`)
+    .addHelpText('after', `${INPUT_HELP}\n${CENSUS_EXIT_HELP}\n${examplesHelp(EXAMPLES)}`)
     .action(async (files: string[], flags: ReadingFlags & { json?: true }) => {
       const { runCensus } = await load();
       done(await runCensus(files, { ...readingOptions(flags), json: flags.json === true }, io));

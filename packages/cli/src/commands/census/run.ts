@@ -4,15 +4,15 @@ import { loadSchemaValidators } from '@cursor-stream/core/normalize';
 import { displayPath } from '@cursor-stream/core/text';
 import {
   type CensusJson,
-  censusFoundDrift,
+  censusDriftSummary,
   createCensusReader,
   createCensusTally,
   formatCensusText,
 } from '@cursor-stream/inspect/census';
 import { createPalette, shouldUseColor } from '@cursor-stream/inspect/terminal';
 import { expandLogPaths, type LogError, type Progress, readLog } from '@cursor-stream/node/logs';
-import { cliError } from '../../io/cli-error.ts';
-import { type CliIo, progressFor, reportError, writeText } from '../../io/cli-io.ts';
+import { type CliError, cliError } from '../../io/cli-error.ts';
+import { type CliIo, progressFor, reportError, stdinNamedTwice, writeText } from '../../io/cli-io.ts';
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../../io/exit-codes.ts';
 import type { InputOptions } from '../../io/options.ts';
 
@@ -67,8 +67,9 @@ export async function runCensus(
   options: CensusOptions,
   io: CliIo,
 ): Promise<ExitCode> {
-  if (paths.filter((path) => path === '-').length > 1) {
-    reportError(io, cliError('usage', 'standard input (-) can be read only once'));
+  const stdinTwice = stdinNamedTwice(paths);
+  if (stdinTwice !== undefined) {
+    reportError(io, stdinTwice);
     return EXIT_USAGE_OR_IO;
   }
   const { json, ...inputOptions } = options;
@@ -87,5 +88,14 @@ export async function runCensus(
     await writeText(io.stdout, `${formatCensusText(census, palette).join('\n')}\n`);
   }
   if (census.unreadable.length > 0) return EXIT_USAGE_OR_IO;
-  return censusFoundDrift(census) || problems > 0 ? EXIT_PROBLEMS : EXIT_OK;
+  const drift = censusDriftSummary(census);
+  if (drift !== null) reportError(io, driftError(drift, json));
+  return drift !== null || problems > 0 ? EXIT_PROBLEMS : EXIT_OK;
+}
+
+/** The one line that says why what the census found unknown makes it exit 1. */
+function driftError(drift: NonNullable<ReturnType<typeof censusDriftSummary>>, json: boolean): CliError {
+  const where = drift.first === null ? '' : `, the first at line ${drift.first.line}`;
+  const fate = json ? 'listed in the document' : 'listed above';
+  return cliError('unknown-to-schemas', `${drift.text}${where}: ${fate}`, drift.first?.path);
 }

@@ -15,6 +15,8 @@ import { Option } from 'commander';
 import {
   addReadingOptions,
   type CommandDeclaration,
+  examplesHelp,
+  type HelpExample,
   INPUT_HELP,
   REDACT_FLAGS,
   REDACT_HELP,
@@ -54,6 +56,18 @@ Exit codes:
      holds, changed or left out (each named on stderr with its file and line)
   2  usage error, a log that cannot be read, a missing optional package, or a failed export`;
 
+/** The invocations `--help` shows; a test runs each on the repository's corpus. */
+const EXAMPLES: readonly HelpExample[] = [
+  {
+    command: 'cursor-stream export --format otlp -o traces.jsonl corpus/official/',
+    does: 'OpenTelemetry traces as OTLP JSON lines',
+  },
+  {
+    command: 'cursor-stream export --format duckdb -o logs.duckdb corpus/official/',
+    does: 'sessions, tool calls and events as DuckDB tables',
+  },
+];
+
 /** Declares `export`. */
 export const declareExport: CommandDeclaration<typeof import('./run.ts')> = (
   declared,
@@ -75,7 +89,7 @@ export const declareExport: CommandDeclaration<typeof import('./run.ts')> = (
   for (const flag of flagNames) command.option(EXPORT_FLAGS[flag].spec, exportFlagHelp(flag));
   command
     .option(REDACT_FLAGS, REDACT_HELP)
-    .addHelpText('after', `${INPUT_HELP}\n${EXPORT_HELP}`)
+    .addHelpText('after', `${INPUT_HELP}\n${EXPORT_HELP}\n${examplesHelp(EXAMPLES)}`)
     .action(
       async (
         files: string[],

@@ -24,17 +24,23 @@ function linePieces(event: CanonicalEvent): readonly EventPiece[] {
 /**
  * The lines of `events`, each ended by a line feed: one string when no event has a copied piece (one join per batch,
  * not a string per line), else the bytes of the whole batch.
+ *
+ * @param file - The log the events come from, written as each line's first field (`{"file":"a.ndjson","type":...`)
+ *   when several logs are read; the rest of the line is the event as one log gives it.
  */
-export function eventLines(events: readonly CanonicalEvent[]): string | Uint8Array {
+export function eventLines(events: readonly CanonicalEvent[], file?: string): string | Uint8Array {
+  // Every event is an object with a type, so its line opens with `{"`: the field goes in after the brace.
+  const lead = file === undefined ? undefined : `{"file":${JSON.stringify(file)},`;
   const buffers: Uint8Array[] = [];
   let texts: string[] = [];
   for (const event of events) {
+    let first = true;
     for (const piece of linePieces(event)) {
-      if (typeof piece === 'string') texts.push(piece);
-      else {
+      if (typeof piece !== 'string') {
         buffers.push(Buffer.from(texts.join('')), piece);
         texts = [];
-      }
+      } else texts.push(first && lead !== undefined ? lead + piece.slice(1) : piece);
+      first = false;
     }
     texts.push('\n');
   }

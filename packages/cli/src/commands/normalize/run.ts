@@ -3,17 +3,25 @@
  * ranges on worker threads, with the same output.
  */
 
-import { type LogStats, type ReadingOptions, readLog } from '@cursor-stream/node/logs';
+import { displayPath } from '@cursor-stream/core/text';
+import {
+  expandLogPaths,
+  type LogResult,
+  type LogStats,
+  type ReadingOptions,
+  readEachLog,
+  readLog,
+} from '@cursor-stream/node/logs';
 import { readInRanges } from '@cursor-stream/node/ranges';
 import { commandModuleUrl } from '../../command-modules.ts';
-import type { Result } from '../../io/cli-error.ts';
 import {
   type CliIo,
   jobsFor,
+  logsExitCode,
   progressFor,
-  readingExitCode,
   reportError,
   splitBytesFrom,
+  stdinNamedTwice,
   writeText,
 } from '../../io/cli-io.ts';
 import { EXIT_USAGE_OR_IO, type ExitCode } from '../../io/exit-codes.ts';
@@ -33,7 +41,7 @@ async function normalizeInRanges(
   path: string,
   options: NormalizeOptions,
   io: CliIo,
-): Promise<Result<LogStats> | null> {
+): Promise<LogResult<LogStats> | null> {
   const read = await readInRanges(path, {
     ...options,
     jobs: jobsFor(io, options.jobs),
@@ -48,35 +56,59 @@ async function normalizeInRanges(
   return read === null || !read.ok ? read : { ok: true, value: read.value.stats };
 }
 
+/**
+ * Reads a log on this thread.
+ *
+ * @param file - The log's name on each of its events, when more than one log is read.
+ */
 function normalizeHere(
   path: string,
+  file: string | undefined,
   options: NormalizeOptions & ReadingOptions,
   io: CliIo,
-): Promise<Result<LogStats>> {
+): Promise<LogResult<LogStats>> {
   return readLog(path, {
     ...options,
     stdin: io.stdin,
     progress: progressFor(io, true),
     // One write per batch: a write per event costs more than the JSON it carries.
     // An event too deep to write becomes an invalid-line at its location; the stream goes on.
-    onEvents: (events) => writeText(io.stdout, eventLines(events)),
+    onEvents: (events) => writeText(io.stdout, eventLines(events, file)),
   });
 }
 
+/** What `normalize` makes of invalid lines, said when they make it exit 1. */
+const NORMALIZE_INVALID_LINES = 'written as invalid-line events';
+
 /**
- * Runs `normalize` on one log.
+ * Runs `normalize` on logs and directories of logs, one after the other. One log alone is written as it always was
+ * (a large file read in ranges on `--jobs` threads); with more, each event's line names its log first.
  *
- * @returns 0, 1 when the log had invalid lines, 2 on an I/O error.
+ * @returns 0, 1 when a log had invalid lines or problems after its readable part, 2 when an argument could not be
+ *   read.
  */
-export async function runNormalize(path: string, options: NormalizeOptions, io: CliIo): Promise<ExitCode> {
-  const redaction = await startRedaction(options.redact, io);
-  const result = redaction.redactor
-    ? await normalizeHere(path, { ...options, redactor: redaction.redactor }, io)
-    : ((await normalizeInRanges(path, options, io)) ?? (await normalizeHere(path, options, io)));
-  redaction.report();
-  if (!result.ok) {
-    reportError(io, result.error);
+export async function runNormalize(
+  paths: readonly string[],
+  options: NormalizeOptions,
+  io: CliIo,
+): Promise<ExitCode> {
+  const stdinTwice = stdinNamedTwice(paths);
+  if (stdinTwice !== undefined) {
+    reportError(io, stdinTwice);
     return EXIT_USAGE_OR_IO;
   }
-  return readingExitCode(io, result.value);
+  const entries = await expandLogPaths(paths);
+  const several = entries.length > 1;
+  const redaction = await startRedaction(options.redact, io);
+  const outcome = await readEachLog(entries, async (path) => {
+    const file = several ? displayPath(path) : undefined;
+    if (redaction.redactor !== undefined)
+      return normalizeHere(path, file, { ...options, redactor: redaction.redactor }, io);
+    return (
+      (several ? null : await normalizeInRanges(path, options, io)) ??
+      (await normalizeHere(path, file, options, io))
+    );
+  });
+  redaction.report();
+  return logsExitCode(io, outcome, NORMALIZE_INVALID_LINES);
 }

@@ -1,11 +1,27 @@
-/** `cursor-stream render`: a readable transcript of a log, live with `--follow`. */
+/** `cursor-stream render`: a readable transcript of logs, one after the other, or of one log live with `--follow`. */
 
 import { displayPath } from '@cursor-stream/core/text';
-import { createPalette, shouldUseColor } from '@cursor-stream/inspect/terminal';
-import { createTranscript } from '@cursor-stream/inspect/transcript';
-import { hasGzipExtension, readLog } from '@cursor-stream/node/logs';
-import { cliError } from '../../io/cli-error.ts';
-import { type CliIo, progressFor, readingExitCode, reportError, writeText } from '../../io/cli-io.ts';
+import { createPalette, type Palette, shouldUseColor } from '@cursor-stream/inspect/terminal';
+import { createTranscript, transcriptFileHeader } from '@cursor-stream/inspect/transcript';
+import {
+  expandLogPaths,
+  hasGzipExtension,
+  type LogEntry,
+  type LogResult,
+  type LogStats,
+  type ReadLogOptions,
+  readEachLog,
+  readLog,
+} from '@cursor-stream/node/logs';
+import { type CliError, cliError } from '../../io/cli-error.ts';
+import {
+  type CliIo,
+  logsExitCode,
+  progressFor,
+  reportError,
+  stdinNamedTwice,
+  writeText,
+} from '../../io/cli-io.ts';
 import { EXIT_USAGE_OR_IO, type ExitCode } from '../../io/exit-codes.ts';
 import type { InputOptions } from '../../io/options.ts';
 import { startRedaction } from '../../io/redaction.ts';
@@ -21,49 +37,93 @@ export interface RenderOptions extends InputOptions {
   redact?: boolean;
 }
 
-/**
- * Runs `render` on one log.
- *
- * @returns 0, 1 when the log had invalid lines, 2 on an I/O error.
- */
-export async function runRender(path: string, options: RenderOptions, io: CliIo): Promise<ExitCode> {
-  if (options.follow && (path === '-' || hasGzipExtension(path))) {
-    reportError(
-      io,
-      cliError('usage', '--follow needs a plain file (standard input and gzip files cannot be tailed)', path),
+/** What `render` makes of invalid lines, said when they make it exit 1. */
+const RENDER_INVALID_LINES = 'shown in the transcript where they occur';
+
+/** Why `--follow` cannot tail what the arguments name, or `undefined` when they name one plain file. */
+function followProblem(entries: readonly LogEntry[]): CliError | undefined {
+  const [only] = entries;
+  if (entries.length !== 1 || only === undefined)
+    return cliError('usage', `--follow tails one plain file, not ${entries.length} logs`);
+  if (only.path === '-' || hasGzipExtension(only.path))
+    return cliError(
+      'usage',
+      '--follow needs a plain file (standard input and gzip files cannot be tailed)',
+      only.path,
     );
+  return undefined;
+}
+
+/** Reads one log, writing its transcript as the events come, under a header when it is one of several. */
+async function renderLog(
+  path: string,
+  header: boolean,
+  palette: Palette,
+  options: Omit<ReadLogOptions, 'onEvents'> & { verbose: boolean },
+  io: CliIo,
+): Promise<LogResult<LogStats>> {
+  if (header) await writeText(io.stdout, transcriptFileHeader(displayPath(path), palette));
+  const transcript = createTranscript(palette, { verbose: options.verbose });
+  const result = await readLog(path, {
+    ...options,
+    onEvents: (events) => writeText(io.stdout, events.map((event) => transcript.push(event)).join('')),
+  });
+  await writeText(io.stdout, transcript.end());
+  return result;
+}
+
+/**
+ * Runs `render` on logs and directories of logs, one after the other; with `--follow`, on one plain file.
+ *
+ * @returns 0, 1 when a log had invalid lines or problems after its readable part, 2 when an argument could not be
+ *   read.
+ */
+export async function runRender(
+  paths: readonly string[],
+  options: RenderOptions,
+  io: CliIo,
+): Promise<ExitCode> {
+  const stdinTwice = stdinNamedTwice(paths);
+  const entries = await expandLogPaths(paths);
+  const usageProblem = stdinTwice ?? (options.follow ? followProblem(entries) : undefined);
+  if (usageProblem !== undefined) {
+    reportError(io, usageProblem);
     return EXIT_USAGE_OR_IO;
   }
   const palette = createPalette(shouldUseColor({ isTTY: io.stdout.isTTY, env: io.env }));
-  const transcript = createTranscript(palette, { verbose: options.verbose === true });
   const redaction = await startRedaction(options.redact, io);
   const interrupt = options.follow ? interruptSignal() : undefined;
   try {
-    const { follow: _follow, verbose: _verbose, redact: _redact, ...inputOptions } = options;
-    const result = await readLog(path, {
+    const { follow: _follow, verbose, redact: _redact, ...inputOptions } = options;
+    const readOptions = {
       ...inputOptions,
+      verbose: verbose === true,
       redactor: redaction.redactor,
       stdin: io.stdin,
       progress: progressFor(io, true),
-      ...(interrupt === undefined
-        ? {}
-        : {
-            follow: interrupt.signal,
-            // A notice, as `tail -F` gives one: the exit code stays that of what is read.
-            onTruncated: () =>
-              io.stderr.write(
-                `cursor-stream: ${displayPath(path)}: file truncated: reading it again from the start\n`,
-              ),
-          }),
-      onEvents: (events) => writeText(io.stdout, events.map((event) => transcript.push(event)).join('')),
-    });
-    await writeText(io.stdout, transcript.end());
+    };
+    const several = entries.length > 1;
+    const outcome = await readEachLog(entries, (path) =>
+      renderLog(
+        path,
+        several,
+        palette,
+        interrupt === undefined
+          ? readOptions
+          : {
+              ...readOptions,
+              follow: interrupt.signal,
+              // A notice, as `tail -F` gives one: the exit code stays that of what is read.
+              onTruncated: () =>
+                io.stderr.write(
+                  `cursor-stream: ${displayPath(path)}: file truncated: reading it again from the start\n`,
+                ),
+            },
+        io,
+      ),
+    );
     redaction.report();
-    if (!result.ok) {
-      reportError(io, result.error);
-      return EXIT_USAGE_OR_IO;
-    }
-    return readingExitCode(io, result.value);
+    return logsExitCode(io, outcome, RENDER_INVALID_LINES);
   } finally {
     interrupt?.release();
   }

@@ -3,6 +3,8 @@
 import {
   addReadingOptions,
   type CommandDeclaration,
+  examplesHelp,
+  type HelpExample,
   INPUT_HELP,
   REDACT_FLAGS,
   REDACT_HELP,
@@ -17,6 +19,18 @@ Exit codes:
      date can hold, a token count that is no whole number (each named on stderr with its file and line)
   2  usage error, or I/O error (a missing or unreadable log, an empty directory, an unwritable output)`;
 
+/** The invocations `--help` shows; a test runs each on the repository's corpus. */
+const EXAMPLES: readonly HelpExample[] = [
+  {
+    command: 'cursor-stream report -o report.html corpus/official/',
+    does: 'one self-contained page of every session of a directory',
+  },
+  {
+    command: 'cursor-stream report --redact -o - corpus/official/docs-example-zh.ndjson',
+    does: 'the page of one log on standard output, secrets replaced',
+  },
+];
+
 /** Declares `report`. */
 export const declareReport: CommandDeclaration<typeof import('./run.ts')> = (command, { io, done }, load) => {
   addReadingOptions(command.summary('write a self-contained HTML report of logs'))
@@ -26,7 +40,7 @@ export const declareReport: CommandDeclaration<typeof import('./run.ts')> = (com
     .argument('<FILE...>', 'log files or directories, or - for standard input')
     .requiredOption('-o, --output <file>', 'where to write the page (- for standard output)')
     .option(REDACT_FLAGS, REDACT_HELP)
-    .addHelpText('after', `${INPUT_HELP}\n${MULTI_INPUT_EXIT_HELP}`)
+    .addHelpText('after', `${INPUT_HELP}\n${MULTI_INPUT_EXIT_HELP}\n${examplesHelp(EXAMPLES)}`)
     .action(async (files: string[], flags: ReadingFlags & { output: string; redact?: true }) => {
       const { runReport } = await load();
       const options = { ...readingOptions(flags), output: flags.output, redact: flags.redact === true };

@@ -4,7 +4,7 @@
  */
 
 import { InvalidArgumentError, Option } from 'commander';
-import type { CommandDeclaration } from '../../io/command-options.ts';
+import { type CommandDeclaration, examplesHelp, type HelpExample } from '../../io/command-options.ts';
 
 /** The environment variable that may hold the token, so that it need not be on the command line. */
 export const TOKEN_ENV = 'CURSOR_STREAM_TOKEN';
@@ -63,6 +63,15 @@ export interface ServeFlags {
   maxPendingBytes: number;
 }
 
+/** The invocations `--help` shows; a test runs each on the repository's corpus. */
+const EXAMPLES: readonly HelpExample[] = [
+  { command: 'cursor-stream serve', does: 'the relay on 127.0.0.1:8787, its runs kept in .cursor-stream' },
+  {
+    command: 'cursor-stream serve --port 0 --data-dir runs',
+    does: 'on a free port (said on stderr), its runs kept in runs/',
+  },
+];
+
 /** Declares `serve`. */
 export const declareServe: CommandDeclaration<typeof import('./run.ts')> = (command, { io, done }, load) => {
   command
@@ -91,7 +100,7 @@ export const declareServe: CommandDeclaration<typeof import('./run.ts')> = (comm
         .argParser(parseLimit)
         .default(4 * 1024 * 1024, '4 MiB'),
     )
-    .addHelpText('after', SERVE_HELP)
+    .addHelpText('after', `${SERVE_HELP}\n${examplesHelp(EXAMPLES)}`)
     .action(async (flags: ServeFlags) => {
       const { runServe } = await load();
       done(await runServe({ ...flags, token: flags.token ?? io.env[TOKEN_ENV] }, io));

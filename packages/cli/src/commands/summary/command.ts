@@ -4,12 +4,27 @@ import {
   addReadingOptions,
   type CommandDeclaration,
   EXIT_HELP,
+  examplesHelp,
+  type HelpExample,
   INPUT_HELP,
   JOBS_HELP,
   jobsOption,
+  optionalLogsArgument,
   type ReadingFlags,
   readingOptions,
 } from '../../io/command-options.ts';
+
+/** The invocations `--help` shows; a test runs each on the repository's corpus. */
+const EXAMPLES: readonly HelpExample[] = [
+  {
+    command: 'cursor-stream summary corpus/official/docs-example-zh.ndjson',
+    does: "one log's sessions at a glance",
+  },
+  {
+    command: 'cursor-stream summary --json corpus/official/',
+    does: 'one JSON document for every log of a directory',
+  },
+];
 
 /** Declares `summary`. */
 export const declareSummary: CommandDeclaration<typeof import('./run.ts')> = (
@@ -17,17 +32,20 @@ export const declareSummary: CommandDeclaration<typeof import('./run.ts')> = (
   { io, done },
   load,
 ) => {
-  addReadingOptions(command.summary('summarize the sessions of a log'))
+  addReadingOptions(command.summary('summarize the sessions of logs'))
     .description(
-      'Summarize each session of a log: status, model, assistant text, tool calls, event counts, duration and usage.',
+      'Summarize each session of logs: status, model, assistant text, tool calls, event counts, duration and usage. Directories are searched for *.ndjson, *.jsonl, *.log and their .gz; the logs are read one after the other, and when there is more than one, each session and invalid line names its file.',
     )
-    .argument('[FILE]', 'log file, or - for standard input', '-')
-    .option('--json', 'print { sessions, invalidLines, lines, bytes } as JSON')
+    .addArgument(optionalLogsArgument())
     .addOption(jobsOption('worker threads a large file is read on', 1))
-    .addHelpText('after', `${INPUT_HELP}\n${JOBS_HELP}\n${EXIT_HELP}`)
-    .action(async (file: string, flags: ReadingFlags & { json?: true; jobs: number }) => {
+    .addHelpText('after', `${INPUT_HELP}\n${JOBS_HELP}\n${EXIT_HELP}\n${examplesHelp(EXAMPLES)}`)
+    .option(
+      '--json',
+      'print { sessions, invalidLines, lines, bytes } as JSON; for several logs each session and invalid line has a file, and files counts the logs',
+    )
+    .action(async (files: string[], flags: ReadingFlags & { json?: true; jobs: number }) => {
       const { runSummary } = await load();
       const options = { ...readingOptions(flags), json: flags.json === true, jobs: flags.jobs };
-      done(await runSummary(file, options, io));
+      done(await runSummary(files, options, io));
     });
 };

@@ -5,6 +5,7 @@
  */
 
 import { type BoundedSession, createBoundedSessions } from '@cursor-stream/core/sessions';
+import { displayPath } from '@cursor-stream/core/text';
 import {
   createInvalidLineList,
   createSummaryJsonWriter,
@@ -17,19 +18,25 @@ import {
   summaryFooterLine,
 } from '@cursor-stream/inspect/summary';
 import { createPalette, type Palette, shouldUseColor } from '@cursor-stream/inspect/terminal';
-import { type LogStats, readLog } from '@cursor-stream/node/logs';
+import {
+  expandLogPaths,
+  type LogResult,
+  type LogStats,
+  readEachLog,
+  readLog,
+} from '@cursor-stream/node/logs';
 import { readInRanges } from '@cursor-stream/node/ranges';
 // The digest alone, without the rest of the package (child processes), which a command's start-up need not load.
 import { createNodeTextDigest } from '@cursor-stream/node/text-digest';
 import { commandModuleUrl } from '../../command-modules.ts';
-import type { Result } from '../../io/cli-error.ts';
 import {
   type CliIo,
   jobsFor,
+  logsExitCode,
   progressFor,
-  readingExitCode,
   reportError,
   splitBytesFrom,
+  stdinNamedTwice,
   writeText,
 } from '../../io/cli-io.ts';
 import { EXIT_USAGE_OR_IO, type ExitCode } from '../../io/exit-codes.ts';
@@ -74,14 +81,25 @@ function summarySink(options: SummaryOptions, io: CliIo): SummarySink {
   };
 }
 
-/** Reads the log on this thread, writing each session as it ends. */
+/** What reading one log came to: its stats, and its invalid lines as the summary lists them. */
+interface SummarizedLog {
+  readonly stats: LogStats;
+  readonly invalidLines: InvalidLinesJson;
+}
+
+/**
+ * Reads a log on this thread, writing each session as it ends.
+ *
+ * @param file - The log's name on each of its sessions and invalid lines, when more than one log is read.
+ */
 async function summarizeHere(
   path: string,
+  file: string | undefined,
   options: SummaryOptions,
   io: CliIo,
   sink: SummarySink,
-): Promise<Result<{ stats: LogStats; invalidLines: InvalidLinesJson }>> {
-  const invalidLines = createInvalidLineList();
+): Promise<LogResult<SummarizedLog>> {
+  const invalidLines = createInvalidLineList(file);
   const finished: BoundedSession[] = [];
   const sessions = createBoundedSessions(
     {
@@ -94,7 +112,7 @@ async function summarizeHere(
   let dialect: string | null = null;
   async function flush(): Promise<void> {
     for (const session of finished.splice(0)) {
-      const json = sessionJson(session, dialect);
+      const json = sessionJson(session, dialect, file);
       await sink.block(options.json ? sessionJsonBlock(json) : sessionTextBlock(json, sink.palette));
     }
   }
@@ -126,7 +144,7 @@ async function summarizeInRanges(
   options: SummaryOptions,
   io: CliIo,
   sink: SummarySink,
-): Promise<Result<{ stats: LogStats; invalidLines: InvalidLinesJson }> | null> {
+): Promise<LogResult<SummarizedLog> | null> {
   let invalidLines: InvalidLinesJson = { invalidLines: [] };
   const setup: SummaryRangeSetup = {
     json: options.json,
@@ -151,20 +169,40 @@ async function summarizeInRanges(
   return { ok: true, value: { stats: read.value.stats, invalidLines } };
 }
 
+/** What `summary` makes of invalid lines, said when they make it exit 1. */
+const SUMMARY_INVALID_LINES = 'listed in the summary (cursor-stream validate says what is wrong with them)';
+
 /**
- * Runs `summary` on one log.
+ * Runs `summary` on logs and directories of logs, one after the other. One log alone is summarized as it always was
+ * (and a large file read in ranges on `--jobs` threads); with more, each session and invalid line names its log.
  *
- * @returns 0, 1 when the log had invalid lines, 2 on an I/O error.
+ * @returns 0, 1 when a log had invalid lines or was another agent's, 2 when an argument could not be read.
  */
-export async function runSummary(path: string, options: SummaryOptions, io: CliIo): Promise<ExitCode> {
-  const sink = summarySink(options, io);
-  const result =
-    (await summarizeInRanges(path, options, io, sink)) ?? (await summarizeHere(path, options, io, sink));
-  if (!result.ok) {
-    reportError(io, result.error);
+export async function runSummary(
+  paths: readonly string[],
+  options: SummaryOptions,
+  io: CliIo,
+): Promise<ExitCode> {
+  const stdinTwice = stdinNamedTwice(paths);
+  if (stdinTwice !== undefined) {
+    reportError(io, stdinTwice);
     return EXIT_USAGE_OR_IO;
   }
-  const { stats, invalidLines } = result.value;
-  await sink.end({ ...invalidLines, lines: stats.lines, bytes: stats.bytes });
-  return readingExitCode(io, stats);
+  const entries = await expandLogPaths(paths);
+  const several = entries.length > 1;
+  const sink = summarySink(options, io);
+  let footer: SummaryFooter = { invalidLines: [], lines: 0, bytes: 0 };
+  const outcome = await readEachLog(entries, async (path) => {
+    const result =
+      (several ? null : await summarizeInRanges(path, options, io, sink)) ??
+      (await summarizeHere(path, several ? displayPath(path) : undefined, options, io, sink));
+    if (!result.ok) return result;
+    const { stats, invalidLines } = result.value;
+    const listed = joinInvalidLines([footer, invalidLines]);
+    footer = { ...listed, lines: footer.lines + stats.lines, bytes: footer.bytes + stats.bytes };
+    return { ok: true, value: stats };
+  });
+  // Nothing read, nothing to sum up: the errors say why.
+  if (outcome.files > 0) await sink.end(several ? { ...footer, files: outcome.files } : footer);
+  return logsExitCode(io, outcome, SUMMARY_INVALID_LINES);
 }

@@ -11,6 +11,8 @@ import { Option } from 'commander';
 import {
   addReadingOptions,
   type CommandDeclaration,
+  examplesHelp,
+  type HelpExample,
   INPUT_HELP,
   JOBS_HELP,
   jobsOption,
@@ -24,6 +26,16 @@ Exit codes:
   1  a log had invalid lines (lines that are not records of any dialect), or values left out: a time no
      date can hold, a token count that is no whole number (each named on stderr with its file and line)
   2  usage error, or I/O error (a missing or unreadable log, an empty directory, an unwritable output)`;
+
+/** The invocations `--help` shows; a test runs each on the repository's corpus. */
+const EXAMPLES: readonly HelpExample[] = [
+  { command: 'cursor-stream usage corpus/official/', does: 'tokens and cost per day' },
+  { command: 'cursor-stream usage --by model --json corpus/', does: 'per model, with ccusage field names' },
+  {
+    command: 'cursor-stream usage --by week --since 2025-01-01 corpus/official/',
+    does: 'per week, from a date on',
+  },
+];
 
 /** Declares `usage`. */
 export const declareUsage: CommandDeclaration<typeof import('./run.ts')> = (command, { io, done }, load) => {
@@ -53,7 +65,7 @@ export const declareUsage: CommandDeclaration<typeof import('./run.ts')> = (comm
       'print { daily | weekly | monthly | sessions | models: [...], totals, timeZone } with ccusage field names',
     )
     .addOption(jobsOption('worker threads a large file is read on', 1))
-    .addHelpText('after', `${INPUT_HELP}\n${JOBS_HELP}\n${MULTI_INPUT_EXIT_HELP}`)
+    .addHelpText('after', `${INPUT_HELP}\n${JOBS_HELP}\n${MULTI_INPUT_EXIT_HELP}\n${examplesHelp(EXAMPLES)}`)
     .action(
       async (
         files: string[],

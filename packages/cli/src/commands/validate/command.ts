@@ -3,6 +3,8 @@
 import {
   addReadingOptions,
   type CommandDeclaration,
+  examplesHelp,
+  type HelpExample,
   INPUT_HELP,
   JOBS_HELP,
   jobsOption,
@@ -16,6 +18,22 @@ Exit codes:
   1  problems: invalid lines, schema violations; with --strict also unknown fields,
      unknown event types and stream anomalies
   2  usage error, or I/O error (missing file, unreadable, not text, empty directory)`;
+
+/** The invocations `--help` shows; a test runs each on the repository's corpus. */
+const EXAMPLES: readonly HelpExample[] = [
+  {
+    command: 'cursor-stream validate corpus/official/',
+    does: 'check every log of a directory; exit 1 when one has a problem',
+  },
+  {
+    command: 'cursor-stream validate --json corpus/official/docs-example-zh.ndjson',
+    does: 'one JSON document for CI: { ok, files }',
+  },
+  {
+    command: 'cursor-stream validate --strict corpus/acp/',
+    does: 'also report unknown fields, event types and stream anomalies',
+  },
+];
 
 /** Declares `validate`. */
 export const declareValidate: CommandDeclaration<typeof import('./run.ts')> = (
@@ -34,7 +52,7 @@ export const declareValidate: CommandDeclaration<typeof import('./run.ts')> = (
       'print one JSON document: { ok, files: [{ path, dialect, lines, events, problems, warnings }] }',
     )
     .addOption(jobsOption('worker threads: files validated at once, or the ranges of a single large file'))
-    .addHelpText('after', `${INPUT_HELP}\n${JOBS_HELP}\n${VALIDATE_EXIT_HELP}`)
+    .addHelpText('after', `${INPUT_HELP}\n${JOBS_HELP}\n${VALIDATE_EXIT_HELP}\n${examplesHelp(EXAMPLES)}`)
     .action(async (files: string[], flags: ReadingFlags & { strict?: true; json?: true; jobs: number }) => {
       const { runValidate } = await load();
       const options = {

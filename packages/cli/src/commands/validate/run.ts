@@ -17,7 +17,16 @@ import { expandLogPaths, type LogEntry } from '@cursor-stream/node/logs';
 import { readInRanges, runInWorkers } from '@cursor-stream/node/ranges';
 import { commandModuleUrl } from '../../command-modules.ts';
 import { type CliError, cliError, type Result } from '../../io/cli-error.ts';
-import { type CliIo, jobsFor, progressFor, reportError, splitBytesFrom, writeText } from '../../io/cli-io.ts';
+import {
+  type CliIo,
+  jobsFor,
+  progressFor,
+  reportError,
+  reportFindings,
+  splitBytesFrom,
+  stdinNamedTwice,
+  writeText,
+} from '../../io/cli-io.ts';
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../../io/exit-codes.ts';
 import {
   joinFindings,
@@ -209,8 +218,9 @@ export async function runValidate(
   options: ValidateOptions,
   io: CliIo,
 ): Promise<ExitCode> {
-  if (paths.filter((path) => path === '-').length > 1) {
-    reportError(io, cliError('usage', 'standard input (-) can be read only once'));
+  const stdinTwice = stdinNamedTwice(paths);
+  if (stdinTwice !== undefined) {
+    reportError(io, stdinTwice);
     return EXIT_USAGE_OR_IO;
   }
   const jobs = jobsFor(io, options.jobs);
@@ -236,5 +246,19 @@ export async function runValidate(
   } else if (files.length > 1) {
     await writeText(io.stdout, `${totalsLine(files, printer.palette)}\n`);
   }
-  return exitCodeOf(files);
+  const code = exitCodeOf(files);
+  if (code === EXIT_PROBLEMS) reportProblems(io, files, options.json);
+  return code;
+}
+
+/** Says on stderr, in one line, why problems make `validate` exit 1: how many, in how many logs, the first. */
+function reportProblems(io: CliIo, files: readonly ValidateFileJson[], json: boolean): void {
+  const withProblems = files.filter((file) => problemCount(file) > 0);
+  const found = {
+    count: withProblems.reduce((sum, file) => sum + problemCount(file), 0),
+    noun: 'problem',
+    logs: withProblems.length,
+    firstLog: withProblems[0]?.path ?? '-',
+  };
+  reportFindings(io, 'validation-problems', found, json ? 'listed in the document' : 'listed above');
 }
