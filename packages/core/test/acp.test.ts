@@ -181,3 +181,58 @@ describe('the wrappers clients log ACP in', () => {
     expect(ofType(events, 'finish').map((finish) => finish.finishReason)).toEqual(['incomplete']);
   });
 });
+
+describe('the names a census gives ACP lines', () => {
+  const request = (id: number, method: string) => ({ jsonrpc: '2.0', id, method, params: {} });
+  const answer = (id: number) => ({ jsonrpc: '2.0', id, result: {} });
+  const failure = (id: number) => ({ jsonrpc: '2.0', id, error: { code: -32603, message: 'no' } });
+
+  function names(records: readonly Record<string, unknown>[]): (string | null)[][] {
+    const name = acpDialect.createRecordNamer?.();
+    return records.map((record) => {
+      const { type, subtype } = name?.(record) ?? { type: null, subtype: null };
+      return [type, subtype];
+    });
+  }
+
+  test('a response is named by the request it answers, once; one whose request the log lacks by what it is', () => {
+    expect(
+      names([request(1, 'session/new'), answer(1), answer(1), failure(2), request(3, 'x/y'), failure(3)]),
+    ).toEqual([
+      ['session/new', null],
+      ['session/new', 'response'],
+      ['response', null],
+      ['error', null],
+      ['x/y', null],
+      ['x/y', 'error'],
+    ]);
+  });
+
+  test('with directions, a response answers the other side’s request of its id', () => {
+    const lines = [
+      { dir: 'c2a', ms: 0, msg: request(1, 'session/prompt') },
+      { dir: 'a2c', ms: 1, msg: request(1, 'session/request_permission') },
+      { dir: 'c2a', ms: 2, msg: { ...answer(1), result: { outcome: { outcome: 'cancelled' } } } },
+      { dir: 'a2c', ms: 3, msg: { ...answer(1), result: { stopReason: 'end_turn' } } },
+    ];
+    expect(names(lines).slice(2)).toEqual([
+      ['session/request_permission', 'response'],
+      ['session/prompt', 'response'],
+    ]);
+  });
+
+  test('an update is named by its kind, in a notification or alone, and a recorder’s line as a note', () => {
+    const update = { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'a' } };
+    expect(
+      names([
+        { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update } },
+        update,
+        { dir: 'summary', ms: 9, msg: { turns: 1 } },
+      ]),
+    ).toEqual([
+      ['session/update', 'agent_message_chunk'],
+      ['session/update', 'agent_message_chunk'],
+      ['note', 'summary'],
+    ]);
+  });
+});

@@ -12,7 +12,7 @@
  * @see https://agentclientprotocol.com/protocol/overview
  */
 
-import type { Detection, Dialect, DialectContext, JsonObject } from '../dialect.ts';
+import type { Detection, Dialect, DialectContext, JsonObject, RecordNamer } from '../dialect.ts';
 import type {
   AgentErrorEvent,
   CanonicalEvent,
@@ -45,6 +45,8 @@ type Direction = 'c2a' | 'a2c' | 'unknown';
 
 interface OpenCall {
   title: string | undefined;
+  /** The tool's programmatic name, when the agent gives it (`name`, optional in the protocol). */
+  name: string | undefined;
   kind: string | undefined;
   input: unknown;
   emitted: boolean;
@@ -53,7 +55,7 @@ interface OpenCall {
 /** Per-stream state of the `acp` dialect: bounded by the requests, calls and permission answers open at once. */
 export interface AcpState {
   /** Requests by `<direction>:<id>`, for their responses. */
-  pending: Map<string, { method: string; params: JsonObject | undefined }>;
+  pending: PendingRequests;
   /** Calls of the open turn by id. */
   calls: Map<string, OpenCall>;
   /** Calls whose permission the client refused. */
@@ -205,6 +207,11 @@ function toolNameOf(kind: string | undefined, title: string | undefined): ToolNa
   }
 }
 
+/** The agent's own name of a call's tool: its programmatic name, else its kind or title. */
+function nativeNameOf(call: OpenCall): string {
+  return call.name ?? call.kind ?? call.title ?? 'unknown';
+}
+
 function callEvent(turn: Turn, id: string, call: OpenCall, sessionId: unknown): ToolCallEvent {
   call.emitted = true;
   const event = assignDefined<ToolCallEvent>(
@@ -212,7 +219,7 @@ function callEvent(turn: Turn, id: string, call: OpenCall, sessionId: unknown): 
       type: 'tool-call',
       toolCallId: id,
       toolName: toolNameOf(call.kind, call.title),
-      providerToolName: call.kind ?? call.title ?? 'unknown',
+      providerToolName: nativeNameOf(call),
       input: call.input ?? null,
     },
     { title: call.title, kind: call.kind },
@@ -231,9 +238,16 @@ function toolUpdate(turn: Turn, update: JsonObject, sessionId: unknown): void {
     return;
   }
   const known = turn.state.calls.get(id);
-  const call: OpenCall = known ?? { title: undefined, kind: undefined, input: undefined, emitted: false };
+  const call: OpenCall = known ?? {
+    title: undefined,
+    name: undefined,
+    kind: undefined,
+    input: undefined,
+    emitted: false,
+  };
   if (known === undefined) remember(turn.state.calls, id, call);
   call.title = asString(update.title) ?? call.title;
+  call.name = asString(update.name) ?? call.name;
   call.kind = asString(update.kind) ?? call.kind;
   // Cursor's first arguments are often `{}`; later updates carry the whole arguments so far.
   if (hasKeys(update.rawInput) || call.input === undefined) call.input = update.rawInput ?? call.input;
@@ -254,7 +268,7 @@ function toolUpdate(turn: Turn, update: JsonObject, sessionId: unknown): void {
   const result = toolResultEvent({
     toolCallId: id,
     toolName: toolNameOf(call.kind, call.title),
-    providerToolName: call.kind ?? call.title ?? 'unknown',
+    providerToolName: nativeNameOf(call),
     status: outcome,
     output: update.rawOutput ?? update.content ?? null,
     durationMs: undefined,
@@ -509,8 +523,16 @@ function request(turn: Turn, message: JsonObject, method: string, direction: Dir
   turn.out.push(stamped(turn, { type: 'status', kind: 'status', status: method }, sessionId));
 }
 
+/** Requests awaiting their response, by `<direction>:<id>`. */
+type PendingRequests = Map<string, { method: string; params: JsonObject | undefined }>;
+
 /** The request a response answers: the other side's, when the log says who sent what. */
-function answered(state: AcpState, id: unknown, direction: Direction, result: JsonObject | undefined) {
+function answered(
+  pending: PendingRequests,
+  id: unknown,
+  direction: Direction,
+  result: JsonObject | undefined,
+) {
   if (typeof id !== 'string' && typeof id !== 'number') return undefined;
   const sides: Direction[] =
     direction === 'a2c'
@@ -523,16 +545,16 @@ function answered(state: AcpState, id: unknown, direction: Direction, result: Js
           : ['unknown', 'c2a', 'a2c'];
   for (const side of sides) {
     const key = `${side}:${id}`;
-    const pending = state.pending.get(key);
-    if (pending === undefined) continue;
+    const request = pending.get(key);
+    if (request === undefined) continue;
     if (
       direction === 'unknown' &&
       result?.outcome === undefined &&
-      pending.method === 'session/request_permission'
+      request.method === 'session/request_permission'
     )
       continue;
-    state.pending.delete(key);
-    return pending;
+    pending.delete(key);
+    return request;
   }
   return undefined;
 }
@@ -540,7 +562,7 @@ function answered(state: AcpState, id: unknown, direction: Direction, result: Js
 function response(turn: Turn, message: JsonObject, direction: Direction): void {
   const result = asObject(message.result);
   const error = asObject(message.error);
-  const pending = answered(turn.state, message.id, direction, result);
+  const pending = answered(turn.state.pending, message.id, direction, result);
   const method = pending?.method ?? (result?.stopReason !== undefined ? 'session/prompt' : undefined);
   const sessionId = pending?.params?.sessionId;
   if (error !== undefined) {
@@ -629,6 +651,36 @@ function normalizeAcp(record: JsonObject, context: DialectContext<AcpState>): re
   return turn.out.length === 0 ? NO_EVENTS : turn.out;
 }
 
+/**
+ * Names each line as a reader of ACP traffic does: a request or notification by its method (a `session/update` by its
+ * update's kind beside it), a response by the method of the request it answers when the log holds that request,
+ * else as a bare `response` or `error`, and a recorder's own line as a `note`.
+ */
+function createAcpRecordNamer(): RecordNamer {
+  const pending: PendingRequests = new Map();
+  return (record) => {
+    const unwrapped = unwrap(record);
+    if (unwrapped === undefined) return { type: asString(record.type) ?? null, subtype: null };
+    if (unwrapped.kind === 'note') return { type: 'note', subtype: unwrapped.name };
+    const { message, direction } = unwrapped;
+    if (typeof message.sessionUpdate === 'string')
+      return { type: 'session/update', subtype: message.sessionUpdate };
+    if (typeof message.method === 'string') {
+      const id = message.id;
+      if (typeof id === 'string' || typeof id === 'number')
+        remember(pending, `${direction}:${id}`, { method: message.method, params: undefined });
+      const update =
+        message.method === 'session/update' ? asObject(asObject(message.params)?.update) : undefined;
+      return { type: message.method, subtype: asString(update?.sessionUpdate) ?? null };
+    }
+    const outcome = 'error' in message ? 'error' : 'response';
+    const request = answered(pending, message.id, direction, asObject(message.result));
+    return request === undefined
+      ? { type: outcome, subtype: null }
+      : { type: request.method, subtype: outcome };
+  };
+}
+
 /** The Agent Client Protocol dialect: `agent acp` traffic, Cursor's or another agent's. */
 export const acpDialect: Dialect<AcpState, 'acp'> = {
   name: 'acp',
@@ -640,4 +692,5 @@ export const acpDialect: Dialect<AcpState, 'acp'> = {
   // The CLI's `thinking` records are none of this dialect's: skipping them when no reasoning is wanted loses it nothing.
   skipPrefixes: reasoningSkipPrefixes(ENVELOPE_THINKING_PREFIXES),
   normalize: normalizeAcp,
+  createRecordNamer: createAcpRecordNamer,
 };
