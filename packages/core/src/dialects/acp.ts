@@ -32,6 +32,8 @@ import type {
 } from '../events/index.ts';
 import { asCount, asNumber, asObject, asString, assignDefined, isJsonObject } from '../json-values.ts';
 import { typeNameOf, unknownEvent } from '../unknown-event.ts';
+import { encodeAcp } from './acp-encoder.ts';
+import { ACP_STATUS_UPDATES } from './acp-status-updates.ts';
 import { NO_EVENTS } from './cli-records.ts';
 import { ENVELOPE_THINKING_PREFIXES, reasoningSkipPrefixes } from './reasoning-skip-filter.ts';
 import { schemaValidator } from './schema-validation.ts';
@@ -301,19 +303,11 @@ function nullableCount(value: unknown): number | null {
   return asCount(value) ?? null;
 }
 
-const STATUS_UPDATES = new Set([
-  'available_commands_update',
-  'current_mode_update',
-  'session_info_update',
-  'config_option_update',
-  'config_options_update',
-]);
-
 /** One `session/update`. */
 function sessionUpdate(turn: Turn, update: JsonObject, sessionId: unknown): void {
   const kind = update.sessionUpdate;
   if (kind !== 'agent_thought_chunk') endThought(turn);
-  if (typeof kind === 'string' && STATUS_UPDATES.has(kind)) {
+  if (typeof kind === 'string' && ACP_STATUS_UPDATES.has(kind)) {
     const { sessionUpdate: _kind, ...fields } = update;
     const status = assignDefined<StatusEvent>(
       { type: 'status', kind: 'status', status: kind },
@@ -693,4 +687,5 @@ export const acpDialect: Dialect<AcpState, 'acp'> = {
   skipPrefixes: reasoningSkipPrefixes(ENVELOPE_THINKING_PREFIXES),
   normalize: normalizeAcp,
   createRecordNamer: createAcpRecordNamer,
+  encode: encodeAcp,
 };

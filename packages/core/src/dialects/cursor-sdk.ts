@@ -27,6 +27,7 @@ import { asCount, asNumber, asObject, asString, assignDefined, isJsonObject } fr
 import { malformedRecord } from '../malformed-record.ts';
 import { typeNameOf, unknownEvent } from '../unknown-event.ts';
 import { messageText, NO_EVENTS } from './cli-records.ts';
+import { encodeCursorSdk } from './cursor-sdk-encoder.ts';
 import { ENVELOPE_THINKING_PREFIXES, reasoningSkipPrefixes } from './reasoning-skip-filter.ts';
 import { schemaValidator } from './schema-validation.ts';
 import { toolCallEvent, toolResultEvent } from './tool-events.ts';
@@ -476,4 +477,5 @@ export const cursorSdkDialect: Dialect<CursorSdkState, 'cursor-sdk'> = {
   skipPrefixes: reasoningSkipPrefixes(ENVELOPE_THINKING_PREFIXES),
   normalize: normalizeCursorSdk,
   createRecordNamer: () => nameCursorSdkRecord,
+  encode: encodeCursorSdk,
 };
