@@ -97,6 +97,13 @@ export interface Dialect<State = unknown, Name extends string = string> {
    */
   readonly recordReader?: RecordReader;
   /**
+   * Reads a line that is not JSON as a record of this dialect, for producers whose logs write records after a prefix
+   * (a time, a direction: `0.759 <-- {…}`): the record the line stands for, in a form `normalize` reads, or
+   * `undefined` when the line is none of this dialect's (it is then reported as output, as before). Asked only for
+   * lines that do not start like JSON; must be cheap on the others and must not throw.
+   */
+  readTextLine?(line: string): JsonObject | undefined;
+  /**
    * For consumers that want only some event types: exact starts of raw record text (e.g.
    * `{"type":"thinking","subtype":"delta",`) marking records that give only events outside `wanted` and change no
    * state other events depend on, so they need not be parsed. Return `undefined` when none can be skipped. Prefixes

@@ -236,3 +236,71 @@ describe('the names a census gives ACP lines', () => {
     ]);
   });
 });
+
+describe('ACP logged as text lines with a prefix', () => {
+  const isNote = (event: CanonicalEvent) => event.type === 'status' && event.status === 'note';
+
+  test('a capture script’s `<seconds> -->`/`<--` lines read as the messages they carry, its `###` lines as notes', () => {
+    const prefixed = read('fx-wire-capture.prefixed.log');
+    expect(ofType(prefixed, 'invalid-line')).toEqual([]);
+    const logged = readFileSync(join(ACP_DIR, 'fx-wire-capture.prefixed.log'), 'utf8')
+      .split('\n')
+      .filter(Boolean);
+    for (const line of logged) {
+      const record = acpDialect.readTextLine?.(line);
+      expect(record && acpDialect.validate(record), line).toEqual([]);
+      if (record?.dir !== 'note') expect(isAcpMessage?.(record?.msg), line).toBe(true);
+    }
+    expect(
+      prefixed.filter(isNote).map((note) => (note as { extraFields?: unknown }).extraFields),
+    ).toContainEqual({
+      text: 'initialize answered: True',
+    });
+    expect(prefixed.filter(isNote)).toHaveLength(18);
+    // The same payloads with their prefixes stripped read as the same turns; the directions also tie the last run's
+    // error to the request it answers, which the stripped payloads cannot.
+    const said = (events: CanonicalEvent[]) =>
+      withoutLoc(events.filter((event) => !isNote(event) && event.type !== 'error'));
+    expect(said(prefixed)).toEqual(said(read('fx-wire-capture.ndjson')));
+    expect(ofType(prefixed, 'error').map((error) => error.message.split(':')[0])).toEqual([
+      'the turn stopped',
+      'initialize',
+      'session/new',
+    ]);
+  });
+
+  const PREFIXES = {
+    c2a: ['-->', '→', 'CLIENT'],
+    a2c: ['<--', '←', 'SERVER'],
+  } as const;
+  const messages = lines('cursor-agent-tools.ndjson').filter((line) => line.dir !== 'summary') as {
+    dir: 'c2a' | 'a2c';
+    ms: number;
+    msg: unknown;
+  }[];
+
+  test.prop([
+    fc.array(fc.record({ prefix: fc.nat(2), timed: fc.boolean() }), {
+      minLength: messages.length,
+      maxLength: messages.length,
+    }),
+  ])('read with their direction, whichever prefix the client writes', (choices) => {
+    const wrapped = withoutLoc(normalizeText(ndjson(messages)));
+    const text = messages
+      .map((line, index) => {
+        const choice = choices[index] ?? { prefix: 0, timed: false };
+        const time = choice.timed ? `${(line.ms / 1000).toFixed(3)} ` : '';
+        return `${time}${PREFIXES[line.dir][choice.prefix]} ${JSON.stringify(line.msg)}\n`;
+      })
+      .join('');
+    expect(withoutLoc(normalizeText(text))).toEqual(wrapped);
+  });
+
+  test('a prefixed line that holds no ACP message stays output the agent wrote', () => {
+    const events = normalizeText('0.5 --> {"type":"x"}\nSERVER starting\n12 ### note without its time\n');
+    expect(ofType(events, 'invalid-line').map((event) => [event.loc?.line, event.code])).toEqual([
+      [1, 'invalid-json'],
+      [2, 'non-json-output'],
+    ]);
+  });
+});

@@ -125,6 +125,53 @@ function unwrap(record: JsonObject): Unwrapped | undefined {
   return undefined;
 }
 
+/**
+ * A line of a client's text log of the traffic: an optional time in seconds, then the direction, then the message
+ * (`0.759 <-- {…}` in a capture script's log, `SERVER {…}` in a harness's, `11.958  ← {…}` in a study's).
+ */
+const PREFIXED_MESSAGE = /^\s*(?:(\d{1,9}(?:\.\d{1,9})?)\s+)?(-->|<--|→|←|CLIENT|SERVER)\s*(?=\{)/;
+
+/** The capture script's own note between the messages: `152.352 ### prompt answered: …`. */
+const PREFIXED_NOTE = /^\s*(\d{1,9}(?:\.\d{1,9})?)\s+###\s?(.*)$/;
+
+/** Who sent a prefixed line's message: the arrows point from the sender, `CLIENT` and `SERVER` (the agent) name it. */
+const PREFIX_DIRECTIONS: Readonly<Record<string, 'c2a' | 'a2c'>> = {
+  '-->': 'c2a',
+  '→': 'c2a',
+  CLIENT: 'c2a',
+  '<--': 'a2c',
+  '←': 'a2c',
+  SERVER: 'a2c',
+};
+
+function millisecondsOf(seconds: string | undefined): number | undefined {
+  return seconds === undefined ? undefined : Math.round(Number(seconds) * 1_000_000) / 1000;
+}
+
+/**
+ * A prefixed line as the wrapper this dialect reads (`{dir, ms, msg}`): a message with its direction and time, or a
+ * capture script's note; `undefined` for any other line.
+ */
+function readPrefixedLine(line: string): JsonObject | undefined {
+  const note = PREFIXED_NOTE.exec(line);
+  if (note !== null) return { dir: 'note', ms: millisecondsOf(note[1]) ?? 0, msg: { text: note[2] ?? '' } };
+  const prefix = PREFIXED_MESSAGE.exec(line);
+  const direction = prefix?.[2];
+  if (prefix === null || direction === undefined) return undefined;
+  let message: unknown;
+  try {
+    message = JSON.parse(line.slice(prefix[0].length));
+  } catch {
+    return undefined;
+  }
+  if (!isJsonObject(message) || !(isJsonRpc(message) || typeof message.sessionUpdate === 'string'))
+    return undefined;
+  const ms = millisecondsOf(prefix[1]);
+  return ms === undefined
+    ? { dir: PREFIX_DIRECTIONS[direction], msg: message }
+    : { dir: PREFIX_DIRECTIONS[direction], ms, msg: message };
+}
+
 function directionOf(value: unknown): Direction {
   if (value === 'c2a' || value === 'outbound' || value === 'out' || value === 'send' || value === 'client')
     return 'c2a';
@@ -686,6 +733,7 @@ export const acpDialect: Dialect<AcpState, 'acp'> = {
   // The CLI's `thinking` records are none of this dialect's: skipping them when no reasoning is wanted loses it nothing.
   skipPrefixes: reasoningSkipPrefixes(ENVELOPE_THINKING_PREFIXES),
   normalize: normalizeAcp,
+  readTextLine: readPrefixedLine,
   createRecordNamer: createAcpRecordNamer,
   encode: encodeAcp,
 };
