@@ -30,6 +30,7 @@ import { messageText, NO_EVENTS } from './cli-records.ts';
 import { encodeCursorSdk } from './cursor-sdk-encoder.ts';
 import { ENVELOPE_THINKING_PREFIXES, reasoningSkipPrefixes } from './reasoning-skip-filter.ts';
 import { schemaValidator } from './schema-validation.ts';
+import { isSdkMessage } from './sdk-message-shape.ts';
 import { toolCallEvent, toolResultEvent } from './tool-events.ts';
 import { toolNameOfLabel } from './tool-names.ts';
 
@@ -75,14 +76,6 @@ function placed<E extends CanonicalEvent>(event: E, origin: Origin): E {
 }
 
 const ENVELOPE_TYPES = new Set(['sdk_message', 'result', 'done']);
-
-function isSdkMessage(record: JsonObject): boolean {
-  return (
-    typeof record.type === 'string' &&
-    typeof record.agent_id === 'string' &&
-    typeof record.run_id === 'string'
-  );
-}
 
 function isEnvelope(record: JsonObject): boolean {
   return typeof record.schemaVersion === 'number' && ENVELOPE_TYPES.has(record.type as string);
