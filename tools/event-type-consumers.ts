@@ -47,6 +47,14 @@ export const EVENT_TYPE_CONSUMERS: readonly EventTypeConsumer[] = [
     file: 'packages/core/src/dialects/payload-envelope-encoder.ts',
     decides: 'the payload envelope it is written as, if any',
   },
+  {
+    file: 'packages/core/src/dialects/acp-encoder.ts',
+    decides: 'the ACP message it is written as, if any',
+  },
+  {
+    file: 'packages/core/src/dialects/cursor-sdk-encoder.ts',
+    decides: 'the `@cursor/sdk` run stream event it is written as, if any',
+  },
   { file: 'packages/inspect/src/transcript/transcript.ts', decides: 'its line in `render` and the report' },
   { file: 'packages/inspect/src/report/timeline.ts', decides: 'its bar on a report’s timeline, if any' },
   {

@@ -87,6 +87,41 @@ describe('census of the hand-written drift recording', () => {
   });
 });
 
+describe('census of the other channels', () => {
+  test('names every ACP and SDK record as a reader of the traffic does, and finds nothing unknown in them', async () => {
+    const result = await census(['corpus/acp', 'corpus/cursor-sdk']);
+    expect(result.rows.filter((row) => row.type === null)).toEqual([]);
+    expect(censusFoundDrift(result)).toBe(false);
+    const names = (dialect: string) =>
+      result.rows.filter((row) => row.dialect === dialect).map((row) => [row.type, row.subtype]);
+    expect(names('acp')).toEqual(
+      expect.arrayContaining([
+        ['session/update', 'agent_message_chunk'],
+        ['session/update', 'tool_call_update'],
+        ['initialize', null],
+        ['initialize', 'response'],
+        ['session/prompt', 'response'],
+        ['session/request_permission', 'response'],
+        ['session/new', 'error'],
+        ['note', 'summary'],
+      ]),
+    );
+    expect(names('cursor-sdk')).toEqual(
+      expect.arrayContaining([
+        ['tool_call', 'completed'],
+        ['sdk_message', 'system/init'],
+        ['sdk_message', 'tool_call/error'],
+        ['result', 'finished'],
+        ['run_stream_event', 'sdk_message assistant'],
+        ['run', 'finished'],
+      ]),
+    );
+    const text = formatCensusText(result, createPalette(false)).join('\n');
+    expect(text).toMatch(/^ {2}session\/update agent_message_chunk +\d+ /m);
+    expect(text).toMatch(/^ {2}run_stream_event sdk_message system\/init +1 /m);
+  });
+});
+
 /** Every unknown field strict validation reports on a line of these logs is in the census, first seen no later. */
 function expectEveryUnknownFieldListed(result: CensusJson, files: readonly string[]): void {
   for (const file of files) {

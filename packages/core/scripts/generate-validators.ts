@@ -4,7 +4,8 @@
  *
  * For each dialect of the registry (`src/dialects/registry.ts`): `<schemaStem>.js` (the schema as written: open) and
  * `<schemaStem>-strict.js` (unknown fields rejected, see {@link deriveStrictSchema}); for the dialects with records
- * read without `JSON.parse`, `<schemaStem>-record-shapes.ts` (see {@link renderRecordShapes}). For the canonical union:
+ * read without `JSON.parse`, `<schemaStem>-record-shapes.ts` (see {@link renderRecordShapes}); for the dialects whose
+ * owners publish types, `<schemaStem>.types.ts` (see {@link renderDialectTypes}). For the canonical union:
  * `canonical-event.js` and `canonical-event.types.ts`. Then `schema-validators.ts`, which gathers them all.
  */
 
@@ -12,6 +13,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BUILT_IN_DIALECT_REGISTRY } from '../src/dialects/registry.ts';
 import { renderCanonicalTypes } from './canonical-types.ts';
+import { DIALECT_TYPES, renderDialectTypes } from './dialect-types.ts';
 import { READ_RECORDS, renderRecordShapes } from './record-shapes.ts';
 import { deriveStrictSchema, type SchemaObject } from './strict-schema.ts';
 import { renderValidatorModule } from './validator-module.ts';
@@ -42,10 +44,12 @@ async function main(): Promise<void> {
       `${schemaStem}-strict.js`,
       renderValidatorModule(deriveStrictSchema(schema), `${source} (strict variant)`),
     );
-    if (schemaStem in READ_RECORDS) {
-      const banner = `// Generated from ${source} by packages/core/scripts/generate-validators.ts. Do not edit.`;
+    const banner = `// Generated from ${source} by packages/core/scripts/generate-validators.ts. Do not edit.`;
+    if (schemaStem in READ_RECORDS)
       write(`${schemaStem}-record-shapes.ts`, renderRecordShapes(schema, schemaStem, banner));
-    }
+    const declared = DIALECT_TYPES[schemaStem];
+    if (declared !== undefined)
+      write(`${schemaStem}.types.ts`, await renderDialectTypes(schema, declared, banner));
   }
   const canonical = readSchema(CANONICAL);
   const source = `schemas/${CANONICAL}.schema.json`;

@@ -27,6 +27,20 @@ export interface SchemaIssue {
   keyword: string;
 }
 
+/**
+ * What a person calls a record, for views that count records by kind (`census`): a record's `type` and `subtype` by
+ * default, or what a dialect whose records have no `type` names them by (a JSON-RPC method and what it answers).
+ */
+export interface RecordName {
+  /** The kind of record, e.g. `system` or `session/update`; `null` when nothing names it. */
+  readonly type: string | null;
+  /** The kind within it, e.g. `init` or `agent_message_chunk`; `null` when it has none. */
+  readonly subtype: string | null;
+}
+
+/** Names the records of one log in order; see {@link Dialect.createRecordNamer}. */
+export type RecordNamer = (record: JsonObject) => RecordName;
+
 /** Options of {@link Dialect.validate}. */
 export interface ValidateOptions {
   /** Also report fields the schema does not know (the schemas are open by default, like the formats). */
@@ -83,6 +97,13 @@ export interface Dialect<State = unknown, Name extends string = string> {
    */
   readonly recordReader?: RecordReader;
   /**
+   * Reads a line that is not JSON as a record of this dialect, for producers whose logs write records after a prefix
+   * (a time, a direction: `0.759 <-- {…}`): the record the line stands for, in a form `normalize` reads, or
+   * `undefined` when the line is none of this dialect's (it is then reported as output, as before). Asked only for
+   * lines that do not start like JSON; must be cheap on the others and must not throw.
+   */
+  readTextLine?(line: string): JsonObject | undefined;
+  /**
    * For consumers that want only some event types: exact starts of raw record text (e.g.
    * `{"type":"thinking","subtype":"delta",`) marking records that give only events outside `wanted` and change no
    * state other events depend on, so they need not be parsed. Return `undefined` when none can be skipped. Prefixes
@@ -90,6 +111,12 @@ export interface Dialect<State = unknown, Name extends string = string> {
    * skipped only when every dialect lists its prefix.
    */
   skipPrefixes?(wanted: ReadonlySet<CanonicalEventType>): readonly string[] | undefined;
+  /**
+   * Names records for a person counting them (`census`), where the `type` and `subtype` fields do not: a fresh namer
+   * per log, since a record may be named by an earlier one (a response by the request it answers). Its state is
+   * bounded, as the dialect's own.
+   */
+  createRecordNamer?(): RecordNamer;
   /** Writes canonical events back out as records of this dialect, e.g. for a server that speaks it to clients. */
   encode?(events: readonly CanonicalEvent[]): JsonObject[];
 }

@@ -10,6 +10,8 @@ export type {
   Dialect,
   DialectContext,
   JsonObject,
+  RecordName,
+  RecordNamer,
   SchemaIssue,
   ValidateOptions,
 } from './dialect.ts';

@@ -181,3 +181,126 @@ describe('the wrappers clients log ACP in', () => {
     expect(ofType(events, 'finish').map((finish) => finish.finishReason)).toEqual(['incomplete']);
   });
 });
+
+describe('the names a census gives ACP lines', () => {
+  const request = (id: number, method: string) => ({ jsonrpc: '2.0', id, method, params: {} });
+  const answer = (id: number) => ({ jsonrpc: '2.0', id, result: {} });
+  const failure = (id: number) => ({ jsonrpc: '2.0', id, error: { code: -32603, message: 'no' } });
+
+  function names(records: readonly Record<string, unknown>[]): (string | null)[][] {
+    const name = acpDialect.createRecordNamer?.();
+    return records.map((record) => {
+      const { type, subtype } = name?.(record) ?? { type: null, subtype: null };
+      return [type, subtype];
+    });
+  }
+
+  test('a response is named by the request it answers, once; one whose request the log lacks by what it is', () => {
+    expect(
+      names([request(1, 'session/new'), answer(1), answer(1), failure(2), request(3, 'x/y'), failure(3)]),
+    ).toEqual([
+      ['session/new', null],
+      ['session/new', 'response'],
+      ['response', null],
+      ['error', null],
+      ['x/y', null],
+      ['x/y', 'error'],
+    ]);
+  });
+
+  test('with directions, a response answers the other side’s request of its id', () => {
+    const lines = [
+      { dir: 'c2a', ms: 0, msg: request(1, 'session/prompt') },
+      { dir: 'a2c', ms: 1, msg: request(1, 'session/request_permission') },
+      { dir: 'c2a', ms: 2, msg: { ...answer(1), result: { outcome: { outcome: 'cancelled' } } } },
+      { dir: 'a2c', ms: 3, msg: { ...answer(1), result: { stopReason: 'end_turn' } } },
+    ];
+    expect(names(lines).slice(2)).toEqual([
+      ['session/request_permission', 'response'],
+      ['session/prompt', 'response'],
+    ]);
+  });
+
+  test('an update is named by its kind, in a notification or alone, and a recorder’s line as a note', () => {
+    const update = { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'a' } };
+    expect(
+      names([
+        { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update } },
+        update,
+        { dir: 'summary', ms: 9, msg: { turns: 1 } },
+      ]),
+    ).toEqual([
+      ['session/update', 'agent_message_chunk'],
+      ['session/update', 'agent_message_chunk'],
+      ['note', 'summary'],
+    ]);
+  });
+});
+
+describe('ACP logged as text lines with a prefix', () => {
+  const isNote = (event: CanonicalEvent) => event.type === 'status' && event.status === 'note';
+
+  test('a capture script’s `<seconds> -->`/`<--` lines read as the messages they carry, its `###` lines as notes', () => {
+    const prefixed = read('fx-wire-capture.prefixed.log');
+    expect(ofType(prefixed, 'invalid-line')).toEqual([]);
+    const logged = readFileSync(join(ACP_DIR, 'fx-wire-capture.prefixed.log'), 'utf8')
+      .split('\n')
+      .filter(Boolean);
+    for (const line of logged) {
+      const record = acpDialect.readTextLine?.(line);
+      expect(record && acpDialect.validate(record), line).toEqual([]);
+      if (record?.dir !== 'note') expect(isAcpMessage?.(record?.msg), line).toBe(true);
+    }
+    expect(
+      prefixed.filter(isNote).map((note) => (note as { extraFields?: unknown }).extraFields),
+    ).toContainEqual({
+      text: 'initialize answered: True',
+    });
+    expect(prefixed.filter(isNote)).toHaveLength(18);
+    // The same payloads with their prefixes stripped read as the same turns; the directions also tie the last run's
+    // error to the request it answers, which the stripped payloads cannot.
+    const said = (events: CanonicalEvent[]) =>
+      withoutLoc(events.filter((event) => !isNote(event) && event.type !== 'error'));
+    expect(said(prefixed)).toEqual(said(read('fx-wire-capture.ndjson')));
+    expect(ofType(prefixed, 'error').map((error) => error.message.split(':')[0])).toEqual([
+      'the turn stopped',
+      'initialize',
+      'session/new',
+    ]);
+  });
+
+  const PREFIXES = {
+    c2a: ['-->', '→', 'CLIENT'],
+    a2c: ['<--', '←', 'SERVER'],
+  } as const;
+  const messages = lines('cursor-agent-tools.ndjson').filter((line) => line.dir !== 'summary') as {
+    dir: 'c2a' | 'a2c';
+    ms: number;
+    msg: unknown;
+  }[];
+
+  test.prop([
+    fc.array(fc.record({ prefix: fc.nat(2), timed: fc.boolean() }), {
+      minLength: messages.length,
+      maxLength: messages.length,
+    }),
+  ])('read with their direction, whichever prefix the client writes', (choices) => {
+    const wrapped = withoutLoc(normalizeText(ndjson(messages)));
+    const text = messages
+      .map((line, index) => {
+        const choice = choices[index] ?? { prefix: 0, timed: false };
+        const time = choice.timed ? `${(line.ms / 1000).toFixed(3)} ` : '';
+        return `${time}${PREFIXES[line.dir][choice.prefix]} ${JSON.stringify(line.msg)}\n`;
+      })
+      .join('');
+    expect(withoutLoc(normalizeText(text))).toEqual(wrapped);
+  });
+
+  test('a prefixed line that holds no ACP message stays output the agent wrote', () => {
+    const events = normalizeText('0.5 --> {"type":"x"}\nSERVER starting\n12 ### note without its time\n');
+    expect(ofType(events, 'invalid-line').map((event) => [event.loc?.line, event.code])).toEqual([
+      [1, 'invalid-json'],
+      [2, 'non-json-output'],
+    ]);
+  });
+});

@@ -152,3 +152,16 @@ describe('the cursor-sdk dialect against the SDK', () => {
     },
   );
 });
+
+describe('an SDK run in a stream that also holds the CLI’s records', () => {
+  test('keeps its own calls, though the CLI writes records of the same type', () => {
+    const cli = readFileSync(join(CORPUS_DIR, 'official', 'event-reference-session.ndjson'), 'utf8');
+    const alone = reduceSessions(normalizeText(ndjson(RUN_MESSAGES)));
+    const sessions = reduceSessions(normalizeText(`${cli}${ndjson(RUN_MESSAGES)}`));
+    const run = sessions.find((session) => session.sessionId === AGENT);
+    expect(run?.toolCalls.map((call) => [call.toolCallId, call.status])).toEqual(
+      alone[0]?.toolCalls.map((call) => [call.toolCallId, call.status]),
+    );
+    expect(run?.toolCalls).toHaveLength(2);
+  });
+});

@@ -24,8 +24,17 @@ const CLI_TOOLS = [
   ['semSearch', 'semSearchToolCall'],
 ] as const;
 
+/**
+ * The events the CLI-shaped dialects cannot say, as their encoders state: a turn's usage and a plan's progress come
+ * from other channels.
+ */
+const UNSAID_BY_CLI_RECORDS = new Set(['usage', 'plan']);
+
 const PROFILES: readonly [Dialect, DialectProfile][] = [
-  [officialDialect as Dialect, { tools: CLI_TOOLS, toolResult: ARM_RESULTS, modelCallIds: true }],
+  [
+    officialDialect as Dialect,
+    { tools: CLI_TOOLS, toolResult: ARM_RESULTS, modelCallIds: true, channelEvents: true },
+  ],
   [
     pythonWrapperDialect as Dialect,
     {
@@ -37,18 +46,24 @@ const PROFILES: readonly [Dialect, DialectProfile][] = [
       ],
       toolResult: WRAPPER_RESULTS,
       modelCallIds: false,
+      channelEvents: true,
     },
   ],
   [
     payloadEnvelopeDialect as Dialect,
-    { tools: [...CLI_TOOLS, ['write', 'writeFileToolCall']], toolResult: ARM_RESULTS, modelCallIds: true },
+    {
+      tools: [...CLI_TOOLS, ['write', 'writeFileToolCall']],
+      toolResult: ARM_RESULTS,
+      modelCallIds: true,
+      channelEvents: true,
+    },
   ],
 ];
 
 describe('encoders', () => {
   for (const [dialect, profile] of PROFILES) {
     test.prop([canonicalLog(profile), fc.array(fc.nat(), { maxLength: 8 })])(
-      `canonical sessions encoded as ${dialect.name} and fed back in any chunks give the same events`,
+      `canonical sessions encoded as ${dialect.name} and fed back in any chunks give the same events, but for usage and plans`,
       (events, cuts) => {
         const records = dialect.encode?.(events) ?? [];
         const text = ndjson(records);
@@ -58,7 +73,7 @@ describe('encoders', () => {
             cuts.map((cut) => cut % (text.length + 1)),
           ),
         );
-        expect(withoutLoc(decoded)).toEqual(events);
+        expect(withoutLoc(decoded)).toEqual(events.filter((event) => !UNSAID_BY_CLI_RECORDS.has(event.type)));
       },
     );
   }

@@ -10,7 +10,8 @@ import { normalizeChunks, normalizeText } from './support.ts';
 
 const recordings = BUILT_IN_DIALECT_REGISTRY.flatMap(({ name: dialect, corpusFolder: folder }) =>
   readdirSync(join(CORPUS_DIR, folder))
-    .filter((name) => name.endsWith('.ndjson'))
+    // `.log`: records logged after a prefix (a time, a direction), as some clients write them.
+    .filter((name) => /\.(ndjson|log)$/.test(name))
     .map((name) => ({ dialect, folder, name, path: join(CORPUS_DIR, folder, name) })),
 );
 
@@ -33,7 +34,7 @@ describe('golden recordings', () => {
   for (const { dialect, folder, name, path } of recordings) {
     test(`${folder}/${name} normalizes to the events beside it, detected as ${dialect}`, () => {
       const expected = JSON.parse(
-        readFileSync(path.replace(/\.ndjson$/, '.events.json'), 'utf8'),
+        readFileSync(path.replace(/\.(ndjson|log)$/, '.events.json'), 'utf8'),
       ) as CanonicalEvent[];
       const { events, normalizer } = normalizeChunks([readFileSync(path)]);
       expect(stable(events)).toEqual(stable(expected));

@@ -94,7 +94,7 @@ describe('the census tally stays bounded', () => {
   test('record types past the cap are counted, not listed', () => {
     const tally = createCensusTally();
     for (let i = 0; i < CENSUS_LIMITS.rows + 5; i++)
-      tally.addRecord({ path: 'a', line: i + 1 }, 'official', { type: `t${i}` });
+      tally.addRecord({ path: 'a', line: i + 1 }, 'official', { type: `t${i}`, subtype: null });
     const result = tally.result();
     expect(result.rows).toHaveLength(CENSUS_LIMITS.rows);
     expect(result.recordsOmitted).toBe(5);
@@ -105,7 +105,7 @@ describe('the census tally stays bounded', () => {
   test('unknown fields past the cap of a row are counted, not listed', () => {
     const tally = createCensusTally();
     const at = { path: 'a', line: 1 };
-    const row = tally.addRecord(at, 'official', { type: 't' });
+    const row = tally.addRecord(at, 'official', { type: 't', subtype: null });
     if (row === null) throw new Error('no row');
     const items = Array.from({ length: CENSUS_LIMITS.entriesPerRow + 3 }, (_, i) => ({
       kind: 'field' as const,

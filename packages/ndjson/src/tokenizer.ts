@@ -99,7 +99,7 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
   const maxRecordBytes = resolveMaxRecordBytes(options.maxRecordBytes);
   const objectsOnly = options.objectsOnly ?? false;
   const lazy = lazyStringBounds(options.lazyStrings);
-  const { onRecord, onProblem, onSkip, skipRecord, parseRecord } = options;
+  const { onRecord, onProblem, onSkip, skipRecord, parseRecord, readTextLine } = options;
 
   // ignoreBOM keeps a leading BOM in the text, so that its three bytes can be accounted for as a skip.
   // Bytes of a byte order mark begun at the start of the stream, until enough have come to tell.
@@ -263,7 +263,9 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
     }
     const first = firstSignificantChar(text);
     if (!mayOpenInString(first)) {
-      if (startsLikeJson(text))
+      const value = readTextLine === undefined ? undefined : parseKnownRecord(readTextLine, text, terminated);
+      if (value !== undefined) emitValue(value, text, lineNumber, lineStart, end, terminated);
+      else if (startsLikeJson(text))
         emitProblem('invalid-json', invalidJsonMessage(parseError), lineNumber, lineStart, end, text);
       else emitProblem('non-json-output', outputLineMessage(text), lineNumber, lineStart, end, text);
       return;

@@ -111,6 +111,14 @@ export interface NdjsonTokenizerOptions {
    */
   parseRecord?: (text: string) => unknown;
   /**
+   * A reader the consumer brings for lines `JSON.parse` rejects that do not open an object, array or string, tried
+   * before they are reported (as `non-json-output`, or `invalid-json` when they start like a number): for logs that
+   * write their records after a prefix (`0.759 <-- {…}`, `SERVER {…}`). It returns the record the line stands for,
+   * emitted with the line as its text, or `undefined` to report the line as usual. It sees the line's text without the
+   * CR of a CRLF, and must not throw.
+   */
+  readTextLine?: (text: string) => unknown;
+  /**
    * Leave the long string values of long records undecoded until read: a record of at least
    * {@link LAZY_LINE_BYTES} that came in over several chunks is parsed without its strings of
    * {@link LAZY_STRING_BYTES} or more, each of which becomes a property that decodes its bytes on first access (and

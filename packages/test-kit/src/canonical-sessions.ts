@@ -7,9 +7,11 @@ import type {
   CanonicalEvent,
   FinishEvent,
   InteractionEvent,
+  PlanEvent,
   StatusEvent,
   ToolCallEvent,
   ToolResultEvent,
+  UsageEvent,
 } from '@cursor-stream/core';
 import { classifyFailure } from '@cursor-stream/core/failures';
 import fc from 'fast-check';
@@ -22,6 +24,8 @@ export interface DialectProfile {
   toolResult: fc.Arbitrary<{ status: string; output: unknown }>;
   /** Whether it names model calls. */
   modelCallIds: boolean;
+  /** Whether to mix in `usage` and `plan` events, which other channels than the dialect's may say. */
+  channelEvents?: boolean;
 }
 
 const key = fc.string({ minLength: 1, maxLength: 6 }).filter((name) => name !== '__proto__');
@@ -56,7 +60,8 @@ type Step =
     }
   | { kind: 'unknown'; rawType: string; rawSubtype: string | undefined }
   | { kind: 'status'; status: StatusEvent }
-  | { kind: 'interaction'; interaction: InteractionEvent };
+  | { kind: 'interaction'; interaction: InteractionEvent }
+  | { kind: 'channel'; event: UsageEvent | PlanEvent };
 
 const STATUS_KINDS_WITHOUT_VALUE = [
   'reconnecting',
@@ -108,11 +113,35 @@ const interactionEvent: fc.Arbitrary<InteractionEvent> = fc
     return { type: 'interaction', phase: 'response', queryType, result, outcome: 'rejected', reason: words };
   });
 
+/** A turn's usage (counts, or the context it fills) or a plan's progress. */
+const channelEvent: fc.Arbitrary<UsageEvent | PlanEvent> = fc.oneof(
+  fc
+    .record({
+      inputTokens: fc.nat(),
+      outputTokens: fc.nat(),
+      cacheReadTokens: fc.option(fc.nat()),
+      cacheWriteTokens: fc.option(fc.nat()),
+      reasoningTokens: fc.option(fc.nat()),
+      totalTokens: fc.option(fc.nat()),
+    })
+    .map((tokens): UsageEvent => ({ type: 'usage', tokens })),
+  fc
+    .record({ used: fc.option(fc.nat()), size: fc.option(fc.nat()) })
+    .map((context): UsageEvent => ({ type: 'usage', context })),
+  fc
+    .array(fc.record({ content: text, status: fc.constantFrom('pending', 'completed') }), { maxLength: 3 })
+    .map((entries): PlanEvent => ({ type: 'plan', entries, source: 'plan' })),
+);
+
 function stepArbitrary(profile: DialectProfile): fc.Arbitrary<Step> {
   const modelCallId = profile.modelCallIds
     ? maybe(fc.constantFrom('m-0-ab', 'm-1-cd'))
     : fc.constant(undefined);
+  const channel = profile.channelEvents
+    ? [fc.record({ kind: fc.constant('channel' as const), event: channelEvent })]
+    : [];
   return fc.oneof(
+    ...channel,
     fc.record({ kind: fc.constant('user' as const), text }),
     fc.record({ kind: fc.constant('reasoning' as const), text }),
     fc.record({ kind: fc.constant('reasoning-end' as const) }),
@@ -187,6 +216,7 @@ function sessionEvents(shape: SessionShape, profile: DialectProfile, index: numb
       );
     else if (step.kind === 'status') push({ ...step.status });
     else if (step.kind === 'interaction') push({ ...step.interaction });
+    else if (step.kind === 'channel') push({ ...step.event });
     else if (step.kind === 'unknown') {
       const raw: Record<string, unknown> = { type: step.rawType };
       if (step.rawSubtype !== undefined) raw.subtype = step.rawSubtype;

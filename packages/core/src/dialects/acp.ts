@@ -12,7 +12,7 @@
  * @see https://agentclientprotocol.com/protocol/overview
  */
 
-import type { Detection, Dialect, DialectContext, JsonObject } from '../dialect.ts';
+import type { Detection, Dialect, DialectContext, JsonObject, RecordNamer } from '../dialect.ts';
 import type {
   AgentErrorEvent,
   CanonicalEvent,
@@ -32,6 +32,8 @@ import type {
 } from '../events/index.ts';
 import { asCount, asNumber, asObject, asString, assignDefined, isJsonObject } from '../json-values.ts';
 import { typeNameOf, unknownEvent } from '../unknown-event.ts';
+import { encodeAcp } from './acp-encoder.ts';
+import { ACP_STATUS_UPDATES } from './acp-status-updates.ts';
 import { NO_EVENTS } from './cli-records.ts';
 import { ENVELOPE_THINKING_PREFIXES, reasoningSkipPrefixes } from './reasoning-skip-filter.ts';
 import { schemaValidator } from './schema-validation.ts';
@@ -45,6 +47,8 @@ type Direction = 'c2a' | 'a2c' | 'unknown';
 
 interface OpenCall {
   title: string | undefined;
+  /** The tool's programmatic name, when the agent gives it (`name`, optional in the protocol). */
+  name: string | undefined;
   kind: string | undefined;
   input: unknown;
   emitted: boolean;
@@ -53,7 +57,7 @@ interface OpenCall {
 /** Per-stream state of the `acp` dialect: bounded by the requests, calls and permission answers open at once. */
 export interface AcpState {
   /** Requests by `<direction>:<id>`, for their responses. */
-  pending: Map<string, { method: string; params: JsonObject | undefined }>;
+  pending: PendingRequests;
   /** Calls of the open turn by id. */
   calls: Map<string, OpenCall>;
   /** Calls whose permission the client refused. */
@@ -119,6 +123,53 @@ function unwrap(record: JsonObject): Unwrapped | undefined {
   if (note !== undefined && typeof record.dir === 'string' && typeof record.ms === 'number')
     return { kind: 'note', name: record.dir, fields: note };
   return undefined;
+}
+
+/**
+ * A line of a client's text log of the traffic: an optional time in seconds, then the direction, then the message
+ * (`0.759 <-- {…}` in a capture script's log, `SERVER {…}` in a harness's, `11.958  ← {…}` in a study's).
+ */
+const PREFIXED_MESSAGE = /^\s*(?:(\d{1,9}(?:\.\d{1,9})?)\s+)?(-->|<--|→|←|CLIENT|SERVER)\s*(?=\{)/;
+
+/** The capture script's own note between the messages: `152.352 ### prompt answered: …`. */
+const PREFIXED_NOTE = /^\s*(\d{1,9}(?:\.\d{1,9})?)\s+###\s?(.*)$/;
+
+/** Who sent a prefixed line's message: the arrows point from the sender, `CLIENT` and `SERVER` (the agent) name it. */
+const PREFIX_DIRECTIONS: Readonly<Record<string, 'c2a' | 'a2c'>> = {
+  '-->': 'c2a',
+  '→': 'c2a',
+  CLIENT: 'c2a',
+  '<--': 'a2c',
+  '←': 'a2c',
+  SERVER: 'a2c',
+};
+
+function millisecondsOf(seconds: string | undefined): number | undefined {
+  return seconds === undefined ? undefined : Math.round(Number(seconds) * 1_000_000) / 1000;
+}
+
+/**
+ * A prefixed line as the wrapper this dialect reads (`{dir, ms, msg}`): a message with its direction and time, or a
+ * capture script's note; `undefined` for any other line.
+ */
+function readPrefixedLine(line: string): JsonObject | undefined {
+  const note = PREFIXED_NOTE.exec(line);
+  if (note !== null) return { dir: 'note', ms: millisecondsOf(note[1]) ?? 0, msg: { text: note[2] ?? '' } };
+  const prefix = PREFIXED_MESSAGE.exec(line);
+  const direction = prefix?.[2];
+  if (prefix === null || direction === undefined) return undefined;
+  let message: unknown;
+  try {
+    message = JSON.parse(line.slice(prefix[0].length));
+  } catch {
+    return undefined;
+  }
+  if (!isJsonObject(message) || !(isJsonRpc(message) || typeof message.sessionUpdate === 'string'))
+    return undefined;
+  const ms = millisecondsOf(prefix[1]);
+  return ms === undefined
+    ? { dir: PREFIX_DIRECTIONS[direction], msg: message }
+    : { dir: PREFIX_DIRECTIONS[direction], ms, msg: message };
 }
 
 function directionOf(value: unknown): Direction {
@@ -205,6 +256,11 @@ function toolNameOf(kind: string | undefined, title: string | undefined): ToolNa
   }
 }
 
+/** The agent's own name of a call's tool: its programmatic name, else its kind or title. */
+function nativeNameOf(call: OpenCall): string {
+  return call.name ?? call.kind ?? call.title ?? 'unknown';
+}
+
 function callEvent(turn: Turn, id: string, call: OpenCall, sessionId: unknown): ToolCallEvent {
   call.emitted = true;
   const event = assignDefined<ToolCallEvent>(
@@ -212,7 +268,7 @@ function callEvent(turn: Turn, id: string, call: OpenCall, sessionId: unknown): 
       type: 'tool-call',
       toolCallId: id,
       toolName: toolNameOf(call.kind, call.title),
-      providerToolName: call.kind ?? call.title ?? 'unknown',
+      providerToolName: nativeNameOf(call),
       input: call.input ?? null,
     },
     { title: call.title, kind: call.kind },
@@ -231,9 +287,16 @@ function toolUpdate(turn: Turn, update: JsonObject, sessionId: unknown): void {
     return;
   }
   const known = turn.state.calls.get(id);
-  const call: OpenCall = known ?? { title: undefined, kind: undefined, input: undefined, emitted: false };
+  const call: OpenCall = known ?? {
+    title: undefined,
+    name: undefined,
+    kind: undefined,
+    input: undefined,
+    emitted: false,
+  };
   if (known === undefined) remember(turn.state.calls, id, call);
   call.title = asString(update.title) ?? call.title;
+  call.name = asString(update.name) ?? call.name;
   call.kind = asString(update.kind) ?? call.kind;
   // Cursor's first arguments are often `{}`; later updates carry the whole arguments so far.
   if (hasKeys(update.rawInput) || call.input === undefined) call.input = update.rawInput ?? call.input;
@@ -254,7 +317,7 @@ function toolUpdate(turn: Turn, update: JsonObject, sessionId: unknown): void {
   const result = toolResultEvent({
     toolCallId: id,
     toolName: toolNameOf(call.kind, call.title),
-    providerToolName: call.kind ?? call.title ?? 'unknown',
+    providerToolName: nativeNameOf(call),
     status: outcome,
     output: update.rawOutput ?? update.content ?? null,
     durationMs: undefined,
@@ -287,19 +350,11 @@ function nullableCount(value: unknown): number | null {
   return asCount(value) ?? null;
 }
 
-const STATUS_UPDATES = new Set([
-  'available_commands_update',
-  'current_mode_update',
-  'session_info_update',
-  'config_option_update',
-  'config_options_update',
-]);
-
 /** One `session/update`. */
 function sessionUpdate(turn: Turn, update: JsonObject, sessionId: unknown): void {
   const kind = update.sessionUpdate;
   if (kind !== 'agent_thought_chunk') endThought(turn);
-  if (typeof kind === 'string' && STATUS_UPDATES.has(kind)) {
+  if (typeof kind === 'string' && ACP_STATUS_UPDATES.has(kind)) {
     const { sessionUpdate: _kind, ...fields } = update;
     const status = assignDefined<StatusEvent>(
       { type: 'status', kind: 'status', status: kind },
@@ -509,8 +564,16 @@ function request(turn: Turn, message: JsonObject, method: string, direction: Dir
   turn.out.push(stamped(turn, { type: 'status', kind: 'status', status: method }, sessionId));
 }
 
+/** Requests awaiting their response, by `<direction>:<id>`. */
+type PendingRequests = Map<string, { method: string; params: JsonObject | undefined }>;
+
 /** The request a response answers: the other side's, when the log says who sent what. */
-function answered(state: AcpState, id: unknown, direction: Direction, result: JsonObject | undefined) {
+function answered(
+  pending: PendingRequests,
+  id: unknown,
+  direction: Direction,
+  result: JsonObject | undefined,
+) {
   if (typeof id !== 'string' && typeof id !== 'number') return undefined;
   const sides: Direction[] =
     direction === 'a2c'
@@ -523,16 +586,16 @@ function answered(state: AcpState, id: unknown, direction: Direction, result: Js
           : ['unknown', 'c2a', 'a2c'];
   for (const side of sides) {
     const key = `${side}:${id}`;
-    const pending = state.pending.get(key);
-    if (pending === undefined) continue;
+    const request = pending.get(key);
+    if (request === undefined) continue;
     if (
       direction === 'unknown' &&
       result?.outcome === undefined &&
-      pending.method === 'session/request_permission'
+      request.method === 'session/request_permission'
     )
       continue;
-    state.pending.delete(key);
-    return pending;
+    pending.delete(key);
+    return request;
   }
   return undefined;
 }
@@ -540,7 +603,7 @@ function answered(state: AcpState, id: unknown, direction: Direction, result: Js
 function response(turn: Turn, message: JsonObject, direction: Direction): void {
   const result = asObject(message.result);
   const error = asObject(message.error);
-  const pending = answered(turn.state, message.id, direction, result);
+  const pending = answered(turn.state.pending, message.id, direction, result);
   const method = pending?.method ?? (result?.stopReason !== undefined ? 'session/prompt' : undefined);
   const sessionId = pending?.params?.sessionId;
   if (error !== undefined) {
@@ -629,6 +692,36 @@ function normalizeAcp(record: JsonObject, context: DialectContext<AcpState>): re
   return turn.out.length === 0 ? NO_EVENTS : turn.out;
 }
 
+/**
+ * Names each line as a reader of ACP traffic does: a request or notification by its method (a `session/update` by its
+ * update's kind beside it), a response by the method of the request it answers when the log holds that request,
+ * else as a bare `response` or `error`, and a recorder's own line as a `note`.
+ */
+function createAcpRecordNamer(): RecordNamer {
+  const pending: PendingRequests = new Map();
+  return (record) => {
+    const unwrapped = unwrap(record);
+    if (unwrapped === undefined) return { type: asString(record.type) ?? null, subtype: null };
+    if (unwrapped.kind === 'note') return { type: 'note', subtype: unwrapped.name };
+    const { message, direction } = unwrapped;
+    if (typeof message.sessionUpdate === 'string')
+      return { type: 'session/update', subtype: message.sessionUpdate };
+    if (typeof message.method === 'string') {
+      const id = message.id;
+      if (typeof id === 'string' || typeof id === 'number')
+        remember(pending, `${direction}:${id}`, { method: message.method, params: undefined });
+      const update =
+        message.method === 'session/update' ? asObject(asObject(message.params)?.update) : undefined;
+      return { type: message.method, subtype: asString(update?.sessionUpdate) ?? null };
+    }
+    const outcome = 'error' in message ? 'error' : 'response';
+    const request = answered(pending, message.id, direction, asObject(message.result));
+    return request === undefined
+      ? { type: outcome, subtype: null }
+      : { type: request.method, subtype: outcome };
+  };
+}
+
 /** The Agent Client Protocol dialect: `agent acp` traffic, Cursor's or another agent's. */
 export const acpDialect: Dialect<AcpState, 'acp'> = {
   name: 'acp',
@@ -640,4 +733,7 @@ export const acpDialect: Dialect<AcpState, 'acp'> = {
   // The CLI's `thinking` records are none of this dialect's: skipping them when no reasoning is wanted loses it nothing.
   skipPrefixes: reasoningSkipPrefixes(ENVELOPE_THINKING_PREFIXES),
   normalize: normalizeAcp,
+  readTextLine: readPrefixedLine,
+  createRecordNamer: createAcpRecordNamer,
+  encode: encodeAcp,
 };

@@ -11,7 +11,7 @@
  * sent (the SDK calls `args` and `result` unstable).
  */
 
-import type { Detection, Dialect, DialectContext, JsonObject } from '../dialect.ts';
+import type { Detection, Dialect, DialectContext, JsonObject, RecordName } from '../dialect.ts';
 import type {
   AgentErrorEvent,
   CanonicalEvent,
@@ -27,8 +27,10 @@ import { asCount, asNumber, asObject, asString, assignDefined, isJsonObject } fr
 import { malformedRecord } from '../malformed-record.ts';
 import { typeNameOf, unknownEvent } from '../unknown-event.ts';
 import { messageText, NO_EVENTS } from './cli-records.ts';
+import { encodeCursorSdk } from './cursor-sdk-encoder.ts';
 import { ENVELOPE_THINKING_PREFIXES, reasoningSkipPrefixes } from './reasoning-skip-filter.ts';
 import { schemaValidator } from './schema-validation.ts';
+import { isSdkMessage } from './sdk-message-shape.ts';
 import { toolCallEvent, toolResultEvent } from './tool-events.ts';
 import { toolNameOfLabel } from './tool-names.ts';
 
@@ -74,14 +76,6 @@ function placed<E extends CanonicalEvent>(event: E, origin: Origin): E {
 }
 
 const ENVELOPE_TYPES = new Set(['sdk_message', 'result', 'done']);
-
-function isSdkMessage(record: JsonObject): boolean {
-  return (
-    typeof record.type === 'string' &&
-    typeof record.agent_id === 'string' &&
-    typeof record.run_id === 'string'
-  );
-}
 
 function isEnvelope(record: JsonObject): boolean {
   return typeof record.schemaVersion === 'number' && ENVELOPE_TYPES.has(record.type as string);
@@ -427,6 +421,43 @@ function normalizeCursorSdk(
   return runRowEvents(record, state, loc);
 }
 
+/** An SDK message's own name: its `type`, and its `subtype` or a tool call's status. */
+function messageName(message: JsonObject): RecordName {
+  const type = asString(message.type) ?? null;
+  const within = asString(message.subtype) ?? (type === 'tool_call' ? asString(message.status) : undefined);
+  return { type, subtype: within ?? null };
+}
+
+/** A name in one piece, `type` and `subtype` joined by `separator`. */
+function joinedName({ type, subtype }: RecordName, separator: string): string | null {
+  return type === null || subtype === null ? type : `${type}${separator}${subtype}`;
+}
+
+/** An envelope by what it holds: a message's name, or a result's status. */
+function envelopeName(envelope: JsonObject): RecordName {
+  const type = asString(envelope.type) ?? null;
+  if (type === 'sdk_message')
+    return { type, subtype: joinedName(messageName(asObject(envelope.message) ?? {}), '/') };
+  if (type === 'result') return { type, subtype: asString(envelope.status) ?? null };
+  return { type, subtype: null };
+}
+
+/**
+ * Names each record by what it holds: a message by its type (a tool call with its status), an envelope by the message
+ * or result inside it, a store's run event row as the envelope it holds (`run_stream_event sdk_message/assistant`),
+ * and a store's run row as the run's end (`run/finished`).
+ */
+function nameCursorSdkRecord(record: JsonObject): RecordName {
+  if (isRunEventRow(record)) {
+    const payload = asObject(record.payload);
+    const held = payload === undefined ? null : joinedName(envelopeName(payload), ' ');
+    return { type: 'run_stream_event', subtype: held };
+  }
+  if (isEnvelope(record)) return envelopeName(record);
+  if (isRunRow(record)) return { type: 'run', subtype: asString(record.status) ?? null };
+  return messageName(record);
+}
+
 /** The `@cursor/sdk` dialect: `run.stream()` messages, the JSONL store's run events and run rows. */
 export const cursorSdkDialect: Dialect<CursorSdkState, 'cursor-sdk'> = {
   name: 'cursor-sdk',
@@ -438,4 +469,6 @@ export const cursorSdkDialect: Dialect<CursorSdkState, 'cursor-sdk'> = {
   // The CLI's `thinking` records are none of this dialect's: skipping them when no reasoning is wanted loses it nothing.
   skipPrefixes: reasoningSkipPrefixes(ENVELOPE_THINKING_PREFIXES),
   normalize: normalizeCursorSdk,
+  createRecordNamer: () => nameCursorSdkRecord,
+  encode: encodeCursorSdk,
 };

@@ -38,6 +38,7 @@ import {
 } from './official-tool-call.ts';
 import { CLI_THINKING_PREFIXES, reasoningSkipPrefixes } from './reasoning-skip-filter.ts';
 import { schemaValidator } from './schema-validation.ts';
+import { isSdkMessage } from './sdk-message-shape.ts';
 import { toolCallEvent } from './tool-events.ts';
 
 /**
@@ -49,6 +50,8 @@ export function isWrappedRecord(record: JsonObject): boolean {
 }
 
 function detectOfficial(record: JsonObject): Detection {
+  // An SDK message of a type the CLI also writes (`tool_call`) is the SDK's, in a log that holds both.
+  if (isSdkMessage(record)) return 'foreign';
   switch (record.type) {
     case 'system':
     case 'user':

@@ -239,6 +239,26 @@ export function createNormalizerEngine(options: NormalizerEngineOptions): Normal
     else learnLayout(record, dialect);
   }
 
+  /** The dialects that read prefixed text lines as their records; the stream's own is asked first. */
+  const textLineDialects = options.dialects.filter((dialect) => dialect.readTextLine !== undefined);
+
+  function readTextLine(text: string): JsonObject | undefined {
+    const locked = router.locked;
+    const order =
+      locked !== undefined && textLineDialects.includes(locked)
+        ? [locked, ...textLineDialects.filter((dialect) => dialect !== locked)]
+        : textLineDialects;
+    for (const dialect of order) {
+      try {
+        const record = dialect.readTextLine?.(text);
+        if (record !== undefined) return record;
+      } catch {
+        // A dialect must not throw, but a third party's might: the line is then output, as without it.
+      }
+    }
+    return undefined;
+  }
+
   function onTokenizerProblem(problem: NdjsonProblem): void {
     emit([
       invalidLine(problem.code, problem.message, problem.excerpt, {
@@ -256,6 +276,7 @@ export function createNormalizerEngine(options: NormalizerEngineOptions): Normal
     onProblem: onTokenizerProblem,
     ...(maxRecordBytes === undefined ? {} : { maxRecordBytes }),
     ...(skipRecord === undefined ? {} : { skipRecord }),
+    ...(textLineDialects.length > 0 ? { readTextLine } : {}),
     // Only dialects with a reader pay for asking it.
     ...(options.dialects.some((dialect) => dialect.recordReader !== undefined)
       ? { parseRecord: parseKnownRecord }

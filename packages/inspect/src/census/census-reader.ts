@@ -1,10 +1,16 @@
 /**
  * One log's records and events counted into a census, as a reader of the log hands them on: each record under its
- * dialect, type and subtype, checked against its dialect's strict schema for drift, and matched with the `unknown`
+ * dialect and the name its dialect gives it (its type and subtype unless the dialect names it otherwise), checked against its dialect's strict schema for drift, and matched with the `unknown`
  * events the normalizer reads it as.
  */
 
-import type { CanonicalEvent, Dialect, JsonObject } from '@cursor-stream/core/normalize';
+import type {
+  CanonicalEvent,
+  Dialect,
+  JsonObject,
+  RecordName,
+  RecordNamer,
+} from '@cursor-stream/core/normalize';
 import type { NdjsonRecord } from '@cursor-stream/ndjson';
 import type { CensusRow, CensusTally } from './census-tally.ts';
 import { censusPointer, recordDrift } from './record-drift.ts';
@@ -31,12 +37,21 @@ export function createCensusReader(tally: CensusTally, where: string): CensusRea
   // The dialect of the stream so far: a record no dialect explains (a type none knows) is judged by its schema.
   let streamDialect: Dialect | undefined;
 
+  // Each dialect's namer for this log, made when the dialect first explains a record of it.
+  const namers = new Map<Dialect, RecordNamer | undefined>();
+
+  function nameOf(dialect: Dialect | undefined, record: JsonObject): RecordName {
+    if (dialect !== undefined && !namers.has(dialect)) namers.set(dialect, dialect.createRecordNamer?.());
+    const namer = dialect === undefined ? undefined : namers.get(dialect);
+    return namer?.(record) ?? { type: stringField(record, 'type'), subtype: stringField(record, 'subtype') };
+  }
+
   function onRecord(record: NdjsonRecord, explainedBy: Dialect | undefined): void {
     const at = { path: where, line: record.line };
     const value = record.value as JsonObject;
     if (explainedBy !== undefined) streamDialect = explainedBy;
     const dialect = explainedBy ?? streamDialect;
-    const row = tally.addRecord(at, dialect?.name ?? null, value);
+    const row = tally.addRecord(at, dialect?.name ?? null, nameOf(dialect, value));
     if (row === null) return;
     rowsByLine.set(record.line, row);
     // Records that give no event never see a batch end; the oldest are let go so the map stays small.
@@ -59,4 +74,9 @@ export function createCensusReader(tally: CensusTally, where: string): CensusRea
   }
 
   return { onRecord, onEvents };
+}
+
+function stringField(record: JsonObject, key: string): string | null {
+  const value = record[key];
+  return typeof value === 'string' ? value : null;
 }

@@ -8,9 +8,17 @@ function at(location: CensusLocation): string {
   return `first at ${escapeControls(location.path)}:${location.line}`;
 }
 
-function typeLabel(row: CensusRow): string {
+/**
+ * How a dialect's rows join type and subtype: `system/init` as the CLI's records are known, but with a space in a
+ * dialect whose names hold a `/` of their own (JSON-RPC methods), where a `/` would read as one longer path.
+ */
+function separatorOf(rows: readonly CensusRow[]): string {
+  return rows.some((row) => row.type?.includes('/') || row.subtype?.includes('/')) ? ' ' : '/';
+}
+
+function typeLabel(row: CensusRow, separator: string): string {
   const type = row.type === null ? '(no type)' : row.type;
-  return escapeControls(row.subtype === null ? type : `${type}/${row.subtype}`);
+  return escapeControls(row.subtype === null ? type : `${type}${separator}${row.subtype}`);
 }
 
 function entryRow(kind: 'field' | 'value', entry: CensusDriftEntry, palette: Palette): Cell[] {
@@ -22,11 +30,11 @@ function entryRow(kind: 'field' | 'value', entry: CensusDriftEntry, palette: Pal
   ];
 }
 
-function rowCells(row: CensusRow, palette: Palette): Cell[][] {
+function rowCells(row: CensusRow, separator: string, palette: Palette): Cell[][] {
   const note = row.modelled ? '' : '  not modelled: read as unknown events';
   const cells: Cell[][] = [
     [
-      { text: `  ${typeLabel(row)}` },
+      { text: `  ${typeLabel(row, separator)}` },
       { text: formatCount(row.count) },
       { text: `${at(row.first)}${note}`, style: row.modelled ? palette.dim : palette.yellow },
     ],
@@ -61,7 +69,8 @@ function dialectBlocks(census: CensusJson, palette: Palette): string[] {
     const records = rows.reduce((sum, row) => sum + row.count, 0);
     const name = dialect ?? 'no dialect (records no dialect explains)';
     lines.push(`${palette.bold(escapeControls(name))}: ${plural(records, 'record')}`);
-    lines.push(...formatTable(rows.flatMap((row) => rowCells(row, palette))), '');
+    const separator = separatorOf(rows);
+    lines.push(...formatTable(rows.flatMap((row) => rowCells(row, separator, palette))), '');
   }
   return lines;
 }

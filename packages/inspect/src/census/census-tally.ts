@@ -4,7 +4,7 @@
  * bounded whatever the logs hold; what a cap turns away is counted.
  */
 
-import { safeJsonStringify } from '@cursor-stream/core/normalize';
+import { type RecordName, safeJsonStringify } from '@cursor-stream/core/normalize';
 import { plural, truncate } from '@cursor-stream/core/text';
 import type { DriftItem, RecordDrift } from './record-drift.ts';
 
@@ -34,8 +34,9 @@ export interface CensusViolations {
 export interface CensusRow {
   /** The dialect that read the records; `null` for records no dialect explains. */
   dialect: string | null;
-  /** The record's `type`; `null` when it has no string `type`. */
+  /** The kind of record as its dialect names it (its `type` by default); `null` when nothing names it. */
   type: string | null;
+  /** The kind within it (its `subtype` by default). */
   subtype: string | null;
   count: number;
   first: CensusLocation;
@@ -92,7 +93,8 @@ export const CENSUS_LIMITS = {
 
 /** Builds a {@link CensusJson} record by record. */
 export interface CensusTally {
-  addRecord(at: CensusLocation, dialect: string | null, record: Record<string, unknown>): CensusRow | null;
+  /** Counts a record under its dialect and name; `null` when the row cap turned it away. */
+  addRecord(at: CensusLocation, dialect: string | null, name: RecordName): CensusRow | null;
   addDrift(
     row: CensusRow,
     at: CensusLocation,
@@ -105,9 +107,8 @@ export interface CensusTally {
   result(): CensusJson;
 }
 
-function stringField(record: Record<string, unknown>, key: string): string | null {
-  const value = record[key];
-  return typeof value === 'string' ? truncate(value, CENSUS_LIMITS.text) : null;
+function cut(value: string | null): string | null {
+  return value === null ? null : truncate(value, CENSUS_LIMITS.text);
 }
 
 function valueText(value: unknown): string {
@@ -124,10 +125,10 @@ export function createCensusTally(): CensusTally {
   const unreadable: CensusUnreadable[] = [];
   const totals = { files: 0, records: 0, recordsOmitted: 0, unreadableOmitted: 0 };
 
-  function addRecord(at: CensusLocation, dialect: string | null, record: Record<string, unknown>) {
+  function addRecord(at: CensusLocation, dialect: string | null, name: RecordName) {
     totals.records++;
-    const type = stringField(record, 'type');
-    const subtype = stringField(record, 'subtype');
+    const type = cut(name.type);
+    const subtype = cut(name.subtype);
     const key = JSON.stringify([dialect, type, subtype]);
     let row = rows.get(key);
     if (row === undefined) {
