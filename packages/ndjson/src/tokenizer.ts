@@ -99,7 +99,7 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
   const maxRecordBytes = resolveMaxRecordBytes(options.maxRecordBytes);
   const objectsOnly = options.objectsOnly ?? false;
   const lazy = lazyStringBounds(options.lazyStrings);
-  const { onRecord, onProblem, onSkip, skipRecord, parseRecord } = options;
+  const { onRecord, onProblem, onSkip, skipRecord, parseRecord, takeLine } = options;
 
   // ignoreBOM keeps a leading BOM in the text, so that its three bytes can be accounted for as a skip.
   // Bytes of a byte order mark begun at the start of the stream, until enough have come to tell.
@@ -208,7 +208,8 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
       emitSkip('filtered', lineNumber, lineStart, end - lineStart);
       return;
     }
-    let value = parseRecord === undefined ? undefined : parseKnownRecord(parseRecord, text, terminated);
+    if (takeLine?.(withoutCr(text, terminated), lineNumber, lineStart, end - lineStart) === true) return;
+    let value = parseRecord === undefined ? undefined : parseRecord(withoutCr(text, terminated));
     if (value === undefined) {
       try {
         value = JSON.parse(text);
@@ -220,9 +221,9 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
     emitValue(value, text, lineNumber, lineStart, end, terminated);
   }
 
-  /** The consumer's parse of a line, on its text without the CR of a CRLF. */
-  function parseKnownRecord(parse: (text: string) => unknown, text: string, terminated: boolean): unknown {
-    return parse(terminated && text.charCodeAt(text.length - 1) === CR ? text.slice(0, -1) : text);
+  /** A line's text as the consumer's readers see it: without the CR of a CRLF. */
+  function withoutCr(text: string, terminated: boolean): string {
+    return terminated && text.charCodeAt(text.length - 1) === CR ? text.slice(0, -1) : text;
   }
 
   /**
