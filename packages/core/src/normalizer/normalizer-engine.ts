@@ -8,6 +8,7 @@ import {
   excerptOf,
   type NdjsonProblem,
   type NdjsonRecord,
+  type NdjsonTokenizer,
 } from '@cursor-stream/ndjson';
 import type { Dialect, DialectContext, JsonObject } from '../dialect.ts';
 import type { CanonicalEvent, InvalidLineCode, InvalidLineEvent, SourceLocation } from '../events/index.ts';
@@ -181,15 +182,30 @@ export function createNormalizerEngine(options: NormalizerEngineOptions): Normal
     return { dialect, events: tooDeep ? [tooDeepLine(source.text, loc)] : events };
   }
 
+  /**
+   * One tokenizer per reparse depth, reset for each text: a wrapper's records are reparsed one by one, and a fresh
+   * tokenizer each time would allocate its state and its held-line buffer anew for every record.
+   */
+  const reparseTokenizers: NdjsonTokenizer[] = [];
+
+  function reparseTokenizerAt(depth: number): NdjsonTokenizer {
+    let tokenizer = reparseTokenizers[depth];
+    if (tokenizer === undefined) {
+      tokenizer = createNdjsonTokenizer(
+        maxRecordBytes === undefined ? { objectsOnly: true } : { objectsOnly: true, maxRecordBytes },
+      );
+      reparseTokenizers[depth] = tokenizer;
+    } else tokenizer.reset();
+    return tokenizer;
+  }
+
   function reparse(text: string, loc: SourceLocation): readonly CanonicalEvent[] {
     if (reparseDepth >= MAX_REPARSE_DEPTH) {
       return [invalidLine('unrecognized-record', 'Records nested too deeply to read.', excerptOf(text), loc)];
     }
     reparseDepth++;
     try {
-      const tokenizer = createNdjsonTokenizer(
-        maxRecordBytes === undefined ? { objectsOnly: true } : { objectsOnly: true, maxRecordBytes },
-      );
+      const tokenizer = reparseTokenizerAt(reparseDepth);
       const events: CanonicalEvent[] = [];
       for (const item of [...tokenizer.feed(text), ...tokenizer.end()]) {
         if ('code' in item) events.push(invalidLine(item.code, item.message, item.excerpt, loc));
