@@ -55,6 +55,14 @@ function startsLikeByteOrderMark(bytes: Uint8Array): boolean {
 }
 const NOTHING: readonly NdjsonItem[] = Object.freeze([]);
 
+/**
+ * Decodes whole lines, a chunk's or one held over several chunks, at once when the line feed arrives; a line's bytes
+ * never end inside a character (a line feed cannot be part of one), so decoding keeps no state between calls, and one
+ * decoder serves every tokenizer (a folder of many small logs makes one per log). `ignoreBOM` keeps a leading BOM
+ * in the text, so that its three bytes can be accounted for as a skip.
+ */
+const lineDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
+
 /** An oversize stretch being passed over up to its line feed; nothing of it is held but its excerpt. */
 interface Skip {
   line: number;
@@ -101,12 +109,8 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
   const lazy = lazyStringBounds(options.lazyStrings);
   const { onRecord, onProblem, onSkip, skipRecord, parseRecord, takeLine } = options;
 
-  // ignoreBOM keeps a leading BOM in the text, so that its three bytes can be accounted for as a skip.
   // Bytes of a byte order mark begun at the start of the stream, until enough have come to tell.
   let bomPrefix: Uint8Array = NO_BYTES;
-  // Decodes a line held over several chunks, at once when its line feed arrives; a line's bytes never end inside a
-  // character (a line feed cannot be part of one), so it needs no streaming state.
-  const lineDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
   // Created on the first string chunk only; most streams are bytes.
   let encoder: TextEncoder | undefined;
   // A string chunk may end between the two halves of a surrogate pair; the high half waits for the next chunk.
