@@ -129,9 +129,29 @@ function templateOf(record: JsonObject, layout: LineLayout, text: string): LineT
   }
   if (readGroup === 0) return undefined;
   addLiteral('}');
-  const pattern = new RegExp(`^${source}$`);
+  const pattern = compiledPattern(`^${source}$`);
   if (!pattern.test(text)) return undefined;
   return { prefix, pattern, readGroup, fixed, record, repeat: { raw: '', value: '' } };
+}
+
+/** Patterns compiled, by source, at most this many. */
+const MAX_COMPILED = 64;
+/**
+ * The patterns of the layouts learnt, shared by every stream: a layout holds no session id, so each log of a folder
+ * of many small ones has the layouts the one before had, and compiling a pattern costs more than such a log's
+ * deltas save.
+ */
+const compiled = new Map<string, RegExp>();
+
+/** The pattern of `source`, compiled once. A pattern without flags keeps no state between matches. */
+function compiledPattern(source: string): RegExp {
+  let pattern = compiled.get(source);
+  if (pattern === undefined) {
+    if (compiled.size >= MAX_COMPILED) compiled.clear();
+    pattern = new RegExp(source);
+    compiled.set(source, pattern);
+  }
+  return pattern;
 }
 
 /**
