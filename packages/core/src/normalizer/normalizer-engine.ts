@@ -269,14 +269,21 @@ export function createNormalizerEngine(options: NormalizerEngineOptions): Normal
    * the fields its events depend on. The record the layout was learnt from shares the line's constants, fixed fields
    * and keys, which is all that detection and the foreign-agent test read of such a record.
    */
+  /** The last record of a taken line found, in a locked stream, to be of its dialect and no other agent's. */
+  let routedRecord: JsonObject | undefined;
+
   function takeLine(text: string, line: number, offset: number): boolean {
     const dialect = readingDialect();
     const hotLines = dialect?.hotLines;
     if (dialect === undefined || hotLines === undefined) return false;
     const taken = lineReaderOf(dialect)?.take(text);
     if (taken === undefined) return false;
-    if (foreign === undefined && foreignAgentOf(taken.record) !== undefined) return false;
-    if (router.route(taken.record) !== dialect) return false;
+    if (taken.record !== routedRecord) {
+      if (foreign === undefined && foreignAgentOf(taken.record) !== undefined) return false;
+      if (router.route(taken.record) !== dialect) return false;
+      // Once the stream is this dialect's, routing the same record again gives the same answer and changes nothing.
+      if (router.locked === dialect) routedRecord = taken.record;
+    }
     emit(hotLines.events(taken, { line, offset }));
     return true;
   }
