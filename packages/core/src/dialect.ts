@@ -4,7 +4,20 @@
  */
 
 import type { CanonicalEvent, CanonicalEventType, SourceLocation } from './events/index.ts';
+import type { LineLayout, TakenLine } from './record-readers/line-templates.ts';
 import type { RecordReader } from './record-readers/record-templates.ts';
+
+/**
+ * The records a dialect takes straight from their lines, without a value; see {@link Dialect.hotLines}. Only
+ * records whose events depend on nothing but the fields a layout reads and keeps, and whose `normalize` neither reads
+ * nor changes the stream's state, may be hot.
+ */
+export interface HotLines {
+  /** The hot records: their shapes (derived from the dialect's schema), the field read, the fields kept as learnt. */
+  readonly layouts: readonly LineLayout[];
+  /** The events of a line taken by a layout: exactly what {@link Dialect.normalize} gives for its record. */
+  events(line: TakenLine, loc: SourceLocation): readonly CanonicalEvent[];
+}
 
 /** A JSON object record, as the tokenizer parsed it. */
 export type JsonObject = Record<string, unknown>;
@@ -103,6 +116,14 @@ export interface Dialect<State = unknown, Name extends string = string> {
    * lines that do not start like JSON; must be cheap on the others and must not throw.
    */
   readTextLine?(line: string): JsonObject | undefined;
+  /**
+   * The records this dialect meets most (a `thinking` delta), taken from their lines without a value once their
+   * layout is learnt (see `createLineReader`): a line of a learnt layout is proven to be a record `JSON.parse` reads
+   * and the dialect's schema accepts, and its events are made from the one field they need. The normalizer takes
+   * such lines while the stream is this dialect's (or, before that is known, while this dialect explains its shared
+   * records), unless its caller wants every record's value.
+   */
+  readonly hotLines?: HotLines;
   /**
    * For consumers that want only some event types: exact starts of raw record text (e.g.
    * `{"type":"thinking","subtype":"delta",`) marking records that give only events outside `wanted` and change no

@@ -3,7 +3,8 @@
  * without `JSON.parse` once their layout is learnt, gives exactly what the eager path gives: for any such record,
  * however written (escapes, unicode, key order, whitespace, extra fields, duplicate keys, numbers in every form,
  * broken lines between them) and however chunked, the same record values, key order included, and the same events
- * and problems at the same places.
+ * and problems at the same places. Likewise the lines of a `thinking` delta taken without a value (`hotLines`): the
+ * same events, and every record left out of `onRecord` one its schema accepts, strict or open.
  */
 import {
   BUILT_IN_DIALECTS,
@@ -312,5 +313,99 @@ describe('records read without JSON.parse', () => {
 
   it('ran on many records of the property, not only on its fallbacks', () => {
     expect(readByTemplate).toBeGreaterThan(100);
+  });
+});
+
+/** Lines taken without a value, across the suite, so that the last test can tell the property took many. */
+let takenLines = 0;
+
+/** The built-in dialects with the official one's hot lines counted, or with none (the eager path). */
+function dialectsTakingLines(take: boolean): Dialect[] {
+  return BUILT_IN_DIALECTS.map((dialect) => {
+    const { hotLines, ...rest } = dialect;
+    if (dialect.name !== 'official' || hotLines === undefined) return dialect;
+    if (!take) return rest;
+    return {
+      ...rest,
+      hotLines: {
+        layouts: hotLines.layouts,
+        events(line, loc) {
+          takenLines += 1;
+          return hotLines.events(line, loc);
+        },
+      },
+    };
+  });
+}
+
+interface TakenOutcome {
+  events: string[];
+  values: CanonicalEvent[];
+  /** `line:offset` of each record given to `onRecord`, with its value written back. */
+  records: Map<string, unknown>;
+}
+
+function normalizeTaking(chunks: readonly Uint8Array[], take: boolean): TakenOutcome {
+  const records = new Map<string, unknown>();
+  const normalizer = createNormalizer({
+    dialects: dialectsTakingLines(take),
+    onRecord(record) {
+      records.set(`${record.line}:${record.offset}`, record.value);
+    },
+    onRecordFor: 'unproven-records',
+  });
+  const values: CanonicalEvent[] = [];
+  for (const chunk of chunks) values.push(...normalizer.feed(chunk));
+  values.push(...normalizer.end());
+  return { records, events: values.map((event) => stringifyEvent(event)), values };
+}
+
+describe('lines taken without a value', () => {
+  test.prop([STREAM, fc.array(fc.nat(), { maxLength: 12 })])(
+    'give the events and problems, at the same places, that the eager path gives, and leave out valid records only',
+    (text, cuts) => {
+      const bytes = encoder.encode(text);
+      const eager = normalizeTaking([bytes], false);
+      const taking = normalizeTaking(cutBytes(bytes, cuts), true);
+      expect(taking.events).toEqual(eager.events);
+      expect(taking.values).toEqual(eager.values);
+      const official = BUILT_IN_DIALECTS.find((dialect) => dialect.name === 'official') as Dialect;
+      for (const [where, value] of eager.records) {
+        if (taking.records.has(where)) expect(taking.records.get(where)).toEqual(value);
+        else {
+          const record = value as Record<string, unknown>;
+          expect(record.type).toBe('thinking');
+          expect(official.validate(record, { strict: true })).toEqual([]);
+        }
+      }
+      expect([...taking.records.keys()].every((where) => eager.records.has(where))).toBe(true);
+    },
+  );
+
+  it('take every delta after the first of a layout, whatever its session id', () => {
+    const before = takenLines;
+    const delta = (text: string, session: string, time: number) =>
+      `{"type":"thinking","subtype":"delta","text":"${text}","session_id":"${session}","timestamp_ms":${time}}`;
+    const lines = [
+      INIT,
+      ...[' the', 'caf\\u00e9', '中文', '\\"quoted\\"', '𝄞', ''].map((text, index) =>
+        delta(text, 'uuid', index),
+      ),
+      delta('x', 'other', 1),
+      delta('y', 'other', 12345678901),
+      delta('z', 'uuid\\u0021', 3),
+      delta('w', 'uuid!', 4),
+    ];
+    const bytes = encoder.encode(`${lines.join('\n')}\n`);
+    const eager = normalizeTaking([bytes], false);
+    const taking = normalizeTaking(cutBytes(bytes, [7, 150, 151]), true);
+    expect(taking.events).toEqual(eager.events);
+    expect(taking.values).toEqual(eager.values);
+    // One layout, learnt from the first delta; a session id that changes is read again, not learnt again.
+    expect(takenLines - before).toBe(lines.length - 2);
+  });
+
+  it('took many lines of the property, not only its fallbacks', () => {
+    expect(takenLines).toBeGreaterThan(100);
   });
 });

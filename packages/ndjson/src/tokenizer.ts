@@ -55,6 +55,14 @@ function startsLikeByteOrderMark(bytes: Uint8Array): boolean {
 }
 const NOTHING: readonly NdjsonItem[] = Object.freeze([]);
 
+/**
+ * Decodes whole lines, a chunk's or one held over several chunks, at once when the line feed arrives; a line's bytes
+ * never end inside a character (a line feed cannot be part of one), so decoding keeps no state between calls, and one
+ * decoder serves every tokenizer (a folder of many small logs makes one per log). `ignoreBOM` keeps a leading BOM
+ * in the text, so that its three bytes can be accounted for as a skip.
+ */
+const lineDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
+
 /** An oversize stretch being passed over up to its line feed; nothing of it is held but its excerpt. */
 interface Skip {
   line: number;
@@ -99,14 +107,10 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
   const maxRecordBytes = resolveMaxRecordBytes(options.maxRecordBytes);
   const objectsOnly = options.objectsOnly ?? false;
   const lazy = lazyStringBounds(options.lazyStrings);
-  const { onRecord, onProblem, onSkip, skipRecord, parseRecord, readTextLine } = options;
+  const { onRecord, onProblem, onSkip, skipRecord, parseRecord, readTextLine, takeLine } = options;
 
-  // ignoreBOM keeps a leading BOM in the text, so that its three bytes can be accounted for as a skip.
   // Bytes of a byte order mark begun at the start of the stream, until enough have come to tell.
   let bomPrefix: Uint8Array = NO_BYTES;
-  // Decodes a line held over several chunks, at once when its line feed arrives; a line's bytes never end inside a
-  // character (a line feed cannot be part of one), so it needs no streaming state.
-  const lineDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
   // Created on the first string chunk only; most streams are bytes.
   let encoder: TextEncoder | undefined;
   // A string chunk may end between the two halves of a surrogate pair; the high half waits for the next chunk.
@@ -208,7 +212,8 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
       emitSkip('filtered', lineNumber, lineStart, end - lineStart);
       return;
     }
-    let value = parseRecord === undefined ? undefined : parseKnownRecord(parseRecord, text, terminated);
+    if (takeLine?.(withoutCr(text, terminated), lineNumber, lineStart, end - lineStart) === true) return;
+    let value = parseRecord === undefined ? undefined : parseRecord(withoutCr(text, terminated));
     if (value === undefined) {
       try {
         value = JSON.parse(text);
@@ -220,9 +225,9 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
     emitValue(value, text, lineNumber, lineStart, end, terminated);
   }
 
-  /** The consumer's parse of a line, on its text without the CR of a CRLF. */
-  function parseKnownRecord(parse: (text: string) => unknown, text: string, terminated: boolean): unknown {
-    return parse(terminated && text.charCodeAt(text.length - 1) === CR ? text.slice(0, -1) : text);
+  /** A line's text as the consumer's readers see it: without the CR of a CRLF. */
+  function withoutCr(text: string, terminated: boolean): string {
+    return terminated && text.charCodeAt(text.length - 1) === CR ? text.slice(0, -1) : text;
   }
 
   /**
@@ -263,7 +268,7 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
     }
     const first = firstSignificantChar(text);
     if (!mayOpenInString(first)) {
-      const value = readTextLine === undefined ? undefined : parseKnownRecord(readTextLine, text, terminated);
+      const value = readTextLine === undefined ? undefined : readTextLine(withoutCr(text, terminated));
       if (value !== undefined) emitValue(value, text, lineNumber, lineStart, end, terminated);
       else if (startsLikeJson(text))
         emitProblem('invalid-json', invalidJsonMessage(parseError), lineNumber, lineStart, end, text);

@@ -119,6 +119,14 @@ export interface NdjsonTokenizerOptions {
    */
   readTextLine?: (text: string) => unknown;
   /**
+   * A reader the consumer brings for records it can take whole from their text, without a value: tried on each
+   * complete line before {@link parseRecord} and `JSON.parse`, with the line's text (without the CR of a CRLF), its
+   * 1-based number, its byte offset and its length in bytes (terminator included). It returns `true` when it took the
+   * line, which must then be one `JSON.parse` accepts as it is: no record is emitted for it. A line `skipRecord` passes
+   * over is never given to it.
+   */
+  takeLine?: (text: string, line: number, offset: number, length: number) => boolean;
+  /**
    * Leave the long string values of long records undecoded until read: a record of at least
    * {@link LAZY_LINE_BYTES} that came in over several chunks is parsed without its strings of
    * {@link LAZY_STRING_BYTES} or more, each of which becomes a property that decodes its bytes on first access (and

@@ -5,8 +5,9 @@
  * @see https://docs.cursor.com/en/cli/reference/output-format
  */
 
-import type { Detection, Dialect, DialectContext, JsonObject } from '../dialect.ts';
+import type { Detection, Dialect, DialectContext, HotLines, JsonObject } from '../dialect.ts';
 import type { CanonicalEvent, SourceLocation } from '../events/index.ts';
+import { OFFICIAL_RECORD_SHAPES } from '../generated/official-record-shapes.ts';
 import { asObject, asString, isJsonObject } from '../json-values.ts';
 import { malformedRecord } from '../malformed-record.ts';
 import { typeNameOf, unknownEvent } from '../unknown-event.ts';
@@ -154,6 +155,17 @@ function normalizeOfficial(
   return [unknownEvent(record, typeNameOf(record.type), loc, sessionId)];
 }
 
+/**
+ * A `thinking` delta, most of a stream's records: its event needs its `text` and session id only, and its
+ * `normalize` leaves the stream's state alone.
+ */
+const officialHotLines: HotLines = {
+  layouts: OFFICIAL_RECORD_SHAPES.filter(
+    (shape) => shape.type === 'thinking' && shape.subtype === 'delta',
+  ).map((shape) => ({ shape, read: 'text', fixed: ['session_id'] })),
+  events: (line, loc) => thinkingEvents(line.record, line.value, loc, line.record.session_id),
+};
+
 /** The official `cursor-agent` stream-json dialect. */
 export const officialDialect: Dialect<CliStreamState, 'official'> = {
   name: 'official',
@@ -166,4 +178,5 @@ export const officialDialect: Dialect<CliStreamState, 'official'> = {
   normalize: normalizeOfficial,
   skipPrefixes: reasoningSkipPrefixes(CLI_THINKING_PREFIXES),
   encode: encodeOfficial,
+  hotLines: officialHotLines,
 };

@@ -8,11 +8,13 @@ import {
   excerptOf,
   type NdjsonProblem,
   type NdjsonRecord,
+  type NdjsonTokenizer,
 } from '@cursor-stream/ndjson';
 import type { Dialect, DialectContext, JsonObject } from '../dialect.ts';
 import type { CanonicalEvent, InvalidLineCode, InvalidLineEvent, SourceLocation } from '../events/index.ts';
 import { type ForeignLog, foreignAgentOf, foreignLog } from '../foreign-agents.ts';
 import { isJsonObject } from '../json-values.ts';
+import { createLineReader, type LineReader } from '../record-readers/line-templates.ts';
 import { MAX_LEARNT_RECORD_BYTES } from '../record-readers/record-templates.ts';
 import { exceedsJsonDepth, type JsonWriteProblem, MAX_JSON_DEPTH, safeJsonStringify } from '../safe-json.ts';
 import { unknownEvent } from '../unknown-event.ts';
@@ -180,15 +182,30 @@ export function createNormalizerEngine(options: NormalizerEngineOptions): Normal
     return { dialect, events: tooDeep ? [tooDeepLine(source.text, loc)] : events };
   }
 
+  /**
+   * One tokenizer per reparse depth, reset for each text: a wrapper's records are reparsed one by one, and a fresh
+   * tokenizer each time would allocate its state and its held-line buffer anew for every record.
+   */
+  const reparseTokenizers: NdjsonTokenizer[] = [];
+
+  function reparseTokenizerAt(depth: number): NdjsonTokenizer {
+    let tokenizer = reparseTokenizers[depth];
+    if (tokenizer === undefined) {
+      tokenizer = createNdjsonTokenizer(
+        maxRecordBytes === undefined ? { objectsOnly: true } : { objectsOnly: true, maxRecordBytes },
+      );
+      reparseTokenizers[depth] = tokenizer;
+    } else tokenizer.reset();
+    return tokenizer;
+  }
+
   function reparse(text: string, loc: SourceLocation): readonly CanonicalEvent[] {
     if (reparseDepth >= MAX_REPARSE_DEPTH) {
       return [invalidLine('unrecognized-record', 'Records nested too deeply to read.', excerptOf(text), loc)];
     }
     reparseDepth++;
     try {
-      const tokenizer = createNdjsonTokenizer(
-        maxRecordBytes === undefined ? { objectsOnly: true } : { objectsOnly: true, maxRecordBytes },
-      );
+      const tokenizer = reparseTokenizerAt(reparseDepth);
       const events: CanonicalEvent[] = [];
       for (const item of [...tokenizer.feed(text), ...tokenizer.end()]) {
         if ('code' in item) events.push(invalidLine(item.code, item.message, item.excerpt, loc));
@@ -222,11 +239,53 @@ export function createNormalizerEngine(options: NormalizerEngineOptions): Normal
     return value;
   }
 
-  /** Lets the reading dialect's reader learn the layout of a record of its that `JSON.parse` read. */
+  /** Lets the reading dialect's readers learn the layout of a record of its that `JSON.parse` read. */
   function learnLayout(record: NdjsonRecord, dialect: Dialect | undefined): void {
     if (dialect === undefined || dialect !== readingDialect() || record.length > MAX_LEARNT_RECORD_BYTES)
       return;
     dialect.recordReader?.learn(record.text, record.value as JsonObject);
+    if (takesLines) lineReaderOf(dialect)?.learn(record.text, record.value as JsonObject);
+  }
+
+  // Whether lines may be taken without a value: not when the caller wants every record's value.
+  const takesLines =
+    (onRecord === undefined || options.onRecordFor === 'unproven-records') &&
+    options.dialects.some((dialect) => dialect.hotLines !== undefined);
+  /** This stream's line reader of each dialect with hot lines: layouts and session ids are the stream's own. */
+  const lineReaders = new Map<Dialect, LineReader>();
+
+  function lineReaderOf(dialect: Dialect): LineReader | undefined {
+    if (dialect.hotLines === undefined) return undefined;
+    let reader = lineReaders.get(dialect);
+    if (reader === undefined) {
+      reader = createLineReader(dialect.hotLines.layouts);
+      lineReaders.set(dialect, reader);
+    }
+    return reader;
+  }
+
+  /**
+   * Takes a line of a learnt hot layout without a value: what {@link normalizeValue} does with its record, done on
+   * the fields its events depend on. The record the layout was learnt from shares the line's constants, fixed fields
+   * and keys, which is all that detection and the foreign-agent test read of such a record.
+   */
+  /** The last record of a taken line found, in a locked stream, to be of its dialect and no other agent's. */
+  let routedRecord: JsonObject | undefined;
+
+  function takeLine(text: string, line: number, offset: number): boolean {
+    const dialect = readingDialect();
+    const hotLines = dialect?.hotLines;
+    if (dialect === undefined || hotLines === undefined) return false;
+    const taken = lineReaderOf(dialect)?.take(text);
+    if (taken === undefined) return false;
+    if (taken.record !== routedRecord) {
+      if (foreign === undefined && foreignAgentOf(taken.record) !== undefined) return false;
+      if (router.route(taken.record) !== dialect) return false;
+      // Once the stream is this dialect's, routing the same record again gives the same answer and changes nothing.
+      if (router.locked === dialect) routedRecord = taken.record;
+    }
+    emit(hotLines.events(taken, { line, offset }));
+    return true;
   }
 
   function onTokenizerRecord(record: NdjsonRecord): void {
@@ -277,6 +336,7 @@ export function createNormalizerEngine(options: NormalizerEngineOptions): Normal
     ...(maxRecordBytes === undefined ? {} : { maxRecordBytes }),
     ...(skipRecord === undefined ? {} : { skipRecord }),
     ...(textLineDialects.length > 0 ? { readTextLine } : {}),
+    ...(takesLines ? { takeLine } : {}),
     // Only dialects with a reader pay for asking it.
     ...(options.dialects.some((dialect) => dialect.recordReader !== undefined)
       ? { parseRecord: parseKnownRecord }

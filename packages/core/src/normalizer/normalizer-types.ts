@@ -41,6 +41,14 @@ export interface NormalizerOptions {
    * `dialect.validate` on each record.
    */
   onRecord?: (record: NdjsonRecord, dialect: Dialect | undefined) => void;
+  /**
+   * Which records `onRecord` is called for: `every-record`, or `unproven-records` for a consumer that only checks
+   * records against their dialect's schema: the lines a dialect takes without a value (see {@link Dialect.hotLines})
+   * are proven to pass it, strict or open, so they are taken without a value and not passed to `onRecord`.
+   *
+   * @defaultValue `'every-record'`
+   */
+  onRecordFor?: 'every-record' | 'unproven-records';
 }
 
 /** Turns one stream of any dialect into canonical events; see {@link createNormalizer}. */

@@ -40,18 +40,18 @@ export const MAX_LEARNT_RECORD_BYTES = 16 * 1024;
 const SHORTEST_VIEW = 13;
 
 /** Characters of a JSON string up to its first escape: anything but a quote, a backslash or a control character. */
-const PLAIN_CHARACTERS = '[^"\\\\\\u0000-\\u001f]*';
+export const PLAIN_CHARACTERS = '[^"\\\\\\u0000-\\u001f]*';
 /**
  * A JSON string's content, as `JSON.parse` accepts it, in two captures: the characters before its first escape, and
  * the rest from that escape on (empty for a string without one).
  */
-const STRING_CONTENT = `(${PLAIN_CHARACTERS})((?:\\\\(?:["\\\\/bfnrt]|u[0-9a-fA-F]{4})${PLAIN_CHARACTERS})*)`;
+export const STRING_CONTENT = `(${PLAIN_CHARACTERS})((?:\\\\(?:["\\\\/bfnrt]|u[0-9a-fA-F]{4})${PLAIN_CHARACTERS})*)`;
 /** A JSON number that is a whole number of at most 15 digits. */
-const WHOLE_NUMBER = '(0|[1-9][0-9]{0,14})';
+export const WHOLE_NUMBER = '(0|[1-9][0-9]{0,14})';
 
 /** Learning attempts passed over after a layout that could not be learnt, at first and at most. */
-const FIRST_PAUSE = 64;
-const LONGEST_PAUSE = 64 * 1024;
+export const FIRST_PAUSE = 64;
+export const LONGEST_PAUSE = 64 * 1024;
 
 /** What reads a dialect's known records and learns their layouts. */
 export interface RecordReader {
@@ -68,7 +68,7 @@ export interface RecordReader {
 }
 
 /** The last string read at a capture, as written and as read: ids repeat record after record. */
-interface Repeat {
+export interface Repeat {
   raw: string;
   value: string;
 }
@@ -173,7 +173,7 @@ export function createRecordReader(shapes: readonly RecordShape[]): RecordReader
 }
 
 /** The shape for `record`: the one of its subtype, else the one of its type. */
-function shapeOf(shapes: readonly RecordShape[], record: JsonObject): RecordShape | undefined {
+export function shapeOf(shapes: readonly RecordShape[], record: JsonObject): RecordShape | undefined {
   let any: RecordShape | undefined;
   for (const shape of shapes) {
     if (shape.type !== record.type) continue;
@@ -184,7 +184,7 @@ function shapeOf(shapes: readonly RecordShape[], record: JsonObject): RecordShap
 }
 
 /** Whether `value` is what `shape` describes: only its fields, of their kinds, the required ones present. */
-function fits(value: unknown, shape: ObjectShape): boolean {
+export function fits(value: unknown, shape: ObjectShape): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const record = value as JsonObject;
   for (const key of Object.keys(record)) {
@@ -290,7 +290,7 @@ function constantPart(value: string, layout: Layout): Part {
 }
 
 /** `text` as a pattern that matches it alone. */
-function literal(text: string): string {
+export function literal(text: string): string {
   return text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
 }
 
@@ -333,7 +333,7 @@ function buildPart(part: Part, match: RegExpExecArray): unknown {
 }
 
 /** A string from its two captures (see {@link STRING_CONTENT}). */
-function capturedString(plain: string, escaped: string, repeat: Repeat): string {
+export function capturedString(plain: string, escaped: string, repeat: Repeat): string {
   // An escape is decoded by `JSON.parse` itself, which makes a string of its own: the pattern let only valid ones by.
   if (escaped !== '') return JSON.parse(`"${plain}${escaped}"`) as string;
   if (plain.length < SHORTEST_VIEW) return plain;
@@ -356,6 +356,6 @@ function wholeNumber(digits: string): number {
  * `value` as a string of its own rather than a view into the text it was cut from (see {@link SHORTEST_VIEW}):
  * joining it to a character and cutting that off makes the runtime flatten the join into a new string.
  */
-function ownString(value: string): string {
+export function ownString(value: string): string {
   return ` ${value}`.slice(1);
 }

@@ -64,6 +64,8 @@ export interface ReadLogOptions extends ReadingOptions {
   onEvents(events: readonly CanonicalEvent[]): void | Promise<void>;
   /** Receives each record with the dialect that normalized it (`undefined`: none did). */
   onRecord?: (record: NdjsonRecord, dialect: Dialect | undefined) => void;
+  /** Which records `onRecord` receives; see the normalizer's option of the same name. */
+  onRecordFor?: NormalizerOptions['onRecordFor'];
   /** Told the stream's dialect as soon as it is known (forced, or detected), before the events it read. */
   onDialect?: (dialect: string) => void;
 }
@@ -125,6 +127,7 @@ function normalizerOptions(options: ReadLogOptions): NormalizerOptions {
               { ...record, value: redactor.value(record.value), text: redactor.text(record.text) },
               dialect,
             );
+  if (options.onRecordFor !== undefined) result.onRecordFor = options.onRecordFor;
   return result;
 }
 
