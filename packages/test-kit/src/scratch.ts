@@ -14,5 +14,7 @@ export interface ScratchFolder {
 /** Makes a scratch folder now, named after `name` (`cursor-stream-<name>-XXXXXX`). */
 export function scratchFolder(name: string): ScratchFolder {
   const dir = mkdtempSync(join(tmpdir(), `cursor-stream-${name}-`));
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  // A child process a test started (an agent, a server) may still be writing in it for a moment: retried, as Node
+  // retries a removal that meets a folder filled meanwhile.
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 }) };
 }
