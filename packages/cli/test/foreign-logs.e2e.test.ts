@@ -84,9 +84,17 @@ describe('a real Claude Code log among Cursor logs', () => {
     expect(page.code).toBe(1);
     // The log's session id appears nowhere on the page.
     expect(await readFile(report, 'utf8')).not.toContain('183164b0-885f-4d09-945f-4b0c51f82c81');
-    expect([census.code, census.stderr]).toEqual([
+    const [foreign, unknown, ...rest] = census.stderr.split('\n');
+    expect([census.code, foreign, rest]).toEqual([
       1,
-      `cursor-stream: ${claude}: line 1: this looks like a Claude Code stream-json log, not cursor-agent\n`,
+      `cursor-stream: ${claude}: line 1: this looks like a Claude Code stream-json log, not cursor-agent`,
+      [''],
     ]);
+    // What the census found unknown in it, counted, after the warning.
+    expect(unknown).toMatch(
+      new RegExp(
+        `^cursor-stream: ${claude}: \\d+ record types not modelled, \\d+ unknown fields, the first at line \\d+: listed above$`,
+      ),
+    );
   });
 });
