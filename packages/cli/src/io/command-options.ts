@@ -57,6 +57,14 @@ Exit codes:
   2  usage error, or I/O error (a missing or unreadable log, an empty directory,
      not text); the other logs are still read`;
 
+/** Help text on the exit codes of the commands that add up what many logs hold (report, usage). */
+export const MULTI_INPUT_EXIT_HELP = `
+Exit codes:
+  0  success
+  1  a log had invalid lines (lines that are not records of any dialect), or values left out: a time no
+     date can hold, a token count that is no whole number (each named on stderr with its file and line)
+  2  usage error, or I/O error (a missing or unreadable log, an empty directory, an unwritable output)`;
+
 /** Help text on reading a large file on several threads. */
 export const JOBS_HELP = `
 Large files:

@@ -16,16 +16,10 @@ import {
   INPUT_HELP,
   JOBS_HELP,
   jobsOption,
+  MULTI_INPUT_EXIT_HELP,
   type ReadingFlags,
   readingOptions,
 } from '../../io/command-options.ts';
-
-const MULTI_INPUT_EXIT_HELP = `
-Exit codes:
-  0  success
-  1  a log had invalid lines (lines that are not records of any dialect), or values left out: a time no
-     date can hold, a token count that is no whole number (each named on stderr with its file and line)
-  2  usage error, or I/O error (a missing or unreadable log, an empty directory, an unwritable output)`;
 
 /** The invocations `--help` shows; a test runs each on the repository's corpus. */
 const EXAMPLES: readonly HelpExample[] = [
