@@ -41,13 +41,13 @@ export async function writeText(stream: OutputStream, text: string | Uint8Array)
 }
 
 /**
- * The usage error for standard input named more than once among a command's logs (it can be read only once), or
- * `undefined`.
+ * Whether standard input is named more than once among a command's logs (it can be read only once); if so, says so
+ * as a usage error.
  */
-export function stdinNamedTwice(paths: readonly string[]): CliError | undefined {
-  return paths.filter((path) => path === '-').length > 1
-    ? cliError('usage', 'standard input (-) can be read only once')
-    : undefined;
+export function refusesStdinTwice(paths: readonly string[], io: CliIo): boolean {
+  if (paths.filter((path) => path === '-').length <= 1) return false;
+  reportError(io, cliError('usage', 'standard input (-) can be read only once'));
+  return true;
 }
 
 /** Prints a usage or I/O error as its one stderr line. */

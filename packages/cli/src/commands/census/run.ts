@@ -12,7 +12,7 @@ import {
 import { createPalette, shouldUseColor } from '@cursor-stream/inspect/terminal';
 import { expandLogPaths, type LogError, type Progress, readLog } from '@cursor-stream/node/logs';
 import { type CliError, cliError } from '../../io/cli-error.ts';
-import { type CliIo, progressFor, reportError, stdinNamedTwice, writeText } from '../../io/cli-io.ts';
+import { type CliIo, progressFor, refusesStdinTwice, reportError, writeText } from '../../io/cli-io.ts';
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../../io/exit-codes.ts';
 import type { InputOptions } from '../../io/options.ts';
 
@@ -67,11 +67,7 @@ export async function runCensus(
   options: CensusOptions,
   io: CliIo,
 ): Promise<ExitCode> {
-  const stdinTwice = stdinNamedTwice(paths);
-  if (stdinTwice !== undefined) {
-    reportError(io, stdinTwice);
-    return EXIT_USAGE_OR_IO;
-  }
+  if (refusesStdinTwice(paths, io)) return EXIT_USAGE_OR_IO;
   const { json, ...inputOptions } = options;
   let problems = 0;
   const census = await censusOfLogs(paths, inputOptions, {

@@ -19,9 +19,8 @@ import {
   jobsFor,
   logsExitCode,
   progressFor,
-  reportError,
+  refusesStdinTwice,
   splitBytesFrom,
-  stdinNamedTwice,
   writeText,
 } from '../../io/cli-io.ts';
 import { EXIT_USAGE_OR_IO, type ExitCode } from '../../io/exit-codes.ts';
@@ -92,11 +91,7 @@ export async function runNormalize(
   options: NormalizeOptions,
   io: CliIo,
 ): Promise<ExitCode> {
-  const stdinTwice = stdinNamedTwice(paths);
-  if (stdinTwice !== undefined) {
-    reportError(io, stdinTwice);
-    return EXIT_USAGE_OR_IO;
-  }
+  if (refusesStdinTwice(paths, io)) return EXIT_USAGE_OR_IO;
   const entries = await expandLogPaths(paths);
   const several = entries.length > 1;
   const redaction = await startRedaction(options.redact, io);

@@ -18,8 +18,8 @@ import {
   type CliIo,
   logsExitCode,
   progressFor,
+  refusesStdinTwice,
   reportError,
-  stdinNamedTwice,
   writeText,
 } from '../../io/cli-io.ts';
 import { EXIT_USAGE_OR_IO, type ExitCode } from '../../io/exit-codes.ts';
@@ -83,9 +83,9 @@ export async function runRender(
   options: RenderOptions,
   io: CliIo,
 ): Promise<ExitCode> {
-  const stdinTwice = stdinNamedTwice(paths);
+  if (refusesStdinTwice(paths, io)) return EXIT_USAGE_OR_IO;
   const entries = await expandLogPaths(paths);
-  const usageProblem = stdinTwice ?? (options.follow ? followProblem(entries) : undefined);
+  const usageProblem = options.follow ? followProblem(entries) : undefined;
   if (usageProblem !== undefined) {
     reportError(io, usageProblem);
     return EXIT_USAGE_OR_IO;

@@ -34,9 +34,8 @@ import {
   jobsFor,
   logsExitCode,
   progressFor,
-  reportError,
+  refusesStdinTwice,
   splitBytesFrom,
-  stdinNamedTwice,
   writeText,
 } from '../../io/cli-io.ts';
 import { EXIT_USAGE_OR_IO, type ExitCode } from '../../io/exit-codes.ts';
@@ -183,11 +182,7 @@ export async function runSummary(
   options: SummaryOptions,
   io: CliIo,
 ): Promise<ExitCode> {
-  const stdinTwice = stdinNamedTwice(paths);
-  if (stdinTwice !== undefined) {
-    reportError(io, stdinTwice);
-    return EXIT_USAGE_OR_IO;
-  }
+  if (refusesStdinTwice(paths, io)) return EXIT_USAGE_OR_IO;
   const entries = await expandLogPaths(paths);
   const several = entries.length > 1;
   const sink = summarySink(options, io);

@@ -21,10 +21,10 @@ import {
   type CliIo,
   jobsFor,
   progressFor,
+  refusesStdinTwice,
   reportError,
   reportFindings,
   splitBytesFrom,
-  stdinNamedTwice,
   writeText,
 } from '../../io/cli-io.ts';
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../../io/exit-codes.ts';
@@ -218,11 +218,7 @@ export async function runValidate(
   options: ValidateOptions,
   io: CliIo,
 ): Promise<ExitCode> {
-  const stdinTwice = stdinNamedTwice(paths);
-  if (stdinTwice !== undefined) {
-    reportError(io, stdinTwice);
-    return EXIT_USAGE_OR_IO;
-  }
+  if (refusesStdinTwice(paths, io)) return EXIT_USAGE_OR_IO;
   const jobs = jobsFor(io, options.jobs);
   const entries = await expandLogPaths(paths);
   const printer = createOrderedPrinter(entries, { ...options, jobs }, io);
