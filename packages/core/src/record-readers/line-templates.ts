@@ -15,11 +15,9 @@ import type { JsonObject } from '../dialect.ts';
 import type { RecordShape } from './record-shape.ts';
 import {
   capturedString,
-  FIRST_PAUSE,
+  createLearntTemplates,
   fits,
-  LONGEST_PAUSE,
   literal,
-  MAX_TEMPLATES,
   ownString,
   PLAIN_CHARACTERS,
   type Repeat,
@@ -175,27 +173,23 @@ function recordOf(template: LineTemplate, match: RegExpExecArray): JsonObject {
 
 /**
  * A line reader of `layouts`, learning as a record reader does (see `createRecordReader`): at most
- * {@link MAX_TEMPLATES} templates, the one read most recently tried first, learning paused for longer and longer
+ * `MAX_TEMPLATES` templates, the one read most recently tried first, learning paused for longer and longer
  * after records of a hot shape it could not learn.
  */
 export function createLineReader(layouts: readonly LineLayout[]): LineReader {
   const shapes = layouts.map((layout) => layout.shape);
-  const templates: LineTemplate[] = [];
+  const templates = createLearntTemplates<LineTemplate>();
+  const { list } = templates;
   const taken: TakenLine = { record: {}, value: '' };
-  let pause = 0;
-  let nextPause = FIRST_PAUSE;
 
   function take(text: string): TakenLine | undefined {
-    for (let index = 0; index < templates.length; index++) {
-      const template = templates[index] as LineTemplate;
+    for (let index = 0; index < list.length; index++) {
+      const template = list[index] as LineTemplate;
       // Most lines of another layout differ in their first characters: a comparison, not a pattern run.
       if (!text.startsWith(template.prefix)) continue;
       const match = template.pattern.exec(text);
       if (match === null) continue;
-      if (index > 0) {
-        templates.splice(index, 1);
-        templates.unshift(template);
-      }
+      templates.bringForward(index);
       const group = template.readGroup;
       taken.record = recordOf(template, match);
       taken.value = capturedString(match[group] as string, match[group + 1] as string, template.repeat);
@@ -205,10 +199,7 @@ export function createLineReader(layouts: readonly LineLayout[]): LineReader {
   }
 
   function learn(text: string, record: JsonObject): void {
-    if (pause > 0) {
-      pause -= 1;
-      return;
-    }
+    if (templates.resting()) return;
     const shape = shapeOf(shapes, record);
     if (shape === undefined || !fits(record, shape.shape) || take(text) !== undefined) return;
     const layout = layouts[shapes.indexOf(shape)] as LineLayout;
@@ -218,14 +209,7 @@ export function createLineReader(layouts: readonly LineLayout[]): LineReader {
     } catch {
       // A pattern the runtime refuses (too large, say) is no template.
     }
-    if (template === undefined) {
-      pause = nextPause;
-      nextPause = Math.min(LONGEST_PAUSE, nextPause * 2);
-      return;
-    }
-    nextPause = FIRST_PAUSE;
-    templates.unshift(template);
-    if (templates.length > MAX_TEMPLATES) templates.pop();
+    templates.keep(template);
   }
 
   return { take, learn };

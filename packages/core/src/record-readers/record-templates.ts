@@ -50,8 +50,8 @@ export const STRING_CONTENT = `(${PLAIN_CHARACTERS})((?:\\\\(?:["\\\\/bfnrt]|u[0
 export const WHOLE_NUMBER = '(0|[1-9][0-9]{0,14})';
 
 /** Learning attempts passed over after a layout that could not be learnt, at first and at most. */
-export const FIRST_PAUSE = 64;
-export const LONGEST_PAUSE = 64 * 1024;
+const FIRST_PAUSE = 64;
+const LONGEST_PAUSE = 64 * 1024;
 
 /** What reads a dialect's known records and learns their layouts. */
 export interface RecordReader {
@@ -122,34 +122,67 @@ function addLiteral(layout: Layout, text: string): void {
  * made a template (text written otherwise than `JSON.stringify` writes it, say), learning pauses for a number of
  * records that doubles with each such failure, so that a stream of such records pays for the attempt rarely.
  */
-export function createRecordReader(shapes: readonly RecordShape[]): RecordReader {
-  const templates: Template[] = [];
+/** Learnt templates, the one read most recently first, with learning rationed as {@link createRecordReader} says. */
+export interface LearntTemplates<Template> {
+  /** The templates, in the order to try them. */
+  readonly list: Template[];
+  /** Whether learning rests for this record; each call counts the rest down. */
+  resting(): boolean;
+  /** Keeps a learnt template first; for `undefined` (a layout that could not be learnt), rests twice as long. */
+  keep(template: Template | undefined): void;
+  /** Moves the template at `index` first: layouts come in runs. */
+  bringForward(index: number): void;
+}
+
+/** An empty set of learnt templates. */
+export function createLearntTemplates<Template>(): LearntTemplates<Template> {
+  const list: Template[] = [];
   let pause = 0;
   let nextPause = FIRST_PAUSE;
+  return {
+    list,
+    resting() {
+      if (pause === 0) return false;
+      pause -= 1;
+      return true;
+    },
+    keep(template) {
+      if (template === undefined) {
+        pause = nextPause;
+        nextPause = Math.min(LONGEST_PAUSE, nextPause * 2);
+        return;
+      }
+      nextPause = FIRST_PAUSE;
+      list.unshift(template);
+      if (list.length > MAX_TEMPLATES) list.pop();
+    },
+    bringForward(index) {
+      if (index === 0) return;
+      const [template] = list.splice(index, 1);
+      if (template !== undefined) list.unshift(template);
+    },
+  };
+}
+
+export function createRecordReader(shapes: readonly RecordShape[]): RecordReader {
+  const templates = createLearntTemplates<Template>();
+  const { list } = templates;
 
   function read(text: string): JsonObject | undefined {
-    for (let index = 0; index < templates.length; index++) {
-      const template = templates[index] as Template;
+    for (let index = 0; index < list.length; index++) {
+      const template = list[index] as Template;
       // Most lines of another layout differ in their first few characters: a comparison, not a pattern run.
       if (!text.startsWith(template.prefix)) continue;
       const match = template.pattern.exec(text);
       if (match === null) continue;
-      const value = buildObject(template.plan, match);
-      // The layout read most recently is tried first: layouts come in runs.
-      if (index > 0) {
-        templates.splice(index, 1);
-        templates.unshift(template);
-      }
-      return value;
+      templates.bringForward(index);
+      return buildObject(template.plan, match);
     }
     return undefined;
   }
 
   function learn(text: string, record: JsonObject): void {
-    if (pause > 0) {
-      pause -= 1;
-      return;
-    }
+    if (templates.resting()) return;
     const shape = shapeOf(shapes, record);
     // A record read before the stream was known to be of this dialect may have a template already.
     if (shape === undefined || !fits(record, shape.shape) || read(text) !== undefined) return;
@@ -159,14 +192,7 @@ export function createRecordReader(shapes: readonly RecordShape[]): RecordReader
     } catch {
       // A pattern the runtime refuses (too large, say) is no template.
     }
-    if (template === undefined) {
-      pause = nextPause;
-      nextPause = Math.min(LONGEST_PAUSE, nextPause * 2);
-      return;
-    }
-    nextPause = FIRST_PAUSE;
-    templates.unshift(template);
-    if (templates.length > MAX_TEMPLATES) templates.pop();
+    templates.keep(template);
   }
 
   return { read, learn };
