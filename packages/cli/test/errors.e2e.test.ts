@@ -32,10 +32,22 @@ describe('standard input that cannot be read as a log', () => {
     }
   });
 
-  test('naming stdin twice is a usage error', async () => {
-    const run = await runCli(['validate', '-', '-'], { input: '{}\n' });
-    expect(run.code).toBe(2);
-    expect(run.stderr.trim()).toBe('cursor-stream: standard input (-) can be read only once');
+  test.each([
+    ['summary'],
+    ['render'],
+    ['normalize'],
+    ['validate'],
+    ['census'],
+    ['report', '-o', '-'],
+    ['usage'],
+    ['export', '--format', 'otlp', '-o', '-'],
+  ])('naming stdin twice is a usage error for %s', async (...command) => {
+    const run = await runCli([...command, '-', RECORDING, '-'], { input: '{}\n' });
+    expect([run.code, run.stdout, run.stderr]).toEqual([
+      2,
+      '',
+      'cursor-stream: standard input (-) can be read only once\n',
+    ]);
   });
 });
 

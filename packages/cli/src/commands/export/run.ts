@@ -28,6 +28,7 @@ import {
   type CliIo,
   progressFor,
   readingExitCode,
+  refusesStdinTwice,
   reportError,
   reportInvalidLines,
   writeText,
@@ -199,6 +200,7 @@ export async function runExport(
   given: ExportOptions,
   io: CliIo,
 ): Promise<ExitCode> {
+  if (refusesStdinTwice(paths, io)) return EXIT_USAGE_OR_IO;
   const options = withEndpointFromEnv(given, io.env);
   const usage = exportUsageError(options);
   if (usage !== undefined) {

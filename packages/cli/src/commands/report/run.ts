@@ -9,6 +9,7 @@ import {
   type CliIo,
   logsExitCode,
   progressFor,
+  refusesStdinTwice,
   reportError,
   type WriteText,
   writeText,
@@ -117,6 +118,7 @@ export async function runReport(
   options: ReportCommandOptions,
   io: CliIo,
 ): Promise<ExitCode> {
+  if (refusesStdinTwice(paths, io)) return EXIT_USAGE_OR_IO;
   const { output, redact, ...inputOptions } = options;
   const redaction = await startRedaction(redact, io);
   const readOptions = {

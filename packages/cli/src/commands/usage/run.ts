@@ -26,6 +26,7 @@ import {
   jobsFor,
   logsExitCode,
   progressFor,
+  refusesStdinTwice,
   reportError,
   splitBytesFrom,
   type WriteText,
@@ -123,6 +124,7 @@ export async function runUsage(
   options: UsageCommandOptions,
   io: CliIo,
 ): Promise<ExitCode> {
+  if (refusesStdinTwice(paths, io)) return EXIT_USAGE_OR_IO;
   const usageOptions = await usageOptionsOf(options, io);
   if (!usageOptions.ok) {
     reportError(io, usageOptions.error);
