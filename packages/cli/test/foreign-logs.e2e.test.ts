@@ -2,11 +2,13 @@ import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '@cursor-stream/test-kit/corpus';
-import { runCli } from '@cursor-stream/test-kit/run-cli';
+import { runCli, startCli } from '@cursor-stream/test-kit/run-cli';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 // The commands that read many logs name another agent's log as such, as validate and summary do, instead of
-// counting, drawing or exporting it as if it were cursor-agent's.
+// counting, drawing, writing or exporting it as if it were cursor-agent's. Only render and normalize of one log read
+// live (standard input alone, a followed file) show it as it comes, since leaving it out would hold back their output
+// until whose log it is is known.
 let scratch: string;
 beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), 'cursor-stream-foreign-'));
@@ -40,6 +42,38 @@ describe.each([
     expect(run.code).toBe(1);
     expect(run.stderr.startsWith(said)).toBe(true);
   });
+
+  test.each(['render', 'normalize'])(
+    '%s named it alone writes none of it, as summary does',
+    async (command) => {
+      const run = await runCli([command, path]);
+      expect([run.code, run.stdout, run.stderr]).toEqual([1, '', said]);
+    },
+  );
+
+  test.each(['render', 'normalize'])(
+    '%s on standard input alone writes it as it comes, and names it',
+    async (command) => {
+      const run = await runCli([command], { input: await readFile(path) });
+      expect([run.code, run.stderr]).toEqual([
+        1,
+        `cursor-stream: <stdin>: line 1: this looks like a ${format} log, not cursor-agent\n`,
+      ]);
+      expect(run.stdout).not.toBe('');
+    },
+  );
+});
+
+test("render --follow shows another agent's log as it grows, and names it", async () => {
+  const path = join(scratch, 'followed.ndjson');
+  await copyFile(join(REPO_ROOT, 'corpus/foreign/claude-code-stream-json.ndjson'), path);
+  const cli = startCli(['render', '--follow', path]);
+  await cli.waitFor('The folder holds README.md and src.');
+  cli.child.kill('SIGINT');
+  expect(await cli.exited()).toBe(1);
+  expect(cli.stderr).toBe(
+    `cursor-stream: ${path}: line 1: this looks like a Claude Code stream-json log, not cursor-agent\n`,
+  );
 });
 
 test('a cursor-agent log still exits 0 through usage, report and export', async () => {

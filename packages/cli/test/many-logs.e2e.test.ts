@@ -23,6 +23,11 @@ let logs = '';
 let logFiles: string[] = [];
 /** The same logs with another agent's log among them. */
 let mixed = '';
+/** The logs of `mixed`, in the walk's order, and the Cursor logs among them. */
+let mixedFiles: string[] = [];
+let cursorFiles: string[] = [];
+/** What a command says of the other agent's log of `mixed` when it leaves it out. */
+let leftOut = '';
 
 beforeAll(async () => {
   scratch = scratchFolder('many-logs');
@@ -38,6 +43,11 @@ beforeAll(async () => {
   await copyFile(join(REPO_ROOT, DOCS), join(mixed, 'a-cursor.ndjson'));
   await copyFile(join(REPO_ROOT, CLAUDE), join(mixed, 'b-claude.ndjson'));
   await copyFile(join(REPO_ROOT, PARALLEL), join(mixed, 'c-cursor.ndjson'));
+  mixedFiles = ['a-cursor.ndjson', 'b-claude.ndjson', 'c-cursor.ndjson'].map((name) => join(mixed, name));
+  cursorFiles = [mixedFiles[0] as string, mixedFiles[2] as string];
+  leftOut =
+    `cursor-stream: ${mixedFiles[1]}: line 1: this looks like a Claude Code stream-json log, ` +
+    'not cursor-agent; left out\n';
 });
 
 afterAll(() => scratch.remove());
@@ -181,19 +191,16 @@ describe('render of several logs', () => {
     expect(run.stdout).toBe(`══ <stdin>\n${alone[0]}══ ${DOCS}\n${alone[1]}`);
   });
 
-  test("another agent's log in a folder is named on stderr, the others rendered", async () => {
-    const run = await runCli(['render', mixed]);
-    expect(run.code).toBe(1);
-    expect(run.stderr).toBe(
-      `cursor-stream: ${join(mixed, 'b-claude.ndjson')}: line 1: this looks like a Claude Code stream-json log, ` +
-        'not cursor-agent\n',
-    );
-    const alone = await outputsAlone('render', [
-      join(mixed, 'a-cursor.ndjson'),
-      join(mixed, 'c-cursor.ndjson'),
+  test.each([
+    ['in a folder', () => [mixed]],
+    ['among the arguments', () => mixedFiles],
+  ])("another agent's log %s is named on stderr and left out, header and all", async (_how, args) => {
+    const [run, alone] = await Promise.all([
+      runCli(['render', ...args()]),
+      outputsAlone('render', [cursorFiles[0] as string, cursorFiles[1] as string]),
     ]);
-    expect(run.stdout.startsWith(`══ ${join(mixed, 'a-cursor.ndjson')}\n${alone[0]}`)).toBe(true);
-    expect(run.stdout.endsWith(`══ ${join(mixed, 'c-cursor.ndjson')}\n${alone[1]}`)).toBe(true);
+    expect([run.code, run.stderr]).toEqual([1, leftOut]);
+    expect(run.stdout).toBe(`══ ${cursorFiles[0]}\n${alone[0]}══ ${cursorFiles[1]}\n${alone[1]}`);
   });
 
   test('an unreadable path among good ones is reported, the others rendered, and the exit code is 2', async () => {
@@ -257,19 +264,17 @@ describe('normalize of several logs', () => {
     expect(run.stdout).toBe(withFile(DOCS, alone[0] ?? '') + withFile('<stdin>', alone[1] ?? ''));
   });
 
-  test("another agent's log in a folder is named on stderr, the others written", async () => {
-    const run = await runCli(['normalize', mixed]);
-    expect(run.code).toBe(1);
-    expect(run.stderr).toBe(
-      `cursor-stream: ${join(mixed, 'b-claude.ndjson')}: line 1: this looks like a Claude Code stream-json log, ` +
-        'not cursor-agent\n',
-    );
-    const files = run.stdout
-      .trimEnd()
-      .split('\n')
-      .map((line) => (JSON.parse(line) as { file: string }).file);
-    expect(new Set(files)).toEqual(
-      new Set(['a-cursor.ndjson', 'b-claude.ndjson', 'c-cursor.ndjson'].map((name) => join(mixed, name))),
+  test.each([
+    ['in a folder', () => [mixed]],
+    ['among the arguments', () => mixedFiles],
+  ])("another agent's log %s is named on stderr and left out, the others written", async (_how, args) => {
+    const [run, alone] = await Promise.all([
+      runCli(['normalize', ...args()]),
+      outputsAlone('normalize', [cursorFiles[0] as string, cursorFiles[1] as string]),
+    ]);
+    expect([run.code, run.stderr]).toEqual([1, leftOut]);
+    expect(run.stdout).toBe(
+      withFile(cursorFiles[0] as string, alone[0] ?? '') + withFile(cursorFiles[1] as string, alone[1] ?? ''),
     );
   });
 

@@ -2,7 +2,7 @@
 
 import { availableParallelism } from 'node:os';
 import { plural } from '@cursor-stream/core/text';
-import type { Progress } from '@cursor-stream/node/logs';
+import type { Progress, ReadingOptions } from '@cursor-stream/node/logs';
 import { type CliError, type CliErrorCode, cliError, formatCliError } from './cli-error.ts';
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from './exit-codes.ts';
 import { capJobs, isOptionValueError, parseByteSize } from './options.ts';
@@ -48,6 +48,15 @@ export function refusesStdinTwice(paths: readonly string[], io: CliIo): boolean 
   if (paths.filter((path) => path === '-').length <= 1) return false;
   reportError(io, cliError('usage', 'standard input (-) can be read only once'));
   return true;
+}
+
+/**
+ * What a command that writes each log's events as it reads them does with another agent's log: leaves it out, as
+ * `summary` does, unless it is the one log and read live (standard input, or a followed file), whose output would
+ * otherwise wait for the first `FOREIGN_LOG_WINDOW_BYTES` that tell whose log it is; that one is written and named.
+ */
+export function foreignLogsOf(path: string, several: boolean, follow = false): ReadingOptions['foreignLogs'] {
+  return several || (path !== '-' && !follow) ? 'leave-out' : 'read';
 }
 
 /** Prints a usage or I/O error as its one stderr line. */

@@ -29,7 +29,7 @@ export interface ReadingOptions {
   /**
    * What to do with another agent's log (one with a record only that agent writes within its first
    * {@link FOREIGN_LOG_WINDOW_BYTES}): `read` it like any log, its problem named (the default: what `validate` and
-   * `normalize` show), or `leave-out` its events, so that no session, token or row of it is counted as Cursor's.
+   * `census` show), or `leave-out` its events, so that no session, token, row or line of it is taken for Cursor's.
    */
   readonly foreignLogs?: 'read' | 'leave-out' | undefined;
   /**

@@ -16,6 +16,7 @@ import { readInRanges } from '@cursor-stream/node/ranges';
 import { commandModuleUrl } from '../../command-modules.ts';
 import {
   type CliIo,
+  foreignLogsOf,
   jobsFor,
   logsExitCode,
   progressFor,
@@ -97,11 +98,13 @@ export async function runNormalize(
   const redaction = await startRedaction(options.redact, io);
   const outcome = await readEachLog(entries, async (path) => {
     const file = several ? displayPath(path) : undefined;
+    const foreignLogs = foreignLogsOf(path, several);
     if (redaction.redactor !== undefined)
-      return normalizeHere(path, file, { ...options, redactor: redaction.redactor }, io);
+      return normalizeHere(path, file, { ...options, foreignLogs, redactor: redaction.redactor }, io);
+    // A log that is another agent's from its start is never split: it comes back here to be left out.
     return (
       (several ? null : await normalizeInRanges(path, options, io)) ??
-      (await normalizeHere(path, file, options, io))
+      (await normalizeHere(path, file, { ...options, foreignLogs }, io))
     );
   });
   redaction.report();

@@ -16,6 +16,7 @@ import {
 import { type CliError, cliError } from '../../io/cli-error.ts';
 import {
   type CliIo,
+  foreignLogsOf,
   logsExitCode,
   progressFor,
   refusesStdinTwice,
@@ -54,7 +55,10 @@ function followProblem(entries: readonly LogEntry[]): CliError | undefined {
   return undefined;
 }
 
-/** Reads one log, writing its transcript as the events come, under a header when it is one of several. */
+/**
+ * Reads one log, writing its transcript as the events come, under a header when it is one of several. A log left
+ * out as another agent's leaves no trace: its header waits for its first events, or for the end of a log kept.
+ */
 async function renderLog(
   path: string,
   header: boolean,
@@ -62,13 +66,20 @@ async function renderLog(
   options: Omit<ReadLogOptions, 'onEvents'> & { verbose: boolean },
   io: CliIo,
 ): Promise<LogResult<LogStats>> {
-  if (header) await writeText(io.stdout, transcriptFileHeader(displayPath(path), palette));
+  let headerDue = header;
+  const write = async (text: string): Promise<void> => {
+    if (headerDue) {
+      headerDue = false;
+      await writeText(io.stdout, transcriptFileHeader(displayPath(path), palette));
+    }
+    await writeText(io.stdout, text);
+  };
   const transcript = createTranscript(palette, { verbose: options.verbose });
   const result = await readLog(path, {
     ...options,
-    onEvents: (events) => writeText(io.stdout, events.map((event) => transcript.push(event)).join('')),
+    onEvents: (events) => write(events.map((event) => transcript.push(event)).join('')),
   });
-  await writeText(io.stdout, transcript.end());
+  if (!result.ok || !result.value.leftOut) await write(transcript.end());
   return result;
 }
 
@@ -109,9 +120,10 @@ export async function runRender(
         several,
         palette,
         interrupt === undefined
-          ? readOptions
+          ? { ...readOptions, foreignLogs: foreignLogsOf(path, several) }
           : {
               ...readOptions,
+              foreignLogs: foreignLogsOf(path, several, true),
               follow: interrupt.signal,
               // A notice, as `tail -F` gives one: the exit code stays that of what is read.
               onTruncated: () =>
