@@ -5,6 +5,7 @@ import { gzipSync } from 'node:zlib';
 import { OWN_STREAMS, REAL_CORPUS, REPO_ROOT } from '@cursor-stream/test-kit/corpus';
 import { RECORDING, runCli } from '@cursor-stream/test-kit/run-cli';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { SPLIT_BYTES_ENV } from '../src/io/cli-io.ts';
 
 let scratch = '';
 let recording = Buffer.alloc(0);
@@ -143,4 +144,28 @@ describe('summary of every recording of the real shapes', () => {
       expect(summary.sessions.length).toBeGreaterThan(0);
     },
   );
+});
+
+describe('summary --json of one log that mixes the CLI’s records and SDK messages', () => {
+  const cli = 'corpus/official/event-reference-session.ndjson';
+  const sdk = 'corpus/cursor-sdk/run-stream-messages.ndjson';
+
+  test.each([
+    ['the CLI’s first', [cli, sdk], ['official', 'cursor-sdk']],
+    ['the SDK’s first', [sdk, cli], ['cursor-sdk', 'official']],
+  ])('gives each session the dialect that read its records, %s', async (_order, parts, dialects) => {
+    const texts = await Promise.all(parts.map((part) => readFile(join(REPO_ROOT, part), 'utf8')));
+    const path = join(scratch, `mixed-${dialects[0]}.ndjson`);
+    await writeFile(path, texts.join(''));
+    // On one thread, and in ranges cut at each session start on worker threads.
+    const runs = await Promise.all([
+      runCli(['summary', '--json', path]),
+      runCli(['summary', '--json', '--jobs', '2', path], { env: { [SPLIT_BYTES_ENV]: '1' } }),
+    ]);
+    for (const run of runs) {
+      expect([run.code, run.stderr]).toEqual([0, '']);
+      const sessions: { dialect: string }[] = JSON.parse(run.stdout).sessions;
+      expect(sessions.map((session) => session.dialect)).toEqual(dialects);
+    }
+  });
 });

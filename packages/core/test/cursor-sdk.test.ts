@@ -165,3 +165,25 @@ describe('an SDK run in a stream that also holds the CLI’s records', () => {
     expect(run?.toolCalls).toHaveLength(2);
   });
 });
+
+describe('each session of a stream that mixes the CLI’s records and SDK messages', () => {
+  const cli = readFileSync(join(CORPUS_DIR, 'official', 'event-reference-session.ndjson'), 'utf8');
+  const sdk = ndjson(RUN_MESSAGES);
+
+  test.each([
+    ['the CLI’s first', `${cli}${sdk}`, ['official', 'cursor-sdk']],
+    ['the SDK’s first', `${sdk}${cli}`, ['cursor-sdk', 'official']],
+    ['the CLI’s around the SDK’s', `${cli}${sdk}${cli}`, ['official', 'cursor-sdk', 'official']],
+  ])('names the dialect that read its own records, %s', (_order, text, dialects) => {
+    expect(reduceSessions(normalizeText(text)).map((session) => session.dialect)).toEqual(dialects);
+  });
+
+  test('names it whatever dialect the caller forced or named', () => {
+    const text = `${cli}${sdk}`;
+    const forced = normalizeText(text, { dialect: 'official' });
+    expect(reduceSessions(forced, { dialect: 'official' }).map((session) => session.dialect)).toEqual([
+      'official',
+      'cursor-sdk',
+    ]);
+  });
+});

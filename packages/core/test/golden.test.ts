@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CanonicalEvent } from '@cursor-stream/core';
+import { type CanonicalEvent, reduceSessions } from '@cursor-stream/core';
 import { BUILT_IN_DIALECT_REGISTRY } from '@cursor-stream/core/dialect-registry';
 import { cutAt } from '@cursor-stream/test-kit/chunking';
 import { CORPUS_DIR } from '@cursor-stream/test-kit/corpus';
@@ -39,6 +39,10 @@ describe('golden recordings', () => {
       const { events, normalizer } = normalizeChunks([readFileSync(path)]);
       expect(stable(events)).toEqual(stable(expected));
       expect(normalizer.dialect).toBe(dialect);
+      // Each session is named by the dialect that read it, the recording's.
+      expect(reduceSessions(events).map((session) => session.dialect)).toEqual(
+        reduceSessions(expected).map(() => dialect),
+      );
     });
 
     test.prop([fc.array(fc.nat(), { maxLength: 12 })])(
@@ -46,7 +50,12 @@ describe('golden recordings', () => {
       (cuts) => {
         const text = readFileSync(path, 'utf8');
         const whole = normalizeText(text);
-        expect(normalizeChunks(cutAt(text, cuts)).events).toEqual(whole);
+        const chunked = normalizeChunks(cutAt(text, cuts)).events;
+        expect(chunked).toEqual(whole);
+        // The dialect the normalizer marks each session with, which no event shows, too.
+        expect(reduceSessions(chunked).map((session) => session.dialect)).toEqual(
+          reduceSessions(whole).map((session) => session.dialect),
+        );
       },
     );
   }

@@ -88,6 +88,7 @@ test('the sessions entry loads the session folds, the event types and the text h
     'events/events.ts',
     'events/index.ts',
     'events/unreachable.ts',
+    'session-dialect.ts',
     'sessions/bounded-sessions.ts',
     'sessions/index.ts',
     'sessions/kept-text.ts',

@@ -217,8 +217,11 @@ export function createNormalizerEngine(options: NormalizerEngineOptions): Normal
     }
   }
 
-  function emit(events: readonly CanonicalEvent[]): void {
-    for (const event of events) tracker.track(event, out);
+  /** Passes on the events of one record, read by `dialect` (none: a line no dialect read). */
+  function emit(events: readonly CanonicalEvent[], dialect?: Dialect): void {
+    const name = dialect?.name;
+    const detected = router.locked !== undefined;
+    for (const event of events) tracker.track(event, out, name, detected);
   }
 
   // The value a reader read from the line being read: such a record needs no learning.
@@ -284,7 +287,7 @@ export function createNormalizerEngine(options: NormalizerEngineOptions): Normal
       // Once the stream is this dialect's, routing the same record again gives the same answer and changes nothing.
       if (router.locked === dialect) routedRecord = taken.record;
     }
-    emit(hotLines.events(taken, { line, offset }));
+    emit(hotLines.events(taken, { line, offset }), dialect);
     return true;
   }
 
@@ -293,7 +296,7 @@ export function createNormalizerEngine(options: NormalizerEngineOptions): Normal
     // The record is its own source: its `length` (bytes) bounds its text's length, and its text is read only if needed.
     const { dialect, events } = normalizeValue(record.value as JsonObject, loc, record);
     onRecord?.(record, dialect);
-    emit(events);
+    emit(events, dialect);
     if (record.value === readValue) readValue = undefined;
     else learnLayout(record, dialect);
   }
@@ -370,7 +373,7 @@ export function createNormalizerEngine(options: NormalizerEngineOptions): Normal
       }
       const { dialect, events } = normalizeValue(value, where, sourceOfText(text));
       onRecord?.({ value, text, line: where.line, offset: where.offset, length: 0 }, dialect);
-      emit(events);
+      emit(events, dialect);
       return drain();
     },
     end() {

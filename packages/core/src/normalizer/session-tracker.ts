@@ -10,22 +10,35 @@ import {
 } from '../events/index.ts';
 import { classifyFailure } from '../failures/index.ts';
 import { isMessageless } from '../messageless-error.ts';
+import { markSessionDialect } from '../session-dialect.ts';
 import { isSessionContent, opensNewSession, type SessionProgress } from '../sessions/index.ts';
 
 /**
  * Keeps the normalizer's promise of exactly one `finish` per session: it fills in `pendingToolCallIds` and the
  * `failure` reason, and synthesizes an `incomplete` finish for a session that ends (a new `system/init`, the end of
- * input) without one.
+ * input) without one. Each finish is marked with the dialect that read the session (see `session-dialect.ts`).
  */
 export interface SessionTracker {
-  /** Passes `event` to `out`, preceded by a synthesized finish when it starts a new session. */
-  track(event: CanonicalEvent, out: CanonicalEvent[]): void;
+  /**
+   * Passes `event` to `out`, preceded by a synthesized finish when it starts a new session.
+   *
+   * @param dialect - The dialect that read the event's record, if one did.
+   * @param detected - Whether the stream's dialect was known (detected or forced) when it did. A record read before
+   *   is one that any dialect might write: it names the session's dialect only until a record read after does.
+   */
+  track(event: CanonicalEvent, out: CanonicalEvent[], dialect: string | undefined, detected: boolean): void;
   /** At the end of input: appends the finish of a session left open. */
   end(out: CanonicalEvent[]): void;
 }
 
 interface OpenSession extends SessionProgress {
   sessionId: string | undefined;
+  /**
+   * The dialect that read the session's first content once the stream's dialect was known, or until then the one
+   * that read its first content.
+   */
+  dialect: string | undefined;
+  dialectDetected: boolean;
   /** Started and not completed, in start order; a Set keeps duplicates out. */
   pending: Set<string>;
   /** Completed, so that a start arriving after its completion (or again) does not reopen the call. */
@@ -41,6 +54,8 @@ function freshSession(): OpenSession {
     hasContent: false,
     finished: false,
     sessionId: undefined,
+    dialect: undefined,
+    dialectDetected: false,
     pending: new Set(),
     completed: new Set(),
     lastError: undefined,
@@ -93,7 +108,19 @@ export function createSessionTracker(): SessionTracker {
     if (failure !== undefined) finish.failure = failure;
     // Cut by the next session's start: the finish stands where the session ended.
     if (loc !== undefined) finish.loc = loc;
+    return marked(finish);
+  }
+
+  /** A finish marked with the dialect that read its session. */
+  function marked(finish: FinishEvent): FinishEvent {
+    if (session.dialect !== undefined) markSessionDialect(finish, session.dialect);
     return finish;
+  }
+
+  function noteDialect(dialect: string | undefined, detected: boolean): void {
+    if (dialect === undefined || session.dialectDetected) return;
+    if (detected || session.dialect === undefined) session.dialect = dialect;
+    session.dialectDetected = detected;
   }
 
   /** A failed result without text says what the agent printed before it, when it printed something. */
@@ -112,7 +139,7 @@ export function createSessionTracker(): SessionTracker {
     const finish: FinishEvent = { ...event, pendingToolCallIds: [...session.pending] };
     const failure = event.finishReason === 'stop' && !event.isError ? undefined : failureOf();
     if (failure !== undefined) finish.failure ??= failure;
-    return finish;
+    return marked(finish);
   }
 
   function observe(event: CanonicalEvent): CanonicalEvent {
@@ -151,7 +178,7 @@ export function createSessionTracker(): SessionTracker {
   }
 
   return {
-    track(event, out) {
+    track(event, out, dialect, detected) {
       if (opensNewSession(event, session)) {
         if (!session.finished) out.push(synthesizeFinish(event.loc));
         session = freshSession();
@@ -159,7 +186,10 @@ export function createSessionTracker(): SessionTracker {
       if (event.type === 'finish' && !session.hasContent) {
         for (const opening of loneResultOpening(event)) out.push(observe(opening));
       }
-      if (isSessionContent(event)) session.hasContent = true;
+      if (isSessionContent(event)) {
+        session.hasContent = true;
+        noteDialect(dialect, detected);
+      }
       out.push(observe(event));
     },
     end(out) {

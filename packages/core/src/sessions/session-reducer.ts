@@ -16,6 +16,7 @@ import {
   unreachable,
 } from '../events/index.ts';
 import type { FailureCode } from '../failures/index.ts';
+import { sessionDialectOf } from '../session-dialect.ts';
 import { createTextKeeper, type TextKeeper, type TextOmission } from './kept-text.ts';
 import { isSessionContent, opensNewSession } from './session-boundary.ts';
 import type { TextDigest } from './text-digest.ts';
@@ -52,7 +53,11 @@ export interface SessionFailure {
 /** What a session came to. JSON-ready: absent values are `null`. */
 export interface SessionSummary {
   sessionId: string | null;
-  /** The dialect the caller named (the normalizer's `dialect`). */
+  /**
+   * The dialect that read the session's records, as the normalizer marks its `finish`, so that each session of a
+   * stream mixing dialects has its own; before the finish, or when the finish has no mark (a copy of the
+   * normalizer's), the one the caller named (see {@link SessionReducerOptions.dialect}).
+   */
   dialect: string | null;
   model: string | null;
   /** From the session's `finish`: `success`, `error`, or `incomplete` (no finish, or a synthesized one). */
@@ -98,7 +103,10 @@ export interface SessionReducer {
 
 /** Options of {@link createSessionReducer} and {@link reduceSessions}. */
 export interface SessionReducerOptions {
-  /** The dialect to report in each summary, e.g. the normalizer's `dialect` once the stream has ended. */
+  /**
+   * The dialect to report for a session whose `finish` the normalizer did not mark with its own (see
+   * {@link SessionSummary.dialect}), e.g. the normalizer's `dialect` once the stream has ended.
+   */
   dialect?: string | undefined;
   /**
    * UTF-16 units of a long assistant text kept from its start, and {@link textTailLength} from its end; a text of
@@ -210,6 +218,7 @@ function applyToolResult(builder: SessionBuilder, event: ToolResultEvent): void 
 
 function applyFinish(builder: SessionBuilder, event: FinishEvent): void {
   const { summary } = builder;
+  summary.dialect = sessionDialectOf(event) ?? summary.dialect;
   summary.status = event.finishReason === 'incomplete' ? 'incomplete' : event.isError ? 'error' : 'success';
   summary.resultText = event.text ?? null;
   // A finish ends its session's text (any text after it opens the next session), so the comparison is final.

@@ -22,8 +22,8 @@ export interface SummaryRangeSetup {
 }
 
 /**
- * Each session's block, as the chosen form prints it, is an item; the main thread adds what separates blocks. The
- * dialect a session reports is the stream's as the session ends, as on one thread. The result is the range's
+ * Each session's block, as the chosen form prints it, is an item; the main thread adds what separates blocks. A
+ * session reports the dialect that read it, as on one thread. The result is the range's
  * invalid lines, listed up to the bound.
  */
 export function summaryConsumer(setup: SummaryRangeSetup, skip: number): RangeConsumer {
