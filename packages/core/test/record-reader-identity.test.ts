@@ -64,6 +64,17 @@ function normalizeIn(chunks: readonly Uint8Array[], reader: RecordReader | undef
 
 // ---- How a record may be written ----
 
+/** A character of the private use area standing for bytes that are not UTF-8 in a record's line. */
+const RAW_BYTES_MARK = '\ue000';
+/** Byte sequences the decoder reads as U+FFFD: a stray continuation, a cut sequence, an overlong form, 0xff. */
+const NOT_UTF8: readonly (readonly number[])[] = [
+  [0x80],
+  [0xe4, 0xb8],
+  [0xc0, 0xaf],
+  [0xff],
+  [0xf0, 0x9d, 0x84],
+];
+
 /** Characters a string may hold: the ones JSON must escape, ones it may, multi-byte ones, lone surrogates. */
 const CHARACTER = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom('a', 'Z', ' ', '0', '.', 'token') },
@@ -76,10 +87,15 @@ const CHARACTER = fc.oneof(
     arbitrary: fc.constantFrom('é', '中文', '\u2028', '\u2029', '𝄞', '👩‍👩‍👧', '\ufeff', '\ufffd'),
   },
   { weight: 1, arbitrary: fc.constantFrom('\ud800', '\udfff', '\udc00x') },
+  // Stands for bytes that are not UTF-8 (see `bytesOf`).
+  { weight: 1, arbitrary: fc.constant(RAW_BYTES_MARK) },
   { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 4 }) },
 );
 
-/** One character of a string as written: raw where JSON allows it, else (or by choice) escaped, in either form. */
+/**
+ * One character of a string as written: raw where JSON allows it, else (or by choice) escaped, in either form; now
+ * and then a control character raw, as JSON does not allow.
+ */
 function writeCharacter(character: string, style: number): string {
   const code = character.charCodeAt(0);
   const unicode = `\\u${code.toString(16).padStart(4, '0')}`;
@@ -96,6 +112,8 @@ function writeCharacter(character: string, style: number): string {
   if (style % 5 === 4 && character.length === 1) return style % 2 === 0 ? unicode : unicode.toUpperCase();
   if (character === '/' && style % 3 === 0) return '\\/';
   if (!mustEscape) return character;
+  // A raw control character (a tab pasted in, say): a line JSON does not allow, so a problem on both paths.
+  if (style === 18 && code < 0x20 && character !== '\n') return character;
   return short[character] ?? unicode;
 }
 
@@ -264,6 +282,17 @@ const STREAM = fc
 
 const encoder = new TextEncoder();
 
+/** The UTF-8 bytes of `text`, with each {@link RAW_BYTES_MARK} made bytes that are not UTF-8. */
+function bytesOf(text: string): Uint8Array {
+  const pieces = text.split(RAW_BYTES_MARK).map((piece) => encoder.encode(piece));
+  const bytes: number[] = [];
+  pieces.forEach((piece, index) => {
+    if (index > 0) bytes.push(...(NOT_UTF8[index % NOT_UTF8.length] ?? []));
+    bytes.push(...piece);
+  });
+  return new Uint8Array(bytes);
+}
+
 /** `bytes` cut at the given places. */
 function cutBytes(bytes: Uint8Array, cuts: readonly number[]): Uint8Array[] {
   const places = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
@@ -281,7 +310,7 @@ describe('records read without JSON.parse', () => {
   test.prop([STREAM, fc.array(fc.nat(), { maxLength: 12 })])(
     'give the values, events and problems, at the same places, that the eager path gives',
     (text, cuts) => {
-      const bytes = encoder.encode(text);
+      const bytes = bytesOf(text);
       const eager = normalizeIn([bytes], undefined);
       const fast = normalizeIn(
         cutBytes(bytes, cuts),
@@ -364,7 +393,7 @@ describe('lines taken without a value', () => {
   test.prop([STREAM, fc.array(fc.nat(), { maxLength: 12 })])(
     'give the events and problems, at the same places, that the eager path gives, and leave out valid records only',
     (text, cuts) => {
-      const bytes = encoder.encode(text);
+      const bytes = bytesOf(text);
       const eager = normalizeTaking([bytes], false);
       const taking = normalizeTaking(cutBytes(bytes, cuts), true);
       expect(taking.events).toEqual(eager.events);

@@ -22,6 +22,7 @@ export { NdjsonTransformStream } from './transform-stream.ts';
 export type {
   NdjsonChunk,
   NdjsonItem,
+  NdjsonLineView,
   NdjsonProblem,
   NdjsonProblemCode,
   NdjsonRecord,

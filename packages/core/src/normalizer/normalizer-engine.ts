@@ -6,6 +6,7 @@
 import {
   createNdjsonTokenizer,
   excerptOf,
+  type NdjsonLineView,
   type NdjsonProblem,
   type NdjsonRecord,
   type NdjsonTokenizer,
@@ -272,11 +273,11 @@ export function createNormalizerEngine(options: NormalizerEngineOptions): Normal
   /** The last record of a taken line found, in a locked stream, to be of its dialect and no other agent's. */
   let routedRecord: JsonObject | undefined;
 
-  function takeLine(text: string, line: number, offset: number): boolean {
+  function takeLine(view: NdjsonLineView): boolean {
     const dialect = readingDialect();
     const hotLines = dialect?.hotLines;
     if (dialect === undefined || hotLines === undefined) return false;
-    const taken = lineReaderOf(dialect)?.take(text);
+    const taken = lineReaderOf(dialect)?.take(view);
     if (taken === undefined) return false;
     if (taken.record !== routedRecord) {
       if (foreign === undefined && foreignAgentOf(taken.record) !== undefined) return false;
@@ -284,7 +285,7 @@ export function createNormalizerEngine(options: NormalizerEngineOptions): Normal
       // Once the stream is this dialect's, routing the same record again gives the same answer and changes nothing.
       if (router.locked === dialect) routedRecord = taken.record;
     }
-    emit(hotLines.events(taken, { line, offset }));
+    emit(hotLines.events(taken, { line: view.line, offset: view.offset }));
     return true;
   }
 
