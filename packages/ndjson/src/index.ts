@@ -12,6 +12,7 @@ export {
   LAZY_LINE_BYTES,
   LAZY_STRING_BYTES,
   type LazyStringBounds,
+  lazyStringsMade,
   rawLazyString,
 } from './lazy-strings.ts';
 export { MAX_OUTPUT_LINE_LENGTH } from './line-kind.ts';
