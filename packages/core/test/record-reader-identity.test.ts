@@ -347,6 +347,8 @@ describe('records read without JSON.parse', () => {
 
 /** Lines taken without a value, across the suite, so that the last test can tell the property took many. */
 let takenLines = 0;
+/** Of which assistant messages. */
+let takenAssistantLines = 0;
 
 /** The built-in dialects with the official one's hot lines counted, or with none (the eager path). */
 function dialectsTakingLines(take: boolean): Dialect[] {
@@ -358,9 +360,10 @@ function dialectsTakingLines(take: boolean): Dialect[] {
       ...rest,
       hotLines: {
         layouts: hotLines.layouts,
-        events(line, loc) {
+        events(line, loc, state) {
           takenLines += 1;
-          return hotLines.events(line, loc);
+          if (line.record.type === 'assistant') takenAssistantLines += 1;
+          return hotLines.events(line, loc, state);
         },
       },
     };
@@ -403,7 +406,7 @@ describe('lines taken without a value', () => {
         if (taking.records.has(where)) expect(taking.records.get(where)).toEqual(value);
         else {
           const record = value as Record<string, unknown>;
-          expect(record.type).toBe('thinking');
+          expect(['thinking', 'assistant']).toContain(record.type);
           expect(official.validate(record, { strict: true })).toEqual([]);
         }
       }
@@ -434,7 +437,37 @@ describe('lines taken without a value', () => {
     expect(takenLines - before).toBe(lines.length - 2);
   });
 
+  it('take assistant messages of one text block, with the text the state decides on as the eager path does', () => {
+    const before = takenAssistantLines;
+    const message = (text: string, session: string, tail: string) =>
+      `{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"${text}"}]},"session_id":"${session}"${tail}}`;
+    const delta = (text: string, session: string, time: number) =>
+      message(text, session, `,"timestamp_ms":${time}`);
+    const lines = [
+      INIT,
+      delta('Hel', 'uuid', 1),
+      ...['lo', ' caf\\u00e9', '中文', '\\"q\\"', '𝄞', ''].map((text, index) =>
+        delta(text, 'uuid', index + 2),
+      ),
+      message('Hello café中文\\"q\\"𝄞', 'uuid', ',"model_call_id":"m-1","timestamp_ms":9'),
+      message('Hello café中文\\"q\\"𝄞', 'uuid', ',"model_call_id":"m-2","timestamp_ms":10'),
+      message('Hello café中文\\"q\\"𝄞', 'uuid', ''),
+      delta('x', 'other', 11),
+      `{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]},"session_id":"uuid","timestamp_ms":12}`,
+      `{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","text":"a"}]},"session_id":"uuid","timestamp_ms":13}`,
+      delta('y', 'other', 14),
+    ];
+    const bytes = encoder.encode(`${lines.join('\n')}\n`);
+    const eager = normalizeTaking([bytes], false);
+    const taking = normalizeTaking(cutBytes(bytes, [9, 180, 181]), true);
+    expect(taking.events).toEqual(eager.events);
+    expect(taking.values).toEqual(eager.values);
+    // Learnt from the first delta and the first message of each form; several blocks, or one not of text, never.
+    expect(takenAssistantLines - before).toBe(9);
+  });
+
   it('took many lines of the property, not only its fallbacks', () => {
     expect(takenLines).toBeGreaterThan(100);
+    expect(takenAssistantLines).toBeGreaterThan(10);
   });
 });

@@ -19,7 +19,7 @@
 
 import type { NdjsonLineView } from '@cursor-stream/ndjson';
 import type { JsonObject } from '../dialect.ts';
-import type { RecordShape } from './record-shape.ts';
+import type { ObjectShape, RecordShape, ValueShape } from './record-shape.ts';
 import {
   capturedString,
   createLearntTemplates,
@@ -32,17 +32,27 @@ import {
 /** A hot record: its shape, the string field the dialect's events take from each line, the fields kept as learnt. */
 export interface LineLayout {
   readonly shape: RecordShape;
-  /** The string field read from each line (a delta's `text`). */
-  readonly read: string;
   /**
-   * String fields the events depend on besides the read one, whose value repeats for many lines (a session id): a
-   * line's is compared with the last line's, and read only when it differs.
+   * Where the string read from each line is: a key, or a path of keys and indexes into the record (a delta's `text`;
+   * an assistant message's `message.content[0].text`).
+   */
+  readonly read: readonly (string | number)[];
+  /**
+   * Top-level string fields the events depend on besides the read one, whose value repeats for many lines (a session
+   * id): a line's is compared with the last line's, and read only when it differs.
    */
   readonly fixed: readonly string[];
+  /**
+   * Whether a record of the shape may be learnt, when not every one may: one whose events the read field and the
+   * kept fields do not decide alone (an assistant message of several blocks) is left to the usual path.
+   */
+  readonly learns?: (record: JsonObject) => boolean;
 }
 
 /** A line taken by a template; valid until the next line is taken. */
-export interface TakenLine {
+export interface TakenLine<Layout extends LineLayout = LineLayout> {
+  /** The layout of the line. */
+  layout: Layout;
   /**
    * The line's record as far as its events depend on it: its constants and fixed fields as the line holds them, its
    * read field and any other field as in the record the layout was learnt from.
@@ -53,9 +63,9 @@ export interface TakenLine {
 }
 
 /** What takes the lines of a dialect's hot records, learning their layouts from records parsed the usual way. */
-export interface LineReader {
+export interface LineReader<Layout extends LineLayout = LineLayout> {
   /** The line's record and read field when the line is one of a learnt layout; `undefined` otherwise. */
-  take(line: NdjsonLineView): TakenLine | undefined;
+  take(line: NdjsonLineView): TakenLine<Layout> | undefined;
   /** Learns the layout of `record`, parsed from `text` by `JSON.parse`, if it is one of the hot ones. Never throws. */
   learn(text: string, record: JsonObject): void;
 }
@@ -87,7 +97,8 @@ interface Piece {
   readonly fixed: number;
 }
 
-interface LineTemplate {
+interface LineTemplate<Layout extends LineLayout> {
+  readonly layout: Layout;
   readonly pieces: readonly Piece[];
   readonly fixed: readonly FixedField[];
   /**
@@ -185,7 +196,7 @@ let readEscaped = false;
  * Whether the line is exactly one of `template`'s layout. Every string but the read one must be ASCII, so that the
  * read string's characters are found in the text from the bytes around it.
  */
-function matches(template: LineTemplate, line: NdjsonLineView): boolean {
+function matches(template: LineTemplate<LineLayout>, line: NdjsonLineView): boolean {
   const { bytes, byteEnd } = line;
   const pieces = template.pieces;
   let at = line.byteStart;
@@ -246,7 +257,7 @@ function stringValue(content: string, escaped: boolean, repeat: Repeat): string 
  * The record of `template` for the line last matched: the last line's, unless a fixed field changed (a new
  * session), and then a new record with the line's value of it.
  */
-function recordOf(template: LineTemplate, line: NdjsonLineView): JsonObject {
+function recordOf(template: LineTemplate<LineLayout>, line: NdjsonLineView): JsonObject {
   let record = template.record;
   const { bytes } = line;
   for (let index = 0; index < template.fixed.length; index++) {
@@ -282,19 +293,23 @@ function viewOfText(text: string): NdjsonLineView {
   };
 }
 
+/** Whether `path` is `read`: the same keys and indexes. */
+function isReadPath(path: readonly (string | number)[], read: readonly (string | number)[]): boolean {
+  return path.length === read.length && path.every((step, index) => step === read[index]);
+}
+
 /**
- * The template of `record`'s layout: `undefined` unless every field is one the template can take (constants,
- * strings, whole numbers) and `text` is written as `JSON.stringify` writes the record.
+ * The template of `record`'s layout: `undefined` unless every value is one the template can take (constants,
+ * strings, whole numbers, and objects and arrays of them, each array as long as learnt) and `text` is written as
+ * `JSON.stringify` writes the record.
  */
-function templateOf(record: JsonObject, layout: LineLayout, text: string): LineTemplate | undefined {
-  const shape = layout.shape.shape;
-  // A field that decides another's requirement is kept as learnt, so that every line taken fits the shape.
-  const tested = new Set(shape.requiredWhen.map((condition) => condition.field));
+function templateOf<Layout extends LineLayout>(
+  record: JsonObject,
+  layout: Layout,
+  text: string,
+): LineTemplate<Layout> | undefined {
   const pieces: Piece[] = [];
   let written = '';
-  const addLiteral = (piece: string): void => {
-    written += piece;
-  };
   // Literals are ASCII, as the rest of a line but its read string must be (see `matches`).
   let ascii = true;
   const endLiteral = (): void => {
@@ -306,34 +321,73 @@ function templateOf(record: JsonObject, layout: LineLayout, text: string): LineT
   };
   let read = false;
   const fixed: FixedField[] = [];
-  addLiteral('{');
-  const keys = Object.keys(record);
-  for (let index = 0; index < keys.length; index++) {
-    const key = keys[index] as string;
-    const field = Object.hasOwn(shape.fields, key) ? shape.fields[key] : undefined;
-    if (field === undefined) return undefined;
-    addLiteral(`${index > 0 ? ',' : ''}${JSON.stringify(key)}:`);
-    const value = record[key];
-    if (field.kind === 'const' || (field.kind === 'string' && tested.has(key))) {
-      addLiteral(JSON.stringify(value));
-    } else if (field.kind === 'string') {
-      addLiteral('"');
-      endLiteral();
-      const use = key === layout.read ? READ : layout.fixed.includes(key) ? FIXED : CHECKED;
-      if (use === READ) read = true;
-      if (use === FIXED) fixed.push({ key, last: new Uint8Array(0) });
-      const at = use === FIXED ? fixed.length - 1 : -1;
-      pieces.push({ kind: STRING, bytes: new Uint8Array(0), use, nonEmpty: field.nonEmpty, fixed: at });
-      addLiteral('"');
-    } else if (field.kind === 'whole-number') {
-      endLiteral();
-      pieces.push({ kind: NUMBER, bytes: new Uint8Array(0), use: CHECKED, nonEmpty: false, fixed: -1 });
-    } else return undefined;
+
+  function addString(path: readonly (string | number)[], nonEmpty: boolean): void {
+    written += '"';
+    endLiteral();
+    const key = path.length === 1 ? path[0] : undefined;
+    const use = isReadPath(path, layout.read)
+      ? READ
+      : typeof key === 'string' && layout.fixed.includes(key)
+        ? FIXED
+        : CHECKED;
+    if (use === READ) read = true;
+    if (use === FIXED) fixed.push({ key: key as string, last: new Uint8Array(0) });
+    const at = use === FIXED ? fixed.length - 1 : -1;
+    pieces.push({ kind: STRING, bytes: new Uint8Array(0), use, nonEmpty, fixed: at });
+    written += '"';
   }
-  addLiteral('}');
+
+  /** Adds `value` of `shape` at `path`; false when it is of a kind no template takes. */
+  function addValue(value: unknown, shape: ValueShape, path: readonly (string | number)[], tested: boolean) {
+    switch (shape.kind) {
+      case 'const':
+        written += JSON.stringify(value);
+        return true;
+      case 'string':
+        // A string that decides another field's requirement is kept as learnt, so every line taken fits the shape.
+        if (tested) written += JSON.stringify(value);
+        else addString(path, shape.nonEmpty);
+        return true;
+      case 'whole-number':
+        endLiteral();
+        pieces.push({ kind: NUMBER, bytes: new Uint8Array(0), use: CHECKED, nonEmpty: false, fixed: -1 });
+        return true;
+      case 'object':
+        return addObject(value as JsonObject, shape.shape, path);
+      case 'array': {
+        const items = value as readonly unknown[];
+        written += '[';
+        for (let index = 0; index < items.length; index++) {
+          if (index > 0) written += ',';
+          if (!addValue(items[index], shape.items, [...path, index], false)) return false;
+        }
+        written += ']';
+        return true;
+      }
+    }
+  }
+
+  function addObject(value: JsonObject, shape: ObjectShape, path: readonly (string | number)[]): boolean {
+    const tested = new Set(shape.requiredWhen.map((condition) => condition.field));
+    written += '{';
+    const keys = Object.keys(value);
+    for (let index = 0; index < keys.length; index++) {
+      const key = keys[index] as string;
+      const field = Object.hasOwn(shape.fields, key) ? shape.fields[key] : undefined;
+      if (field === undefined) return false;
+      written += `${index > 0 ? ',' : ''}${JSON.stringify(key)}:`;
+      if (!addValue(value[key], field, [...path, key], tested.has(key))) return false;
+    }
+    written += '}';
+    return true;
+  }
+
+  if (!addObject(record, layout.shape.shape, [])) return undefined;
   endLiteral();
   if (!read || !ascii) return undefined;
-  const template: LineTemplate = {
+  const template: LineTemplate<Layout> = {
+    layout,
     pieces,
     fixed,
     fixedStarts: fixed.map(() => 0),
@@ -358,17 +412,18 @@ function templateOf(record: JsonObject, layout: LineLayout, text: string): LineT
  * `MAX_TEMPLATES` templates, the one read most recently tried first, learning paused for longer and longer
  * after records of a hot shape it could not learn.
  */
-export function createLineReader(layouts: readonly LineLayout[]): LineReader {
+export function createLineReader<Layout extends LineLayout>(layouts: readonly Layout[]): LineReader<Layout> {
   const shapes = layouts.map((layout) => layout.shape);
-  const templates = createLearntTemplates<LineTemplate>();
+  const templates = createLearntTemplates<LineTemplate<Layout>>();
   const { list } = templates;
-  const taken: TakenLine = { record: {}, value: '' };
+  const taken: TakenLine<Layout> = { layout: layouts[0] as Layout, record: {}, value: '' };
 
-  function take(line: NdjsonLineView): TakenLine | undefined {
+  function take(line: NdjsonLineView): TakenLine<Layout> | undefined {
     for (let index = 0; index < list.length; index++) {
-      const template = list[index] as LineTemplate;
+      const template = list[index] as LineTemplate<Layout>;
       if (!matches(template, line)) continue;
       templates.bringForward(index);
+      taken.layout = template.layout;
       taken.record = recordOf(template, line);
       taken.value = stringValue(textBetween(line, readStart, readEnd), readEscaped, template.repeat);
       return taken;
@@ -380,9 +435,10 @@ export function createLineReader(layouts: readonly LineLayout[]): LineReader {
     if (templates.resting()) return;
     const shape = shapeOf(shapes, record);
     if (shape === undefined || !fits(record, shape.shape)) return;
+    const layout = layouts[shapes.indexOf(shape)] as Layout;
+    if (layout.learns !== undefined && !layout.learns(record)) return;
     const line = viewOfText(text);
     if (take(line) !== undefined) return;
-    const layout = layouts[shapes.indexOf(shape)] as LineLayout;
     templates.keep(templateOf(record, layout, text));
   }
 
