@@ -387,9 +387,22 @@ function normalizeTaking(chunks: readonly Uint8Array[], take: boolean): TakenOut
     onRecordFor: 'unproven-records',
   });
   const values: CanonicalEvent[] = [];
-  for (const chunk of chunks) values.push(...normalizer.feed(chunk));
+  for (const chunk of take ? throughOneBuffer(chunks) : chunks) values.push(...normalizer.feed(chunk));
   values.push(...normalizer.end());
   return { records, events: values.map((event) => stringifyEvent(event)), values };
+}
+
+/**
+ * `chunks`, each copied in turn into the same Node `Buffer` before it is given, as a reader that reads into one buffer
+ * gives them: nothing may keep a chunk's bytes past the call that takes it.
+ */
+function* throughOneBuffer(chunks: readonly Uint8Array[]): Generator<Uint8Array> {
+  const shared = Buffer.alloc(Math.max(1, ...chunks.map((chunk) => chunk.length)));
+  for (const chunk of chunks) {
+    shared.fill(0x20);
+    shared.set(chunk);
+    yield shared.subarray(0, chunk.length);
+  }
 }
 
 describe('lines taken without a value', () => {
@@ -464,6 +477,23 @@ describe('lines taken without a value', () => {
     expect(taking.values).toEqual(eager.values);
     // Learnt from the first delta and the first message of each form; several blocks, or one not of text, never.
     expect(takenAssistantLines - before).toBe(9);
+  });
+
+  it('keep no view of a chunk: a line at the place of one read before is compared with what that one held', () => {
+    const delta = (text: string, session: string) =>
+      `{"type":"thinking","subtype":"delta","text":"${text}","session_id":"${session}","timestamp_ms":1}\n`;
+    const first = delta('a', 'sess-1');
+    // The third session's line lands where the second's was, in the same buffer, over it.
+    const chunks = [
+      `${INIT}\n`,
+      `${first}${delta('b', 'sess-2')}`,
+      `${' '.repeat(first.length - 1)}\n${delta('c', 'sess-3')}`,
+    ];
+    const bytes = chunks.map((chunk) => encoder.encode(chunk));
+    const eager = normalizeTaking(bytes, false);
+    const taking = normalizeTaking(bytes, true);
+    expect(taking.values).toEqual(eager.values);
+    expect(taking.values.map((event) => event.sessionId)).toContain('sess-3');
   });
 
   it('took many lines of the property, not only its fallbacks', () => {

@@ -238,6 +238,14 @@ function matches(template: LineTemplate<LineLayout>, line: NdjsonLineView): bool
   return at === byteEnd;
 }
 
+/**
+ * A copy of the bytes from `start` to `end`: a line's bytes are the reader's, which may write the next chunk over
+ * them (and a Node `Buffer`'s `slice` is a view, not a copy).
+ */
+function copyOf(bytes: Uint8Array, start: number, end: number): Uint8Array {
+  return new Uint8Array(bytes.subarray(start, end));
+}
+
 /** The text of the bytes from `start` to `end` of the line last matched, found by the ASCII around the read string. */
 function textBetween(line: NdjsonLineView, start: number, end: number): string {
   // Bytes before the read string are ASCII, each one character; so are those after it.
@@ -266,7 +274,7 @@ function recordOf(template: LineTemplate<LineLayout>, line: NdjsonLineView): Jso
     const end = template.fixedEnds[index] as number;
     // -1: the line repeats the last value (see `matches`).
     if (start === -1 || bytesBetween(bytes, start, end, field.last)) continue;
-    field.last = bytes.slice(start, end);
+    field.last = copyOf(bytes, start, end);
     const content = textBetween(line, start, end);
     const value = content.includes('\\') ? (JSON.parse(`"${content}"`) as string) : ownString(content);
     record = { ...record, [field.key]: value };
@@ -402,7 +410,8 @@ function templateOf<Layout extends LineLayout>(
   for (let index = 0; index < fixed.length; index++) {
     const start = template.fixedStarts[index] as number;
     // -1: the line's value is the empty one the field starts with.
-    if (start !== -1) (fixed[index] as FixedField).last = line.bytes.slice(start, template.fixedEnds[index]);
+    const end = template.fixedEnds[index] as number;
+    if (start !== -1) (fixed[index] as FixedField).last = copyOf(line.bytes, start, end);
   }
   return template;
 }
