@@ -75,14 +75,14 @@ export const SHAPE_FILE_ROWS: readonly CommandRow[] = [
 
 /**
  * The rows of a folder of many logs: the commands people run over all their logs, as they run them, against the
- * reference loop reading the same files one after another. (`summary` reads one log; the real-capture shape holds
- * the same records as one file.)
+ * reference loop reading the same files one after another.
  */
 export const SHAPE_FOLDER_ROWS: readonly CommandRow[] = [
   ...[
     ['cli-validate', ['validate']],
     ['cli-usage', ['usage']],
     ['cli-census', ['census']],
+    ['cli-summary-json', ['summary', '--json']],
   ].map(
     ([name, args]): CommandRow => ({
       kind: 'command',

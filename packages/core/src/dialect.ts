@@ -9,14 +9,17 @@ import type { RecordReader } from './record-readers/record-templates.ts';
 
 /**
  * The records a dialect takes straight from their lines, without a value; see {@link Dialect.hotLines}. Only
- * records whose events depend on nothing but the fields a layout reads and keeps, and whose `normalize` neither reads
- * nor changes the stream's state, may be hot.
+ * records whose events depend on nothing but the fields a layout reads and keeps, and on the stream's state as
+ * `normalize` would use it, may be hot.
  */
-export interface HotLines {
+export interface HotLines<State = unknown> {
   /** The hot records: their shapes (derived from the dialect's schema), the field read, the fields kept as learnt. */
   readonly layouts: readonly LineLayout[];
-  /** The events of a line taken by a layout: exactly what {@link Dialect.normalize} gives for its record. */
-  events(line: TakenLine, loc: SourceLocation): readonly CanonicalEvent[];
+  /**
+   * The events of a line taken by a layout, with this stream's state: exactly what {@link Dialect.normalize} gives
+   * for its record, with the same effect on the state.
+   */
+  events(line: TakenLine, loc: SourceLocation, state: State): readonly CanonicalEvent[];
 }
 
 /** A JSON object record, as the tokenizer parsed it. */
@@ -123,7 +126,7 @@ export interface Dialect<State = unknown, Name extends string = string> {
    * such lines while the stream is this dialect's (or, before that is known, while this dialect explains its shared
    * records), unless its caller wants every record's value.
    */
-  readonly hotLines?: HotLines;
+  readonly hotLines?: HotLines<State>;
   /**
    * For consumers that want only some event types: exact starts of raw record text (e.g.
    * `{"type":"thinking","subtype":"delta",`) marking records that give only events outside `wanted` and change no

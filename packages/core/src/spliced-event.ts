@@ -5,7 +5,7 @@
  * pieces joined are byte for byte that line.
  */
 
-import { isLazyString, rawLazyString } from '@cursor-stream/ndjson';
+import { isLazyString, lazyStringsMade, rawLazyString } from '@cursor-stream/ndjson';
 import type { CanonicalEvent } from './events/index.ts';
 import { MAX_JSON_DEPTH, stringifyEvent } from './safe-json.ts';
 
@@ -65,6 +65,7 @@ function copyUpTo(
  * that is not would be written as U+FFFD by the decoder); an event with no such string is one piece of text.
  */
 export function stringifyEventPieces(event: CanonicalEvent): readonly EventPiece[] {
+  if (!lazyStringsMade()) return [stringifyEvent(event)];
   const raws: Uint8Array[] = [];
   const copy = marked(event, raws, 0);
   if (raws.length === 0 || copy === undefined) return [stringifyEvent(event)];

@@ -64,6 +64,17 @@ function normalizeIn(chunks: readonly Uint8Array[], reader: RecordReader | undef
 
 // ---- How a record may be written ----
 
+/** A character of the private use area standing for bytes that are not UTF-8 in a record's line. */
+const RAW_BYTES_MARK = '\ue000';
+/** Byte sequences the decoder reads as U+FFFD: a stray continuation, a cut sequence, an overlong form, 0xff. */
+const NOT_UTF8: readonly (readonly number[])[] = [
+  [0x80],
+  [0xe4, 0xb8],
+  [0xc0, 0xaf],
+  [0xff],
+  [0xf0, 0x9d, 0x84],
+];
+
 /** Characters a string may hold: the ones JSON must escape, ones it may, multi-byte ones, lone surrogates. */
 const CHARACTER = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom('a', 'Z', ' ', '0', '.', 'token') },
@@ -76,10 +87,15 @@ const CHARACTER = fc.oneof(
     arbitrary: fc.constantFrom('é', '中文', '\u2028', '\u2029', '𝄞', '👩‍👩‍👧', '\ufeff', '\ufffd'),
   },
   { weight: 1, arbitrary: fc.constantFrom('\ud800', '\udfff', '\udc00x') },
+  // Stands for bytes that are not UTF-8 (see `bytesOf`).
+  { weight: 1, arbitrary: fc.constant(RAW_BYTES_MARK) },
   { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 4 }) },
 );
 
-/** One character of a string as written: raw where JSON allows it, else (or by choice) escaped, in either form. */
+/**
+ * One character of a string as written: raw where JSON allows it, else (or by choice) escaped, in either form; now
+ * and then a control character raw, as JSON does not allow.
+ */
 function writeCharacter(character: string, style: number): string {
   const code = character.charCodeAt(0);
   const unicode = `\\u${code.toString(16).padStart(4, '0')}`;
@@ -96,6 +112,8 @@ function writeCharacter(character: string, style: number): string {
   if (style % 5 === 4 && character.length === 1) return style % 2 === 0 ? unicode : unicode.toUpperCase();
   if (character === '/' && style % 3 === 0) return '\\/';
   if (!mustEscape) return character;
+  // A raw control character (a tab pasted in, say): a line JSON does not allow, so a problem on both paths.
+  if (style === 18 && code < 0x20 && character !== '\n') return character;
   return short[character] ?? unicode;
 }
 
@@ -264,6 +282,17 @@ const STREAM = fc
 
 const encoder = new TextEncoder();
 
+/** The UTF-8 bytes of `text`, with each {@link RAW_BYTES_MARK} made bytes that are not UTF-8. */
+function bytesOf(text: string): Uint8Array {
+  const pieces = text.split(RAW_BYTES_MARK).map((piece) => encoder.encode(piece));
+  const bytes: number[] = [];
+  pieces.forEach((piece, index) => {
+    if (index > 0) bytes.push(...(NOT_UTF8[index % NOT_UTF8.length] ?? []));
+    bytes.push(...piece);
+  });
+  return new Uint8Array(bytes);
+}
+
 /** `bytes` cut at the given places. */
 function cutBytes(bytes: Uint8Array, cuts: readonly number[]): Uint8Array[] {
   const places = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
@@ -281,7 +310,7 @@ describe('records read without JSON.parse', () => {
   test.prop([STREAM, fc.array(fc.nat(), { maxLength: 12 })])(
     'give the values, events and problems, at the same places, that the eager path gives',
     (text, cuts) => {
-      const bytes = encoder.encode(text);
+      const bytes = bytesOf(text);
       const eager = normalizeIn([bytes], undefined);
       const fast = normalizeIn(
         cutBytes(bytes, cuts),
@@ -318,6 +347,8 @@ describe('records read without JSON.parse', () => {
 
 /** Lines taken without a value, across the suite, so that the last test can tell the property took many. */
 let takenLines = 0;
+/** Of which assistant messages. */
+let takenAssistantLines = 0;
 
 /** The built-in dialects with the official one's hot lines counted, or with none (the eager path). */
 function dialectsTakingLines(take: boolean): Dialect[] {
@@ -329,9 +360,10 @@ function dialectsTakingLines(take: boolean): Dialect[] {
       ...rest,
       hotLines: {
         layouts: hotLines.layouts,
-        events(line, loc) {
+        events(line, loc, state) {
           takenLines += 1;
-          return hotLines.events(line, loc);
+          if (line.record.type === 'assistant') takenAssistantLines += 1;
+          return hotLines.events(line, loc, state);
         },
       },
     };
@@ -355,16 +387,29 @@ function normalizeTaking(chunks: readonly Uint8Array[], take: boolean): TakenOut
     onRecordFor: 'unproven-records',
   });
   const values: CanonicalEvent[] = [];
-  for (const chunk of chunks) values.push(...normalizer.feed(chunk));
+  for (const chunk of take ? throughOneBuffer(chunks) : chunks) values.push(...normalizer.feed(chunk));
   values.push(...normalizer.end());
   return { records, events: values.map((event) => stringifyEvent(event)), values };
+}
+
+/**
+ * `chunks`, each copied in turn into the same Node `Buffer` before it is given, as a reader that reads into one buffer
+ * gives them: nothing may keep a chunk's bytes past the call that takes it.
+ */
+function* throughOneBuffer(chunks: readonly Uint8Array[]): Generator<Uint8Array> {
+  const shared = Buffer.alloc(Math.max(1, ...chunks.map((chunk) => chunk.length)));
+  for (const chunk of chunks) {
+    shared.fill(0x20);
+    shared.set(chunk);
+    yield shared.subarray(0, chunk.length);
+  }
 }
 
 describe('lines taken without a value', () => {
   test.prop([STREAM, fc.array(fc.nat(), { maxLength: 12 })])(
     'give the events and problems, at the same places, that the eager path gives, and leave out valid records only',
     (text, cuts) => {
-      const bytes = encoder.encode(text);
+      const bytes = bytesOf(text);
       const eager = normalizeTaking([bytes], false);
       const taking = normalizeTaking(cutBytes(bytes, cuts), true);
       expect(taking.events).toEqual(eager.events);
@@ -374,7 +419,7 @@ describe('lines taken without a value', () => {
         if (taking.records.has(where)) expect(taking.records.get(where)).toEqual(value);
         else {
           const record = value as Record<string, unknown>;
-          expect(record.type).toBe('thinking');
+          expect(['thinking', 'assistant']).toContain(record.type);
           expect(official.validate(record, { strict: true })).toEqual([]);
         }
       }
@@ -405,7 +450,54 @@ describe('lines taken without a value', () => {
     expect(takenLines - before).toBe(lines.length - 2);
   });
 
+  it('take assistant messages of one text block, with the text the state decides on as the eager path does', () => {
+    const before = takenAssistantLines;
+    const message = (text: string, session: string, tail: string) =>
+      `{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"${text}"}]},"session_id":"${session}"${tail}}`;
+    const delta = (text: string, session: string, time: number) =>
+      message(text, session, `,"timestamp_ms":${time}`);
+    const lines = [
+      INIT,
+      delta('Hel', 'uuid', 1),
+      ...['lo', ' caf\\u00e9', '中文', '\\"q\\"', '𝄞', ''].map((text, index) =>
+        delta(text, 'uuid', index + 2),
+      ),
+      message('Hello café中文\\"q\\"𝄞', 'uuid', ',"model_call_id":"m-1","timestamp_ms":9'),
+      message('Hello café中文\\"q\\"𝄞', 'uuid', ',"model_call_id":"m-2","timestamp_ms":10'),
+      message('Hello café中文\\"q\\"𝄞', 'uuid', ''),
+      delta('x', 'other', 11),
+      `{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]},"session_id":"uuid","timestamp_ms":12}`,
+      `{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","text":"a"}]},"session_id":"uuid","timestamp_ms":13}`,
+      delta('y', 'other', 14),
+    ];
+    const bytes = encoder.encode(`${lines.join('\n')}\n`);
+    const eager = normalizeTaking([bytes], false);
+    const taking = normalizeTaking(cutBytes(bytes, [9, 180, 181]), true);
+    expect(taking.events).toEqual(eager.events);
+    expect(taking.values).toEqual(eager.values);
+    // Learnt from the first delta and the first message of each form; several blocks, or one not of text, never.
+    expect(takenAssistantLines - before).toBe(9);
+  });
+
+  it('keep no view of a chunk: a line at the place of one read before is compared with what that one held', () => {
+    const delta = (text: string, session: string) =>
+      `{"type":"thinking","subtype":"delta","text":"${text}","session_id":"${session}","timestamp_ms":1}\n`;
+    const first = delta('a', 'sess-1');
+    // The third session's line lands where the second's was, in the same buffer, over it.
+    const chunks = [
+      `${INIT}\n`,
+      `${first}${delta('b', 'sess-2')}`,
+      `${' '.repeat(first.length - 1)}\n${delta('c', 'sess-3')}`,
+    ];
+    const bytes = chunks.map((chunk) => encoder.encode(chunk));
+    const eager = normalizeTaking(bytes, false);
+    const taking = normalizeTaking(bytes, true);
+    expect(taking.values).toEqual(eager.values);
+    expect(taking.values.map((event) => event.sessionId)).toContain('sess-3');
+  });
+
   it('took many lines of the property, not only its fallbacks', () => {
     expect(takenLines).toBeGreaterThan(100);
+    expect(takenAssistantLines).toBeGreaterThan(10);
   });
 });

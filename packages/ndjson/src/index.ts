@@ -12,6 +12,7 @@ export {
   LAZY_LINE_BYTES,
   LAZY_STRING_BYTES,
   type LazyStringBounds,
+  lazyStringsMade,
   rawLazyString,
 } from './lazy-strings.ts';
 export { MAX_OUTPUT_LINE_LENGTH } from './line-kind.ts';
@@ -22,6 +23,7 @@ export { NdjsonTransformStream } from './transform-stream.ts';
 export type {
   NdjsonChunk,
   NdjsonItem,
+  NdjsonLineView,
   NdjsonProblem,
   NdjsonProblemCode,
   NdjsonRecord,

@@ -234,8 +234,21 @@ function accessorFor(key: string): PropertyDescriptor {
   return accessor;
 }
 
+// Whether any string was ever left undecoded here: until one is, no value anywhere holds one.
+let anyLazyString = false;
+
+/**
+ * Whether any string has been left undecoded in this runtime so far. Until one has, no value holds one, and a writer
+ * that copies such strings (see {@link rawLazyString}) need not walk a value to look for them: most logs have no line
+ * long enough for any.
+ */
+export function lazyStringsMade(): boolean {
+  return anyLazyString;
+}
+
 /** Makes `holder[key]` the string `payload` holds, decoded on first read. */
 function defineLazy(holder: object, key: string, payload: LazyPayload): void {
+  anyLazyString = true;
   let keys = ownLazyKeys(holder);
   if (keys === undefined) {
     keys = new Map();

@@ -33,6 +33,7 @@ import { mayOpenInString, parseRepaired } from './record-text.ts';
 import type {
   NdjsonChunk,
   NdjsonItem,
+  NdjsonLineView,
   NdjsonProblem,
   NdjsonProblemCode,
   NdjsonRecord,
@@ -193,7 +194,15 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
    * Fast path: one complete physical line, with no record open. `contentEnd` is the offset of its LF (or of the end
    * of input), `end` the offset just past its terminator.
    */
-  function readLine(text: string, contentEnd: number, end: number, terminated: boolean): void {
+  function readLine(
+    text: string,
+    contentEnd: number,
+    end: number,
+    terminated: boolean,
+    bytes: Uint8Array,
+    byteStart: number,
+    tried: boolean,
+  ): void {
     if (resync.isOpen) {
       const span: LineSpan = { line: lineNumber, offset: lineStart, contentEnd, end, terminated };
       resync.next(text, span);
@@ -212,7 +221,11 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
       emitSkip('filtered', lineNumber, lineStart, end - lineStart);
       return;
     }
-    if (takeLine?.(withoutCr(text, terminated), lineNumber, lineStart, end - lineStart) === true) return;
+    if (!tried && takeLine !== undefined) {
+      const cr = terminated && text.charCodeAt(length - 1) === CR ? 1 : 0;
+      const byteEnd = byteStart + contentEnd - lineStart - cr;
+      if (offerLine(takeLine, viewOf(text, 0, length - cr, bytes, byteStart, byteEnd, end))) return;
+    }
     let value = parseRecord === undefined ? undefined : parseRecord(withoutCr(text, terminated));
     if (value === undefined) {
       try {
@@ -223,6 +236,70 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
       }
     }
     emitValue(value, text, lineNumber, lineStart, end, terminated);
+  }
+
+  // The one view of a line given to `takeLine`, filled anew for each line: taking a line allocates nothing.
+  const lineView: NdjsonLineView = {
+    text: '',
+    textStart: 0,
+    textEnd: 0,
+    bytes: NO_BYTES,
+    byteStart: 0,
+    byteEnd: 0,
+    line: 0,
+    offset: 0,
+    length: 0,
+  };
+
+  /** The view of the current line, found at those ranges and ending at input offset `end` (terminator included). */
+  function viewOf(
+    text: string,
+    textStart: number,
+    textEnd: number,
+    bytes: Uint8Array,
+    byteStart: number,
+    byteEnd: number,
+    end: number,
+  ): NdjsonLineView {
+    lineView.text = text;
+    lineView.textStart = textStart;
+    lineView.textEnd = textEnd;
+    lineView.bytes = bytes;
+    lineView.byteStart = byteStart;
+    lineView.byteEnd = byteEnd;
+    lineView.line = lineNumber;
+    lineView.offset = lineStart;
+    lineView.length = end - lineStart;
+    return lineView;
+  }
+
+  /**
+   * Whether `takeLine` took the line from `from` to the LF at `lf` of a chunk's text (at `lfByte` of its bytes),
+   * tried before the line is cut from the text, as the lines taken are most lines. Only a line the fast path would
+   * give it: no record open, no filter to ask first, within the limit and not blank.
+   */
+  function tookWholeLine(
+    text: string,
+    from: number,
+    lf: number,
+    chunk: Uint8Array,
+    lfByte: number,
+    end: number,
+  ) {
+    if (takeLine === undefined || resync.isOpen || skipRecord !== undefined) return false;
+    const contentBytes = end - 1 - lineStart;
+    if (contentBytes > maxRecordBytes || lf === from) return false;
+    const cr = text.charCodeAt(lf - 1) === CR ? 1 : 0;
+    if (lf - cr === from) return false;
+    return offerLine(takeLine, viewOf(text, from, lf - cr, chunk, lfByte - contentBytes, lfByte - cr, end));
+  }
+
+  /** Gives `view` to `take`, then lets go of its text and bytes: the view outlives the line, and must not hold it. */
+  function offerLine(take: (view: NdjsonLineView) => boolean, view: NdjsonLineView): boolean {
+    const took = take(view);
+    view.text = '';
+    view.bytes = NO_BYTES;
+    return took;
   }
 
   /** A line's text as the consumer's readers see it: without the CR of a CRLF. */
@@ -245,7 +322,7 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
         return;
       }
     }
-    readLine(lineDecoder.decode(bytes), contentEnd, end, terminated);
+    readLine(lineDecoder.decode(bytes), contentEnd, end, terminated, bytes, 0, false);
   }
 
   /** Whether the fast path would parse this line as it is: no record open, within the limit, no filter to ask. */
@@ -383,7 +460,9 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
       const lf = text.indexOf('\n', from);
       lfByte = aligned ? byteFrom + lf : chunk.indexOf(LF, lfByte + 1);
       const end = base + lfByte + 1;
-      readLine(text.slice(from, lf), base + lfByte, end, true);
+      const took = tookWholeLine(text, from, lf, chunk, lfByte, end);
+      if (!took)
+        readLine(text.slice(from, lf), base + lfByte, end, true, chunk, lfByte + lineStart - end + 1, true);
       lineStart = end;
       lineNumber++;
       from = lf + 1;

@@ -119,13 +119,13 @@ export interface NdjsonTokenizerOptions {
    */
   readTextLine?: (text: string) => unknown;
   /**
-   * A reader the consumer brings for records it can take whole from their text, without a value: tried on each
-   * complete line before {@link parseRecord} and `JSON.parse`, with the line's text (without the CR of a CRLF), its
-   * 1-based number, its byte offset and its length in bytes (terminator included). It returns `true` when it took the
-   * line, which must then be one `JSON.parse` accepts as it is: no record is emitted for it. A line `skipRecord` passes
-   * over is never given to it.
+   * A reader the consumer brings for records it can take whole from their line, without a value: tried on each
+   * complete line before {@link parseRecord} and `JSON.parse`, with the line as text and as bytes (see
+   * {@link NdjsonLineView}). It returns `true` when it took the line, which must then be one `JSON.parse` accepts as it
+   * is: no record is emitted for it. A line `skipRecord` passes over is never given to it, nor is a line while a
+   * record that began on an earlier line is open.
    */
-  takeLine?: (text: string, line: number, offset: number, length: number) => boolean;
+  takeLine?: (view: NdjsonLineView) => boolean;
   /**
    * Leave the long string values of long records undecoded until read: a record of at least
    * {@link LAZY_LINE_BYTES} that came in over several chunks is parsed without its strings of
@@ -169,4 +169,31 @@ export interface NdjsonTokenizer {
    * decoded (a byte order mark, perhaps) belong to no line yet and are not counted.
    */
   readonly bufferedBytes: number;
+}
+
+/**
+ * One complete line as {@link NdjsonTokenizerOptions.takeLine} sees it, both decoded and as its bytes, without its
+ * CR or LF: its text is `text.slice(textStart, textEnd)`, its bytes `bytes.subarray(byteStart, byteEnd)`. Both are
+ * given by range, in the text and bytes they came in, so that a line taken costs no copy; the view is the
+ * tokenizer's own, reused for the next line, and valid only during the call.
+ */
+export interface NdjsonLineView {
+  /** Decoded text holding the line. */
+  text: string;
+  /** Index of the line's first character in `text`. */
+  textStart: number;
+  /** Index just past the line's last character (its CR or LF excluded) in `text`. */
+  textEnd: number;
+  /** Bytes holding the line. */
+  bytes: Uint8Array;
+  /** Index of the line's first byte in `bytes`. */
+  byteStart: number;
+  /** Index just past the line's last byte (its CR or LF excluded) in `bytes`. */
+  byteEnd: number;
+  /** 1-based line number. */
+  line: number;
+  /** Byte offset of the line in the input. */
+  offset: number;
+  /** Bytes of the line, its terminator included. */
+  length: number;
 }

@@ -1,9 +1,11 @@
 /**
  * A consumer's own parser (`parseRecord`) changes nothing but who parses: records, problems and skips, with their
  * lines and byte offsets, are those of `JSON.parse` alone, however the input is chunked; and a line's byte offsets
- * hold whatever its bytes (ASCII, multi-byte characters, stray bytes read as U+FFFD).
+ * hold whatever its bytes (ASCII, multi-byte characters, stray bytes read as U+FFFD). A consumer's line taker
+ * (`takeLine`) sees each line as the same text and bytes, at its place, and what it takes is all that goes missing.
  */
 
+import type { NdjsonLineView } from '@cursor-stream/ndjson';
 import { cutAt } from '@cursor-stream/test-kit/chunking';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
@@ -79,6 +81,54 @@ describe('parseRecord', () => {
       });
       const { items } = tokenize(cutAt(bytes, cuts));
       for (const item of items) expect(item.offset).toBe(starts[item.line - 1]);
+    },
+  );
+});
+
+/** A line as a taker saw it: its text, its bytes decoded, and its place. */
+interface SeenLine {
+  text: string;
+  decoded: string;
+  line: number;
+  offset: number;
+  length: number;
+}
+
+const decoder = new TextDecoder();
+
+/** Takes the lines that begin with `{"a":1`, noting every line it is given. */
+function lineTaker(seen: SeenLine[]) {
+  return (view: NdjsonLineView): boolean => {
+    const text = view.text.slice(view.textStart, view.textEnd);
+    const decoded = decoder.decode(view.bytes.subarray(view.byteStart, view.byteEnd));
+    seen.push({ text, decoded, line: view.line, offset: view.offset, length: view.length });
+    return text.startsWith('{"a":1');
+  };
+}
+
+describe('takeLine', () => {
+  test.prop([INPUT, fc.array(fc.nat(), { maxLength: 8 })])(
+    'sees each line as the same text and bytes, at its place, and leaves out exactly the lines it takes',
+    (bytes, cuts) => {
+      const plain = tokenize([bytes]);
+      const seen: SeenLine[] = [];
+      const taking = tokenize(cutAt(bytes, cuts), { takeLine: lineTaker(seen) });
+      const starts = [0];
+      bytes.forEach((byte, index) => {
+        if (byte === 0x0a) starts.push(index + 1);
+      });
+      for (const line of seen) {
+        expect(line.decoded).toBe(line.text);
+        expect(line.offset).toBe(starts[line.line - 1]);
+        const next = starts[line.line] ?? bytes.length;
+        expect(line.length).toBe(next - line.offset);
+        // Its text is the line's without the CR of a CRLF.
+        const raw = decoder.decode(bytes.subarray(line.offset, next)).replace(/\r?\n$/, '');
+        expect(line.text).toBe(raw);
+      }
+      const taken = new Set(seen.filter((line) => line.text.startsWith('{"a":1')).map((line) => line.line));
+      expect(taking.items).toEqual(plain.items.filter((item) => !taken.has(item.line)));
+      expect(taking.skips).toEqual(plain.skips);
     },
   );
 });

@@ -10,6 +10,7 @@ import type { CanonicalEvent, SourceLocation } from '../events/index.ts';
 import { OFFICIAL_RECORD_SHAPES } from '../generated/official-record-shapes.ts';
 import { asObject, asString, isJsonObject } from '../json-values.ts';
 import { malformedRecord } from '../malformed-record.ts';
+import type { RecordShape } from '../record-readers/record-shape.ts';
 import { typeNameOf, unknownEvent } from '../unknown-event.ts';
 import { endAssistantDeltaRun, resetAssistantTurn } from './assistant-text.ts';
 import {
@@ -155,15 +156,42 @@ function normalizeOfficial(
   return [unknownEvent(record, typeNameOf(record.type), loc, sessionId)];
 }
 
+/** The record shape of `type` (and `subtype`), as the schema gives it. */
+function officialShape(type: string, subtype?: string): RecordShape[] {
+  return OFFICIAL_RECORD_SHAPES.filter((shape) => shape.type === type && shape.subtype === subtype);
+}
+
 /**
- * A `thinking` delta, most of a stream's records: its event needs its `text` and session id only, and its
- * `normalize` leaves the stream's state alone.
+ * The records most of a stream is: a `thinking` delta, whose event needs its `text` and session id only and whose
+ * `normalize` leaves the stream's state alone; and an assistant message of one text block (a delta of
+ * `--stream-partial-output`, or a whole message), whose text the state decides on as for any assistant record.
  */
-const officialHotLines: HotLines = {
-  layouts: OFFICIAL_RECORD_SHAPES.filter(
-    (shape) => shape.type === 'thinking' && shape.subtype === 'delta',
-  ).map((shape) => ({ shape, read: 'text', fixed: ['session_id'] })),
-  events: (line, loc) => thinkingEvents(line.record, line.value, loc, line.record.session_id),
+const officialHotLines: HotLines<CliStreamState> = {
+  layouts: [
+    ...officialShape('thinking', 'delta').map((shape) => ({ shape, read: ['text'], fixed: ['session_id'] })),
+    ...officialShape('assistant').map((shape) => ({
+      shape,
+      read: ['message', 'content', 0, 'text'],
+      fixed: ['session_id', 'model_call_id'],
+      // One block of text: the message's text is that block's, as `messageText` reads it.
+      learns: (record: JsonObject) => {
+        const content = isJsonObject(record.message) ? record.message.content : undefined;
+        return Array.isArray(content) && content.length === 1 && messageText(record.message) !== undefined;
+      },
+    })),
+  ],
+  events(line, loc, state) {
+    const { record, value } = line;
+    if (record.type === 'thinking') return thinkingEvents(record, value, loc, record.session_id);
+    return assistantTextEvents(
+      state.text,
+      value,
+      assistantFormOf(record),
+      record.model_call_id,
+      loc,
+      record.session_id,
+    );
+  },
 };
 
 /** The official `cursor-agent` stream-json dialect. */

@@ -6,6 +6,7 @@
 import {
   createNdjsonTokenizer,
   excerptOf,
+  type NdjsonLineView,
   type NdjsonProblem,
   type NdjsonRecord,
   type NdjsonTokenizer,
@@ -272,22 +273,25 @@ export function createNormalizerEngine(options: NormalizerEngineOptions): Normal
    * the fields its events depend on. The record the layout was learnt from shares the line's constants, fixed fields
    * and keys, which is all that detection and the foreign-agent test read of such a record.
    */
-  /** The last record of a taken line found, in a locked stream, to be of its dialect and no other agent's. */
-  let routedRecord: JsonObject | undefined;
+  /**
+   * Records of taken lines found, in a locked stream, to be of its dialect and no other agent's: a layout's record
+   * changes only with its session, and the stream's layouts take turns line by line.
+   */
+  const routedRecords = new WeakSet<JsonObject>();
 
-  function takeLine(text: string, line: number, offset: number): boolean {
+  function takeLine(view: NdjsonLineView): boolean {
     const dialect = readingDialect();
     const hotLines = dialect?.hotLines;
     if (dialect === undefined || hotLines === undefined) return false;
-    const taken = lineReaderOf(dialect)?.take(text);
+    const taken = lineReaderOf(dialect)?.take(view);
     if (taken === undefined) return false;
-    if (taken.record !== routedRecord) {
+    if (!routedRecords.has(taken.record)) {
       if (foreign === undefined && foreignAgentOf(taken.record) !== undefined) return false;
       if (router.route(taken.record) !== dialect) return false;
       // Once the stream is this dialect's, routing the same record again gives the same answer and changes nothing.
-      if (router.locked === dialect) routedRecord = taken.record;
+      if (router.locked === dialect) routedRecords.add(taken.record);
     }
-    emit(hotLines.events(taken, { line, offset }), dialect);
+    emit(hotLines.events(taken, { line: view.line, offset: view.offset }, router.stateOf(dialect)), dialect);
     return true;
   }
 

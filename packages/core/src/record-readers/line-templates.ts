@@ -1,5 +1,5 @@
 /**
- * Taking the lines of the hottest records without building their value at all. Building a small record's value from
+ * Taking the lines of the hottest records without building their value at all, and without `JSON.parse`. Building a small record's value from
  * a template's captures costs about what `JSON.parse` costs (see `record-templates.ts`); what a dialect makes of a
  * `thinking` delta, though, is one event from one field (its `text`) and a session id that stays the same for
  * thousands of lines. So a line template here proves a line to be exactly a record of a learnt layout and captures
@@ -9,36 +9,50 @@
  * What a template accepts is what `record-templates.ts` describes (the learnt punctuation, keys and constants only,
  * any JSON string, whole numbers of at most 15 digits), so a line it takes is a record `JSON.parse` reads, of the
  * shape the dialect's schema describes: valid, strict or open, with no problem to report.
+ *
+ * A template is checked against the line's bytes, not its text: a record of one token is a few bytes of prefix, a
+ * short string and a session id, and a loop over bytes checks that in a fraction of what a regular expression or
+ * `JSON.parse` spends on the line's characters. The decoder never folds an ASCII byte into a character of its own
+ * (an invalid sequence becomes U+FFFD and the byte after it is read again), so a quote, a backslash or a control
+ * byte is that character in the text too, and any other byte is part of a character `JSON.parse` takes in a string.
  */
 
+import type { NdjsonLineView } from '@cursor-stream/ndjson';
 import type { JsonObject } from '../dialect.ts';
-import type { RecordShape } from './record-shape.ts';
+import type { ObjectShape, RecordShape, ValueShape } from './record-shape.ts';
 import {
   capturedString,
   createLearntTemplates,
   fits,
-  literal,
   ownString,
-  PLAIN_CHARACTERS,
   type Repeat,
-  STRING_CONTENT,
   shapeOf,
 } from './record-templates.ts';
 
 /** A hot record: its shape, the string field the dialect's events take from each line, the fields kept as learnt. */
 export interface LineLayout {
   readonly shape: RecordShape;
-  /** The string field read from each line (a delta's `text`). */
-  readonly read: string;
   /**
-   * String fields the events depend on besides the read one, whose value repeats for many lines (a session id): a
-   * line's is compared with the last line's, and read only when it differs.
+   * Where the string read from each line is: a key, or a path of keys and indexes into the record (a delta's `text`;
+   * an assistant message's `message.content[0].text`).
+   */
+  readonly read: readonly (string | number)[];
+  /**
+   * Top-level string fields the events depend on besides the read one, whose value repeats for many lines (a session
+   * id): a line's is compared with the last line's, and read only when it differs.
    */
   readonly fixed: readonly string[];
+  /**
+   * Whether a record of the shape may be learnt, when not every one may: one whose events the read field and the
+   * kept fields do not decide alone (an assistant message of several blocks) is left to the usual path.
+   */
+  readonly learns?: (record: JsonObject) => boolean;
 }
 
 /** A line taken by a template; valid until the next line is taken. */
-export interface TakenLine {
+export interface TakenLine<Layout extends LineLayout = LineLayout> {
+  /** The layout of the line. */
+  layout: Layout;
   /**
    * The line's record as far as its events depend on it: its constants and fixed fields as the line holds them, its
    * read field and any other field as in the record the layout was learnt from.
@@ -49,126 +63,357 @@ export interface TakenLine {
 }
 
 /** What takes the lines of a dialect's hot records, learning their layouts from records parsed the usual way. */
-export interface LineReader {
-  /** The line's record and read field when `text` is a line of a learnt layout; `undefined` otherwise. */
-  take(text: string): TakenLine | undefined;
+export interface LineReader<Layout extends LineLayout = LineLayout> {
+  /** The line's record and read field when the line is one of a learnt layout; `undefined` otherwise. */
+  take(line: NdjsonLineView): TakenLine<Layout> | undefined;
   /** Learns the layout of `record`, parsed from `text` by `JSON.parse`, if it is one of the hot ones. Never throws. */
   learn(text: string, record: JsonObject): void;
 }
 
-/** A fixed field of a template: where its captures are, and its value in the last line taken. */
+/** A fixed field of a template: its key and its bytes in the last line taken. */
 interface FixedField {
   readonly key: string;
-  readonly group: number;
-  plain: string;
-  escaped: string;
+  last: Uint8Array;
 }
 
-interface LineTemplate {
-  /** The text every line of the layout begins with, up to its first field that may change. */
-  readonly prefix: string;
-  readonly pattern: RegExp;
-  /** The first capture group of the read field. */
-  readonly readGroup: number;
+/** What one piece of a layout is: bytes written as learnt, a string, a whole number. */
+const LITERAL = 0;
+const STRING = 1;
+const NUMBER = 2;
+
+/** What is done with a string: checked only, read (the read field), compared with the last line's (a fixed field). */
+const CHECKED = 0;
+const READ = 1;
+const FIXED = 2;
+
+interface Piece {
+  readonly kind: typeof LITERAL | typeof STRING | typeof NUMBER;
+  /** A literal's bytes. */
+  readonly bytes: Uint8Array;
+  readonly use: typeof CHECKED | typeof READ | typeof FIXED;
+  /** A string the schema wants at least one character in. */
+  readonly nonEmpty: boolean;
+  /** Index of a fixed field in its template's `fixed`. */
+  readonly fixed: number;
+}
+
+interface LineTemplate<Layout extends LineLayout> {
+  readonly layout: Layout;
+  readonly pieces: readonly Piece[];
   readonly fixed: readonly FixedField[];
+  /**
+   * Where each fixed field's string was found in the line being matched, until the match is done; a start of -1 for
+   * a field whose value is the last line's.
+   */
+  readonly fixedStarts: number[];
+  readonly fixedEnds: number[];
   /** The record of the last line taken: a new one whenever a fixed field changes, so events may keep it. */
   record: JsonObject;
   readonly repeat: Repeat;
 }
 
-/** A JSON string's content, checked and not captured. */
-const SKIPPED_STRING = `${PLAIN_CHARACTERS}(?:\\\\(?:["\\\\/bfnrt]|u[0-9a-fA-F]{4})${PLAIN_CHARACTERS})*`;
-const SKIPPED_NUMBER = '(?:0|[1-9][0-9]{0,14})';
-/** What no capture of a string's content holds (a bare quote), so that a template's first line reads its fixed fields. */
-const UNREAD = '"';
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const LOWEST_PRINTABLE = 0x20;
+const LOWEST_WIDE = 0x80;
+const DIGIT_ZERO = 0x30;
+const DIGIT_NINE = 0x39;
+/** Digits of a whole number read, at most: every such number is exact in a double. */
+const MAX_DIGITS = 15;
+
+/** Bytes that may follow a backslash (`u` is checked apart), by value. */
+const SIMPLE_ESCAPES = new Uint8Array(128);
+for (const character of '"\\/bfnrt') SIMPLE_ESCAPES[character.charCodeAt(0)] = 1;
+/** Hexadecimal digits, by value. */
+const HEX_DIGITS = new Uint8Array(128);
+for (const character of '0123456789abcdefABCDEF') HEX_DIGITS[character.charCodeAt(0)] = 1;
+const LETTER_U = 0x75;
+
+// What the last string scanned held besides plain ASCII: set by `stringEnd`, read right after.
+let scannedEscape = false;
+let scannedWide = false;
 
 /**
- * The template of `record`'s layout: `undefined` unless every field is one the template can take (constants,
- * strings, whole numbers) and `text` is written as `JSON.stringify` writes the record.
+ * The index of the quote that closes the JSON string whose content starts at `at`, or -1 unless everything up to it
+ * is what `JSON.parse` accepts in a string: no raw control character, only valid escapes.
  */
-function templateOf(record: JsonObject, layout: LineLayout, text: string): LineTemplate | undefined {
-  const shape = layout.shape.shape;
-  // A field that decides another's requirement is kept as learnt, so that every line taken fits the shape.
-  const tested = new Set(shape.requiredWhen.map((condition) => condition.field));
-  let source = '';
-  let prefix = '';
-  // Whether everything so far is written as learnt: the prefix is that much of the layout.
-  let literalSoFar = true;
-  const addLiteral = (piece: string): void => {
-    source += literal(piece);
-    if (literalSoFar) prefix += piece;
-  };
-  let groups = 0;
-  let readGroup = 0;
-  const fixed: FixedField[] = [];
-  addLiteral('{');
-  const keys = Object.keys(record);
-  for (let index = 0; index < keys.length; index++) {
-    const key = keys[index] as string;
-    const field = Object.hasOwn(shape.fields, key) ? shape.fields[key] : undefined;
-    if (field === undefined) return undefined;
-    addLiteral(`${index > 0 ? ',' : ''}${JSON.stringify(key)}:`);
-    const value = record[key];
-    if (field.kind === 'const' || (field.kind === 'string' && tested.has(key))) {
-      addLiteral(JSON.stringify(value));
-    } else if (field.kind === 'string') {
-      addLiteral('"');
-      literalSoFar = false;
-      const captured = key === layout.read || layout.fixed.includes(key);
-      source += `${field.nonEmpty ? '(?!")' : ''}${captured ? STRING_CONTENT : SKIPPED_STRING}"`;
-      if (!captured) continue;
-      if (key === layout.read) readGroup = groups + 1;
-      else fixed.push({ key, group: groups + 1, plain: UNREAD, escaped: UNREAD });
-      groups += 2;
-    } else if (field.kind === 'whole-number') {
-      source += SKIPPED_NUMBER;
-      literalSoFar = false;
-    } else return undefined;
+function stringEnd(bytes: Uint8Array, at: number, end: number): number {
+  scannedEscape = false;
+  scannedWide = false;
+  while (at < end) {
+    const byte = bytes[at] as number;
+    if (byte === QUOTE) return at;
+    if (byte < LOWEST_PRINTABLE) return -1;
+    if (byte === BACKSLASH) {
+      scannedEscape = true;
+      const escaped = at + 1 < end ? (bytes[at + 1] as number) : 0;
+      if (escaped === LETTER_U) {
+        if (at + 6 > end) return -1;
+        for (let digit = at + 2; digit < at + 6; digit++)
+          if (HEX_DIGITS[bytes[digit] as number] !== 1) return -1;
+        at += 6;
+        continue;
+      }
+      if (SIMPLE_ESCAPES[escaped] !== 1) return -1;
+      at += 2;
+      continue;
+    }
+    if (byte >= LOWEST_WIDE) scannedWide = true;
+    at++;
   }
-  if (readGroup === 0) return undefined;
-  addLiteral('}');
-  const pattern = compiledPattern(`^${source}$`);
-  if (!pattern.test(text)) return undefined;
-  return { prefix, pattern, readGroup, fixed, record, repeat: { raw: '', value: '' } };
+  return -1;
 }
 
-/** Patterns compiled, by source, at most this many. */
-const MAX_COMPILED = 64;
-/**
- * The patterns of the layouts learnt, shared by every stream: a layout holds no session id, so each log of a folder
- * of many small ones has the layouts the one before had, and compiling a pattern costs more than such a log's
- * deltas save.
- */
-const compiled = new Map<string, RegExp>();
-
-/** The pattern of `source`, compiled once. A pattern without flags keeps no state between matches. */
-function compiledPattern(source: string): RegExp {
-  let pattern = compiled.get(source);
-  if (pattern === undefined) {
-    if (compiled.size >= MAX_COMPILED) compiled.clear();
-    pattern = new RegExp(source);
-    compiled.set(source, pattern);
+/** The index past a whole number of at most 15 digits, without a leading zero, starting at `at`; -1 if none. */
+function numberEnd(bytes: Uint8Array, at: number, end: number): number {
+  const first = at;
+  while (at < end) {
+    const byte = bytes[at] as number;
+    if (byte < DIGIT_ZERO || byte > DIGIT_NINE) break;
+    at++;
   }
-  return pattern;
+  const digits = at - first;
+  if (digits === 0 || digits > MAX_DIGITS || (digits > 1 && bytes[first] === DIGIT_ZERO)) return -1;
+  return at;
+}
+
+function sameBytes(bytes: Uint8Array, at: number, expected: Uint8Array): boolean {
+  const length = expected.length;
+  for (let index = 0; index < length; index++) if (bytes[at + index] !== expected[index]) return false;
+  return true;
+}
+
+function bytesBetween(bytes: Uint8Array, start: number, end: number, expected: Uint8Array): boolean {
+  return end - start === expected.length && sameBytes(bytes, start, expected);
+}
+
+// Where the read field's string was found in the line last matched, and whether it holds an escape.
+let readStart = 0;
+let readEnd = 0;
+let readEscaped = false;
+
+/**
+ * Whether the line is exactly one of `template`'s layout. Every string but the read one must be ASCII, so that the
+ * read string's characters are found in the text from the bytes around it.
+ */
+function matches(template: LineTemplate<LineLayout>, line: NdjsonLineView): boolean {
+  const { bytes, byteEnd } = line;
+  const pieces = template.pieces;
+  let at = line.byteStart;
+  for (let index = 0; index < pieces.length; index++) {
+    const piece = pieces[index] as Piece;
+    if (piece.kind === LITERAL) {
+      const expected = piece.bytes;
+      if (at + expected.length > byteEnd || !sameBytes(bytes, at, expected)) return false;
+      at += expected.length;
+    } else if (piece.kind === STRING) {
+      if (piece.use === FIXED) {
+        // Most lines repeat the last line's value, checked when it was read: compared as the literal it now is.
+        const last = (template.fixed[piece.fixed] as FixedField).last;
+        const close = at + last.length;
+        if (close < byteEnd && bytes[close] === QUOTE && sameBytes(bytes, at, last)) {
+          template.fixedStarts[piece.fixed] = -1;
+          at = close;
+          continue;
+        }
+      }
+      const close = stringEnd(bytes, at, byteEnd);
+      if (close === -1 || (piece.nonEmpty && close === at)) return false;
+      if (piece.use === READ) {
+        readStart = at;
+        readEnd = close;
+        readEscaped = scannedEscape;
+      } else if (scannedWide) return false;
+      else if (piece.use === FIXED) {
+        template.fixedStarts[piece.fixed] = at;
+        template.fixedEnds[piece.fixed] = close;
+      }
+      // The closing quote begins the literal that follows.
+      at = close;
+    } else {
+      at = numberEnd(bytes, at, byteEnd);
+      if (at === -1) return false;
+    }
+  }
+  return at === byteEnd;
 }
 
 /**
- * The record of `template` for a line whose match is `match`: the last line's, unless a fixed field changed (a new
+ * A copy of the bytes from `start` to `end`: a line's bytes are the reader's, which may write the next chunk over
+ * them (and a Node `Buffer`'s `slice` is a view, not a copy).
+ */
+function copyOf(bytes: Uint8Array, start: number, end: number): Uint8Array {
+  return new Uint8Array(bytes.subarray(start, end));
+}
+
+/** The text of the bytes from `start` to `end` of the line last matched, found by the ASCII around the read string. */
+function textBetween(line: NdjsonLineView, start: number, end: number): string {
+  // Bytes before the read string are ASCII, each one character; so are those after it.
+  const textStart =
+    start <= readStart ? line.textStart + start - line.byteStart : line.textEnd - (line.byteEnd - start);
+  const textEnd =
+    end <= readStart ? line.textStart + end - line.byteStart : line.textEnd - (line.byteEnd - end);
+  return line.text.slice(textStart, textEnd);
+}
+
+/** A JSON string's value from its content as written: an escape is decoded by `JSON.parse` itself. */
+function stringValue(content: string, escaped: boolean, repeat: Repeat): string {
+  return escaped ? (JSON.parse(`"${content}"`) as string) : capturedString(content, '', repeat);
+}
+
+/**
+ * The record of `template` for the line last matched: the last line's, unless a fixed field changed (a new
  * session), and then a new record with the line's value of it.
  */
-function recordOf(template: LineTemplate, match: RegExpExecArray): JsonObject {
+function recordOf(template: LineTemplate<LineLayout>, line: NdjsonLineView): JsonObject {
   let record = template.record;
-  for (const field of template.fixed) {
-    const plain = match[field.group] as string;
-    const escaped = match[field.group + 1] as string;
-    if (plain === field.plain && escaped === field.escaped) continue;
-    field.plain = ownString(plain);
-    field.escaped = ownString(escaped);
-    const value = escaped === '' ? field.plain : (JSON.parse(`"${plain}${escaped}"`) as string);
+  const { bytes } = line;
+  for (let index = 0; index < template.fixed.length; index++) {
+    const field = template.fixed[index] as FixedField;
+    const start = template.fixedStarts[index] as number;
+    const end = template.fixedEnds[index] as number;
+    // -1: the line repeats the last value (see `matches`).
+    if (start === -1 || bytesBetween(bytes, start, end, field.last)) continue;
+    field.last = copyOf(bytes, start, end);
+    const content = textBetween(line, start, end);
+    const value = content.includes('\\') ? (JSON.parse(`"${content}"`) as string) : ownString(content);
     record = { ...record, [field.key]: value };
   }
   template.record = record;
   return record;
+}
+
+const encoder = new TextEncoder();
+
+/** A view of the whole of `text`, for the lines a template is learnt from. */
+function viewOfText(text: string): NdjsonLineView {
+  const bytes = encoder.encode(text);
+  return {
+    text,
+    textStart: 0,
+    textEnd: text.length,
+    bytes,
+    byteStart: 0,
+    byteEnd: bytes.length,
+    line: 0,
+    offset: 0,
+    length: bytes.length,
+  };
+}
+
+/** Whether `path` is `read`: the same keys and indexes. */
+function isReadPath(path: readonly (string | number)[], read: readonly (string | number)[]): boolean {
+  return path.length === read.length && path.every((step, index) => step === read[index]);
+}
+
+/**
+ * The template of `record`'s layout: `undefined` unless every value is one the template can take (constants,
+ * strings, whole numbers, and objects and arrays of them, each array as long as learnt) and `text` is written as
+ * `JSON.stringify` writes the record.
+ */
+function templateOf<Layout extends LineLayout>(
+  record: JsonObject,
+  layout: Layout,
+  text: string,
+): LineTemplate<Layout> | undefined {
+  const pieces: Piece[] = [];
+  let written = '';
+  // Literals are ASCII, as the rest of a line but its read string must be (see `matches`).
+  let ascii = true;
+  const endLiteral = (): void => {
+    if (written === '') return;
+    const bytes = encoder.encode(written);
+    if (bytes.length !== written.length) ascii = false;
+    pieces.push({ kind: LITERAL, bytes, use: CHECKED, nonEmpty: false, fixed: -1 });
+    written = '';
+  };
+  let read = false;
+  const fixed: FixedField[] = [];
+
+  function addString(path: readonly (string | number)[], nonEmpty: boolean): void {
+    written += '"';
+    endLiteral();
+    const key = path.length === 1 ? path[0] : undefined;
+    const use = isReadPath(path, layout.read)
+      ? READ
+      : typeof key === 'string' && layout.fixed.includes(key)
+        ? FIXED
+        : CHECKED;
+    if (use === READ) read = true;
+    if (use === FIXED) fixed.push({ key: key as string, last: new Uint8Array(0) });
+    const at = use === FIXED ? fixed.length - 1 : -1;
+    pieces.push({ kind: STRING, bytes: new Uint8Array(0), use, nonEmpty, fixed: at });
+    written += '"';
+  }
+
+  /** Adds `value` of `shape` at `path`; false when it is of a kind no template takes. */
+  function addValue(value: unknown, shape: ValueShape, path: readonly (string | number)[], tested: boolean) {
+    switch (shape.kind) {
+      case 'const':
+        written += JSON.stringify(value);
+        return true;
+      case 'string':
+        // A string that decides another field's requirement is kept as learnt, so every line taken fits the shape.
+        if (tested) written += JSON.stringify(value);
+        else addString(path, shape.nonEmpty);
+        return true;
+      case 'whole-number':
+        endLiteral();
+        pieces.push({ kind: NUMBER, bytes: new Uint8Array(0), use: CHECKED, nonEmpty: false, fixed: -1 });
+        return true;
+      case 'object':
+        return addObject(value as JsonObject, shape.shape, path);
+      case 'array': {
+        const items = value as readonly unknown[];
+        written += '[';
+        for (let index = 0; index < items.length; index++) {
+          if (index > 0) written += ',';
+          if (!addValue(items[index], shape.items, [...path, index], false)) return false;
+        }
+        written += ']';
+        return true;
+      }
+    }
+  }
+
+  function addObject(value: JsonObject, shape: ObjectShape, path: readonly (string | number)[]): boolean {
+    const tested = new Set(shape.requiredWhen.map((condition) => condition.field));
+    written += '{';
+    const keys = Object.keys(value);
+    for (let index = 0; index < keys.length; index++) {
+      const key = keys[index] as string;
+      const field = Object.hasOwn(shape.fields, key) ? shape.fields[key] : undefined;
+      if (field === undefined) return false;
+      written += `${index > 0 ? ',' : ''}${JSON.stringify(key)}:`;
+      if (!addValue(value[key], field, [...path, key], tested.has(key))) return false;
+    }
+    written += '}';
+    return true;
+  }
+
+  if (!addObject(record, layout.shape.shape, [])) return undefined;
+  endLiteral();
+  if (!read || !ascii) return undefined;
+  const template: LineTemplate<Layout> = {
+    layout,
+    pieces,
+    fixed,
+    fixedStarts: fixed.map(() => 0),
+    fixedEnds: fixed.map(() => 0),
+    record,
+    repeat: { raw: '', value: '' },
+  };
+  // The line learnt from must be one of its own layout: written as `JSON.stringify` writes, ASCII outside its read
+  // string. Matching it also keeps its fixed fields as the last ones seen, which its record holds.
+  const line = viewOfText(text);
+  if (!matches(template, line)) return undefined;
+  for (let index = 0; index < fixed.length; index++) {
+    const start = template.fixedStarts[index] as number;
+    // -1: the line's value is the empty one the field starts with.
+    const end = template.fixedEnds[index] as number;
+    if (start !== -1) (fixed[index] as FixedField).last = copyOf(line.bytes, start, end);
+  }
+  return template;
 }
 
 /**
@@ -176,23 +421,20 @@ function recordOf(template: LineTemplate, match: RegExpExecArray): JsonObject {
  * `MAX_TEMPLATES` templates, the one read most recently tried first, learning paused for longer and longer
  * after records of a hot shape it could not learn.
  */
-export function createLineReader(layouts: readonly LineLayout[]): LineReader {
+export function createLineReader<Layout extends LineLayout>(layouts: readonly Layout[]): LineReader<Layout> {
   const shapes = layouts.map((layout) => layout.shape);
-  const templates = createLearntTemplates<LineTemplate>();
+  const templates = createLearntTemplates<LineTemplate<Layout>>();
   const { list } = templates;
-  const taken: TakenLine = { record: {}, value: '' };
+  const taken: TakenLine<Layout> = { layout: layouts[0] as Layout, record: {}, value: '' };
 
-  function take(text: string): TakenLine | undefined {
+  function take(line: NdjsonLineView): TakenLine<Layout> | undefined {
     for (let index = 0; index < list.length; index++) {
-      const template = list[index] as LineTemplate;
-      // Most lines of another layout differ in their first characters: a comparison, not a pattern run.
-      if (!text.startsWith(template.prefix)) continue;
-      const match = template.pattern.exec(text);
-      if (match === null) continue;
+      const template = list[index] as LineTemplate<Layout>;
+      if (!matches(template, line)) continue;
       templates.bringForward(index);
-      const group = template.readGroup;
-      taken.record = recordOf(template, match);
-      taken.value = capturedString(match[group] as string, match[group + 1] as string, template.repeat);
+      taken.layout = template.layout;
+      taken.record = recordOf(template, line);
+      taken.value = stringValue(textBetween(line, readStart, readEnd), readEscaped, template.repeat);
       return taken;
     }
     return undefined;
@@ -201,15 +443,12 @@ export function createLineReader(layouts: readonly LineLayout[]): LineReader {
   function learn(text: string, record: JsonObject): void {
     if (templates.resting()) return;
     const shape = shapeOf(shapes, record);
-    if (shape === undefined || !fits(record, shape.shape) || take(text) !== undefined) return;
-    const layout = layouts[shapes.indexOf(shape)] as LineLayout;
-    let template: LineTemplate | undefined;
-    try {
-      template = templateOf(record, layout, text);
-    } catch {
-      // A pattern the runtime refuses (too large, say) is no template.
-    }
-    templates.keep(template);
+    if (shape === undefined || !fits(record, shape.shape)) return;
+    const layout = layouts[shapes.indexOf(shape)] as Layout;
+    if (layout.learns !== undefined && !layout.learns(record)) return;
+    const line = viewOfText(text);
+    if (take(line) !== undefined) return;
+    templates.keep(templateOf(record, layout, text));
   }
 
   return { take, learn };
