@@ -183,10 +183,6 @@ function sameBytes(bytes: Uint8Array, at: number, expected: Uint8Array): boolean
   return true;
 }
 
-function bytesBetween(bytes: Uint8Array, start: number, end: number, expected: Uint8Array): boolean {
-  return end - start === expected.length && sameBytes(bytes, start, expected);
-}
-
 // Where the read field's string was found in the line last matched, and whether it holds an escape.
 let readStart = 0;
 let readEnd = 0;
@@ -272,8 +268,8 @@ function recordOf(template: LineTemplate<LineLayout>, line: NdjsonLineView): Jso
     const field = template.fixed[index] as FixedField;
     const start = template.fixedStarts[index] as number;
     const end = template.fixedEnds[index] as number;
-    // -1: the line repeats the last value (see `matches`).
-    if (start === -1 || bytesBetween(bytes, start, end, field.last)) continue;
+    // -1: the line repeats the last value; any other start is a value `matches` found to differ from it.
+    if (start === -1) continue;
     field.last = copyOf(bytes, start, end);
     const content = textBetween(line, start, end);
     const value = content.includes('\\') ? (JSON.parse(`"${content}"`) as string) : ownString(content);
