@@ -22,9 +22,13 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     return EXIT_USAGE_OR_IO;
   }
   let exitCode: ExitCode = EXIT_OK;
-  const program = createProgram(io, (code) => {
-    exitCode = code;
-  });
+  const program = createProgram(
+    io,
+    (code) => {
+      exitCode = code;
+    },
+    argv,
+  );
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {
