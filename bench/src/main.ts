@@ -242,7 +242,7 @@ async function benchShapes(values: {
   const { startUp, twoJobs } = fixedCosts;
   const otherLoads = [
     ...(startUp === undefined ? [] : [startUp.loadMax]),
-    ...(twoJobs === undefined ? [] : [twoJobs.loadMaxBefore]),
+    ...(twoJobs === undefined ? [] : [twoJobs.loadAtStart]),
   ];
   const text = [
     formatShapeReports(reports, date, otherLoads),

@@ -125,7 +125,7 @@ describe('the fixed costs', () => {
       bytes: 1e9,
       runs: 3,
       rows: [timedRow('summary --jobs 2', TWO_JOBS_TARGET), timedRow('validate --jobs 2', 1.69)],
-      loadMaxBefore: 0.6,
+      loadAtStart: 0.6,
     });
     expect(text).toContain('`big.ndjson` (1000 MB)');
     expect(text).toContain('| summary --jobs 2 | 100 | 1.70x | 1.70x | met |');
