@@ -1,0 +1,31 @@
+#!/usr/bin/env node
+import { setFlagsFromString } from 'node:v8';
+
+// Under V8's defaults the young generation grows to two 16 MB semi-spaces of headroom a streaming command never
+// needs, which puts `normalize` over 1 GB past its memory target (bench/RESULTS.md). `--max-semi-space-size` is read
+// only as Node starts, and a shebang cannot pass it everywhere (BusyBox `env`, on Alpine, has no `-S`), so the
+// young generation is kept at its starting size instead: the growth factor is read at each scavenge. A size given
+// on the command line or in NODE_OPTIONS is the user's choice and is left alone.
+const nodeOptions = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`;
+if (!/--(max|min)[-_]semi[-_]space[-_]size/.test(nodeOptions))
+  setFlagsFromString('--semi-space-growth-factor=2');
+
+let main;
+try {
+  ({ main } = await import('../bundle/cli.js'));
+} catch (error) {
+  // In a clone of the repository the bundle exists only after a build.
+  if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !String(error.message).includes('bundle')) throw error;
+  process.stderr.write('cursor-stream: the command is not built yet: run `pnpm build` first\n');
+  process.exit(2);
+}
+
+// A reader that stops early (`| head`) closes the pipe: stop quietly rather than die on EPIPE. Any other failure to
+// write the output (a full disk) is an I/O error: one line, exit code 2.
+process.stdout.on('error', (error) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  process.stderr.write(`cursor-stream: cannot write the output: ${error.message}\n`);
+  process.exit(2);
+});
+
+process.exitCode = await main(process.argv.slice(2));
