@@ -9,6 +9,8 @@ import { type CliIo, processIo, reportError } from './io/cli-io.ts';
 import { EXIT_OK, EXIT_USAGE_OR_IO, type ExitCode } from './io/exit-codes.ts';
 import { createProgram } from './program.ts';
 
+export { allowYoungGenerationGrowth } from '@cursor-stream/node/young-generation';
+
 /**
  * Runs the command line.
  *
