@@ -48,6 +48,7 @@ import { FULL_RELAY_MEMORY_SCALE, formatRelayMemoryRows, runRelayMemory } from '
 import { type BenchReport, formatReport, formatReportJson } from './report.ts';
 import { DEFAULT_LOG_COUNT, DEFAULT_SHAPE_MB, ensureLogShapes, shapeBytes } from './shape-corpora.ts';
 import { REPOSITORY_ROOT, spawnRun } from './spawn-run.ts';
+import type { StartUpReport, TwoJobsReport } from './start-up-and-jobs.ts';
 import { type Log, measureThroughput } from './throughput.ts';
 
 const log: Log = (line) => process.stderr.write(`${line}\n`);
@@ -220,22 +221,43 @@ async function benchShapes(values: {
     logCount: positiveInteger(values.logs, '--logs'),
     ...(values.shapes === undefined ? {} : { only: values.shapes.split(',') }),
   };
+  const { formatStartUp, formatTwoJobs, measureStartUp, measureTwoJobs } = await import(
+    './start-up-and-jobs.ts'
+  );
   const shapes = await ensureLogShapes(options, log);
   const reports = [];
+  const fixedCosts: { startUp?: StartUpReport; twoJobs?: TwoJobsReport } = {};
   for (const shape of shapes) {
     log(`${shape.name}: ${shape.description}`);
-    const rows = shape.kind === 'folder' ? SHAPE_FOLDER_ROWS : SHAPE_FILE_ROWS;
-    reports.push({ shape, report: await measureCommands(rows, shape.path, shapeBytes(shape), runs, log) });
+    if (shape.kind === 'start-up')
+      fixedCosts.startUp = await measureStartUp(START_UP_RUNS_PER_RUN * runs, log);
+    else if (shape.kind === 'two-jobs')
+      fixedCosts.twoJobs = await measureTwoJobs(shape.path, shapeBytes(shape), TWO_JOBS_RUNS, log);
+    else {
+      const rows = shape.kind === 'folder' ? SHAPE_FOLDER_ROWS : SHAPE_FILE_ROWS;
+      reports.push({ shape, report: await measureCommands(rows, shape.path, shapeBytes(shape), runs, log) });
+    }
   }
   const date = new Date().toISOString().slice(0, 10);
-  const text = formatShapeReports(reports, date);
-  process.stdout.write(values.json ? `${JSON.stringify(reports, null, 2)}\n` : text);
+  const { startUp, twoJobs } = fixedCosts;
+  const otherLoads = [
+    ...(startUp === undefined ? [] : [startUp.loadMax]),
+    ...(twoJobs === undefined ? [] : [twoJobs.loadAtStart]),
+  ];
+  const text = [
+    formatShapeReports(reports, date, otherLoads),
+    ...(startUp === undefined ? [] : [`### start-up\n\n${formatStartUp(startUp)}`]),
+    ...(twoJobs === undefined ? [] : [`### two jobs\n\n${formatTwoJobs(twoJobs)}`]),
+  ].join('\n');
+  process.stdout.write(
+    values.json ? `${JSON.stringify({ shapes: reports, ...fixedCosts }, null, 2)}\n` : text,
+  );
   const complete =
     values.shapes === undefined &&
     options.sizeMb === DEFAULT_SHAPE_MB &&
     options.logCount === DEFAULT_LOG_COUNT &&
     runs >= 5;
-  const refusal = values['no-write'] ? 'asked not to (--no-write)' : refusalOf(reports, complete);
+  const refusal = values['no-write'] ? 'asked not to (--no-write)' : refusalOf(reports, complete, otherLoads);
   if (refusal !== undefined) {
     log(`RESULTS.md not written (it takes runs whose 1-minute load stays at most ${QUIET_LOAD}): ${refusal}`);
     return;
@@ -243,6 +265,11 @@ async function benchShapes(values: {
   await writeCommandSection(RESULTS_FILE, text);
   log(`wrote the command section of ${displayPath(RESULTS_FILE)}`);
 }
+
+/** Start-up runs are short and noisy: each round of the commands takes this many of them. */
+const START_UP_RUNS_PER_RUN = 3;
+/** Rounds of the two-jobs measurement: each runs every command twice on a file of a gigabyte. */
+const TWO_JOBS_RUNS = 3;
 
 /** The generated corpus of `size` MB; the default and the memory run's corpora are the 200 and 1000 MB ones. */
 function scalingCorpusOf(size: number): string {

@@ -6,11 +6,12 @@
 
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, open, readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { sharedFolder } from '@cursor-stream/test-kit/corpus';
 import { PROFILE_NAMES, type ProfileName } from '../../corpus/generator/index.ts';
 import { DEFAULT_SEED, ensureCorpus } from './corpora.ts';
 import { REPOSITORY_ROOT } from './spawn-run.ts';
+import { START_UP_LOG } from './start-up-and-jobs.ts';
 import type { Log } from './throughput.ts';
 
 /** Size of each single-file shape, MB (10^6 bytes). */
@@ -18,14 +19,20 @@ export const DEFAULT_SHAPE_MB = 100;
 /** Logs in the folder of many small logs. */
 export const DEFAULT_LOG_COUNT = 10_000;
 
-/** One shape: a file read as one log, or a folder of logs read one after another. */
+/**
+ * One shape: a file read as one log, or a folder of logs read one after another; or one of the fixed costs, start-up
+ * (on the README's small recording) and two jobs against one (on a file ten times a shape's size).
+ */
 export interface LogShape {
   name: string;
   /** What it is, for the report. */
   description: string;
   path: string;
-  kind: 'file' | 'folder';
+  kind: 'file' | 'folder' | 'start-up' | 'two-jobs';
 }
+
+/** How many times a shape's size the file of the two-jobs measurement is: 1 GB for 100 MB shapes. */
+const TWO_JOBS_SCALE = 10;
 
 const GENERATED = join(REPOSITORY_ROOT, 'corpus/generated');
 /** The repository's own recordings of the dialects the commands read (other agents' logs are refused). */
@@ -113,12 +120,18 @@ export interface ShapeOptions {
 }
 
 /** The names of every shape, in the order they are measured. */
-export function shapeNames(options: Pick<ShapeOptions, 'logCount'>): string[] {
+export function shapeNames(options: Pick<ShapeOptions, 'logCount' | 'sizeMb'>): string[] {
   return [
     ...PROFILE_NAMES.map((profile) => `profile-${profile}`),
     'real-captures',
     `logs-${options.logCount}`,
+    'start-up',
+    twoJobsName(options.sizeMb),
   ];
+}
+
+function twoJobsName(sizeMb: number): string {
+  return `two-jobs-${sizeMb * TWO_JOBS_SCALE}mb`;
 }
 
 /**
@@ -168,12 +181,35 @@ export async function ensureLogShapes(options: ShapeOptions, log: Log): Promise<
       kind: 'folder',
     });
   }
+  if (wanted('start-up'))
+    shapes.push({
+      name: 'start-up',
+      description: "each command on the README's small recording, against a bare node",
+      path: START_UP_LOG,
+      kind: 'start-up',
+    });
+  const twoJobs = twoJobsName(sizeMb);
+  if (wanted(twoJobs)) {
+    const megabytes = sizeMb * TWO_JOBS_SCALE;
+    const path = join(GENERATED, `mixed-seed${DEFAULT_SEED}-${megabytes}mb.ndjson`);
+    await ensureCorpus(
+      path,
+      { seed: DEFAULT_SEED, targetBytes: megabytes * 1e6, profile: 'mixed', rawNewlines: 0 },
+      log,
+    );
+    shapes.push({
+      name: twoJobs,
+      description: `pnpm corpus:generate --profile mixed --seed ${DEFAULT_SEED}, ${megabytes} MB, on one job and on two`,
+      path,
+      kind: 'two-jobs',
+    });
+  }
   return shapes;
 }
 
 /** The bytes of a shape: its file's size, or the sum of its folder's files. */
 export function shapeBytes(shape: LogShape): number {
-  if (shape.kind === 'file') return statSync(shape.path).size;
+  if (shape.kind !== 'folder') return statSync(resolve(REPOSITORY_ROOT, shape.path)).size;
   let total = 0;
   for (const name of readdirSync(shape.path)) total += statSync(join(shape.path, name)).size;
   return total;

@@ -31,10 +31,17 @@ export function highestLoad(reports: readonly ShapeReport[]): number {
   return highest;
 }
 
-/** Why a run may not be written to RESULTS.md, or `undefined` when it may. */
-export function refusalOf(reports: readonly ShapeReport[], complete: boolean): string | undefined {
+/**
+ * Why a run may not be written to RESULTS.md, or `undefined` when it may. `otherLoads` are the highest loads of the
+ * run's other measurements (start-up, two jobs).
+ */
+export function refusalOf(
+  reports: readonly ShapeReport[],
+  complete: boolean,
+  otherLoads: readonly number[] = [],
+): string | undefined {
   if (!complete) return 'not every shape was measured at its full size';
-  const highest = highestLoad(reports);
+  const highest = Math.max(highestLoad(reports), ...otherLoads);
   if (!(highest <= QUIET_LOAD))
     return `the 1-minute load average reached ${highest.toFixed(2)}, above ${QUIET_LOAD}: on a busy machine the processes compared do not slow down alike`;
   return undefined;
@@ -48,6 +55,7 @@ const ratio = (value: number | undefined): string =>
  * of the paired per-round ratios in parentheses.
  */
 export function formatShapeMatrix(reports: readonly ShapeReport[]): string {
+  if (reports.length === 0) return '';
   const commands: string[] = [];
   for (const { report } of reports)
     for (const row of report.rows)
@@ -73,14 +81,18 @@ export function formatShapeMatrix(reports: readonly ShapeReport[]): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** The whole report: the matrix, then each shape's table. */
-export function formatShapeReports(reports: readonly ShapeReport[], date: string): string {
+/** The whole report: the matrix, then each shape's table; `otherLoads` as {@link refusalOf} takes them. */
+export function formatShapeReports(
+  reports: readonly ShapeReport[],
+  date: string,
+  otherLoads: readonly number[] = [],
+): string {
   const runs = reports[0]?.report.runs ?? 0;
   return [
     `Run of ${date}: the built CLI as installed, whole fresh processes from spawn to exit, ${runs} rounds interleaved ` +
       'with the reference loop (`TextDecoder` + `String#indexOf` + `JSON.parse`, reading a folder one file after ' +
       `another); x = reference loop median time / command median time, (paired) = median of the per-round ratios. ` +
-      `Highest 1-minute load average seen: ${highestLoad(reports).toFixed(2)}.`,
+      `Highest 1-minute load average seen: ${Math.max(highestLoad(reports), ...otherLoads).toFixed(2)}.`,
     '',
     formatShapeMatrix(reports),
     ...reports.map(({ shape, report }) =>

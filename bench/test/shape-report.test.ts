@@ -21,6 +21,13 @@ import {
   type ShapeReport,
   withCommandSection,
 } from '../src/shape-report.ts';
+import {
+  formatStartUp,
+  formatTwoJobs,
+  START_UP_TARGET,
+  type TimedRow,
+  TWO_JOBS_TARGET,
+} from '../src/start-up-and-jobs.ts';
 
 function row(name: string, ratio: number, loads: [number, number]): CommandTableRow {
   return {
@@ -66,6 +73,9 @@ describe('the command report', () => {
     expect(refusalOf(busyRow, true)).toMatch(/reached 3\.25, above 1\.5/);
     // A load seen only as the run ended counts as much as one seen between runs.
     expect(refusalOf([shapeReport('a', [0.4, 1.2], 0.5, 1.6)], true)).toMatch(/reached 1\.60/);
+    // So does one seen while start-up or two jobs were measured.
+    expect(refusalOf(quiet, true, [0.7, 1.8])).toMatch(/reached 1\.80/);
+    expect(refusalOf(quiet, true, [0.7, 1.1])).toBeUndefined();
   });
 
   it('puts every shape in one matrix of ratios and paired ratios', () => {
@@ -90,6 +100,36 @@ describe('the command report', () => {
     expect(withCommandSection('# Results\n', 'table')).toBe(
       `# Results\n\n${RESULTS_BEGIN}\n\ntable\n\n${RESULTS_END}\n`,
     );
+  });
+});
+
+function timedRow(label: string, ratio: number): TimedRow {
+  return { label, medianMs: 100, ratio, pairedRatio: ratio, exitCodes: [0], loadMin: 0.5, loadMax: 0.6 };
+}
+
+describe('the fixed costs', () => {
+  it('judge start-up as a multiple of a bare node, at most the target', () => {
+    const text = formatStartUp({
+      runs: 15,
+      bareNodeMs: 40,
+      rows: [timedRow('cursor-stream --version', START_UP_TARGET), timedRow('cursor-stream validate', 1.51)],
+      loadMax: 0.6,
+    });
+    expect(text).toContain('| cursor-stream --version | 100 | 1.50x | 1.50x | met | 0 | 0.50-0.60 |');
+    expect(text).toContain('| cursor-stream validate | 100 | 1.51x | 1.51x | not met |');
+  });
+
+  it('judge two jobs by their speed-up over one, at least the target', () => {
+    const text = formatTwoJobs({
+      file: 'big.ndjson',
+      bytes: 1e9,
+      runs: 3,
+      rows: [timedRow('summary --jobs 2', TWO_JOBS_TARGET), timedRow('validate --jobs 2', 1.69)],
+      loadAtStart: 0.6,
+    });
+    expect(text).toContain('`big.ndjson` (1000 MB)');
+    expect(text).toContain('| summary --jobs 2 | 100 | 1.70x | 1.70x | met |');
+    expect(text).toContain('| validate --jobs 2 | 100 | 1.69x | 1.69x | not met |');
   });
 });
 

@@ -7,12 +7,15 @@ import { setFlagsFromString } from 'node:v8';
 // young generation is kept at its starting size instead: the growth factor is read at each scavenge. A size given
 // on the command line or in NODE_OPTIONS is the user's choice and is left alone.
 const nodeOptions = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`;
-if (!/--(max|min)[-_]semi[-_]space[-_]size/.test(nodeOptions))
-  setFlagsFromString('--semi-space-growth-factor=1');
+const ownYoungGeneration = !/--(max|min)[-_]semi[-_]space[-_]size/.test(nodeOptions);
+if (ownYoungGeneration) setFlagsFromString('--semi-space-growth-factor=1');
 
 let main;
 try {
-  ({ main } = await import('../bundle/cli.js'));
+  let allowYoungGenerationGrowth;
+  ({ main, allowYoungGenerationGrowth } = await import('../bundle/cli.js'));
+  // Up to a cap, and only until a long line comes: see `young-generation.ts` in @cursor-stream/node.
+  if (ownYoungGeneration) allowYoungGenerationGrowth();
 } catch (error) {
   // In a clone of the repository the bundle exists only after a build.
   if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !String(error.message).includes('bundle')) throw error;

@@ -11,7 +11,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -102,6 +102,26 @@ async function buildInto(outdir) {
   await build(bundleOptions(outdir));
 }
 
+/**
+ * commander loads `child_process` as it starts, for executable subcommands, which this CLI has none of: loading it
+ * would cost every command's start-up. Within commander it becomes a module that loads it on the first spawn.
+ */
+const lazyChildProcessForCommander = {
+  name: 'lazy-child-process-for-commander',
+  setup(build) {
+    const inCommander = `${sep}commander${sep}`;
+    build.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+      args.importer.includes(inCommander)
+        ? { path: 'child_process', namespace: 'lazy-child-process' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'lazy-child-process' }, () => ({
+      contents: "module.exports = { spawn: (...args) => require('node:child_process').spawn(...args) };",
+      loader: 'js',
+    }));
+  },
+};
+
 /** esbuild's options for the bundle written to `outdir`. */
 export function bundleOptions(outdir) {
   return {
@@ -116,9 +136,13 @@ export function bundleOptions(outdir) {
     // Workspace packages are bundled from their sources, like tests read them.
     conditions: ['@cursor-stream/source'],
     external: OPTIONAL_PEERS,
-    // commander is CommonJS; its require() calls need a require in the ES module.
+    // Smaller files parse faster: the bundle's size is most of a command's start-up on a small log.
+    minify: true,
+    plugins: [lazyChildProcessForCommander],
+    // commander and ws are CommonJS; their require() calls need a require in the ES module. Most ask for Node's own
+    // modules, which need no resolving: `node:module` (and a require of this file) is loaded only for any other.
     banner: {
-      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+      js: "const require = (id) => process.getBuiltinModule(id) ?? process.getBuiltinModule('node:module').createRequire(import.meta.url)(id);",
     },
     logLevel: 'warning',
   };

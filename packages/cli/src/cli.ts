@@ -9,6 +9,8 @@ import { type CliIo, processIo, reportError } from './io/cli-io.ts';
 import { EXIT_OK, EXIT_USAGE_OR_IO, type ExitCode } from './io/exit-codes.ts';
 import { createProgram } from './program.ts';
 
+export { allowYoungGenerationGrowth } from '@cursor-stream/node/young-generation';
+
 /**
  * Runs the command line.
  *
@@ -22,9 +24,13 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     return EXIT_USAGE_OR_IO;
   }
   let exitCode: ExitCode = EXIT_OK;
-  const program = createProgram(io, (code) => {
-    exitCode = code;
-  });
+  const program = createProgram(
+    io,
+    (code) => {
+      exitCode = code;
+    },
+    argv,
+  );
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {

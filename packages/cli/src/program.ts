@@ -25,8 +25,14 @@ function packageVersion(): string {
  *
  * @param io - The streams the commands read and write.
  * @param done - Receives the exit code of the command that ran.
+ * @param argv - The arguments it will parse: when they name a command, only that command is declared, as declaring
+ *   them all is most of the set-up a command on a small log pays before it reads.
  */
-export function createProgram(io: CliIo, done: (code: ExitCode) => void): Command {
+export function createProgram(
+  io: CliIo,
+  done: (code: ExitCode) => void,
+  argv: readonly string[] = [],
+): Command {
   const program = new Command('cursor-stream')
     .description(
       "Read the NDJSON stream of Cursor's headless agent (cursor-agent --output-format stream-json) as canonical events.",
@@ -42,8 +48,9 @@ export function createProgram(io: CliIo, done: (code: ExitCode) => void): Comman
       outputError: (text, write) => write(`${oneLineUsageError(text)}\n`),
     })
     .addHelpText('after', `${INPUT_HELP}\n${EXIT_HELP}`);
+  const named = argv[0] !== undefined && Object.hasOwn(COMMANDS, argv[0]) ? argv[0] : undefined;
   for (const [name, command] of Object.entries(COMMANDS))
-    command.declare(program.command(name), { io, done });
+    if (named === undefined || name === named) command.declare(program.command(name), { io, done });
   return program;
 }
 

@@ -4,9 +4,11 @@ import {
   createSummaryJsonWriter,
   formatSummaryText,
   type SummaryJson,
+  type SummarySessionJson,
   sessionJson,
 } from '@cursor-stream/inspect/summary';
 import { createPalette } from '@cursor-stream/inspect/terminal';
+import { fc, test as propTest } from '@fast-check/vitest';
 import { describe, expect, test } from 'vitest';
 
 const plain = createPalette(false);
@@ -218,6 +220,28 @@ describe('createSummaryJsonWriter', () => {
       const whole: SummaryJson = { sessions, ...rest };
       expect(parts.join('')).toBe(`${JSON.stringify(whole, null, 2)}\n`);
       expect(parts.length).toBe(count + 1);
+    },
+  );
+
+  propTest.prop([
+    fc.array(fc.dictionary(fc.string(), fc.jsonValue()), { maxLength: 4 }),
+    // The document's own keys are names: a key that reads as an index would be ordered before `sessions`.
+    fc.dictionary(
+      fc.string().map((key) => `k${key}`),
+      fc.jsonValue(),
+    ),
+  ])(
+    'writes any sessions and any rest as JSON.stringify prints the whole document',
+    async (sessions, rest) => {
+      const parts: string[] = [];
+      const writer = createSummaryJsonWriter(async (text) => {
+        parts.push(text);
+      });
+      // The writer's indentation does not depend on what a session holds: any JSON object stands for one.
+      for (const session of sessions) await writer.session(session as unknown as SummarySessionJson);
+      const tail = { ...rest, lines: 1 } as unknown as Omit<SummaryJson, 'sessions'>;
+      await writer.end(tail);
+      expect(parts.join('')).toBe(`${JSON.stringify({ sessions, ...tail }, null, 2)}\n`);
     },
   );
 });

@@ -1,7 +1,13 @@
 /** The session reducer's text digest over Node's native SHA-256. */
 
-import { createHash } from 'node:crypto';
+import type { Hash } from 'node:crypto';
 import type { TextDigest } from '@cursor-stream/core/normalize';
+
+/**
+ * `node:crypto`, loaded on the first digest: a digest is made only for a text too long to keep whole, and loading the
+ * module costs every command's start-up as much as reading a small log.
+ */
+let createHash: ((algorithm: string) => Hash) | undefined;
 
 /**
  * A {@link TextDigest} for the session reducer's `textDigest` option: the same SHA-256 of the text as UTF-16LE that
@@ -13,6 +19,7 @@ import type { TextDigest } from '@cursor-stream/core/normalize';
  * ```
  */
 export function createNodeTextDigest(): TextDigest {
+  createHash ??= process.getBuiltinModule('node:crypto').createHash;
   const hash = createHash('sha256');
   return {
     update(piece) {

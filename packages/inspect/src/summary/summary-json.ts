@@ -162,8 +162,25 @@ export function invalidLineCount(summary: Pick<SummaryJson, 'invalidLines' | 'in
 
 /** `JSON.stringify(value, null, 2)` as it reads nested `depth` levels deep in a 2-space indented document. */
 function indentedJson(value: unknown, depth: number): string {
-  // JSON escapes line feeds inside strings, so every raw one is between values and takes the indent.
-  return JSON.stringify(value, null, 2).replaceAll('\n', `\n${'  '.repeat(depth)}`);
+  // Stringified inside `depth` arrays, the value is indented as it is there; cutting the arrays' own lines off is
+  // cheaper than indenting each of its lines afterwards, as a session's block is most of what `summary --json` does
+  // on logs of short runs.
+  let wrapped = value;
+  for (let level = 0; level < depth; level++) wrapped = [wrapped];
+  const text = JSON.stringify(wrapped, null, 2);
+  return text.slice(openingLength(depth), text.length - closingLength(depth));
+}
+
+/** The length of `depth` opening arrays' text, each on its line, before a value nested in them: `[\n  [\n    `. */
+function openingLength(depth: number): number {
+  // Level i (from 0) is `[`, a line feed and the next level's indent: 2 + 2 * (i + 1).
+  return depth * 2 + depth * (depth + 1);
+}
+
+/** The length of their closing text after the value: `\n  ]\n]`. */
+function closingLength(depth: number): number {
+  // Level i is a line feed, its indent and `]`: 2 + 2 * i.
+  return depth * 2 + depth * (depth - 1);
 }
 
 /** A session as it reads in the `summary --json` document's session list, without what separates it from others. */

@@ -41,3 +41,11 @@ export {
   type TextSniffer,
 } from './text-sniff.ts';
 export { expandLogPaths, isLogFileName, type LogEntry } from './walk-logs.ts';
+export {
+  allowYoungGenerationGrowth,
+  holdYoungGeneration,
+  LONG_LINE_BYTES,
+  watchLineLengths,
+  YOUNG_GENERATION_CAP_BYTES,
+  youngGenerationGrowing,
+} from './young-generation.ts';

@@ -19,6 +19,7 @@ import { ioError, type LogError, type LogResult, logError } from './log-error.ts
 import { type LogSource, openLog } from './open-log.ts';
 import type { Progress } from './progress.ts';
 import { createTextSniffer } from './text-sniff.ts';
+import { watchLineLengths } from './young-generation.ts';
 
 /** How a log's bytes become canonical events. */
 export interface ReadingOptions {
@@ -178,6 +179,7 @@ async function readSource(source: LogSource, options: ReadLogOptions): Promise<L
   );
   let dialect: string | undefined;
   const sniffer = createTextSniffer();
+  const noteChunk = watchLineLengths();
   // Leaving another agent's log out: its first window's events wait until it is known whose the log is.
   let held: CanonicalEvent[] | null = options.foreignLogs === 'leave-out' ? [] : null;
   let leftOut = false;
@@ -207,6 +209,7 @@ async function readSource(source: LogSource, options: ReadLogOptions): Promise<L
       const notTextReason = sniffer.check(chunk);
       if (notTextReason !== null) return { ok: false, error: notText(source.path, notTextReason) };
       counter.add(chunk);
+      noteChunk(chunk);
       const events = normalizer.feed(chunk);
       if (normalizer.dialect !== undefined && normalizer.dialect !== dialect) {
         dialect = normalizer.dialect;

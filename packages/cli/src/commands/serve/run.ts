@@ -1,6 +1,7 @@
 /** `cursor-stream serve`: the relay of `@cursor-stream/relay` on the command line, until SIGINT or SIGTERM. */
 
 import { escapeControls } from '@cursor-stream/core/text';
+import { holdYoungGeneration } from '@cursor-stream/node/young-generation';
 import { createRelayServer, RelayConfigError, type RelayServer } from '@cursor-stream/relay';
 import type { CliIo } from '../../io/cli-io.ts';
 import { EXIT_OK, EXIT_USAGE_OR_IO, type ExitCode } from '../../io/exit-codes.ts';
@@ -21,6 +22,8 @@ export interface ServeOptions {
 
 /** Serves until a stop signal; exit 2 when the relay cannot start. */
 export async function runServe(options: ServeOptions, io: CliIo): Promise<ExitCode> {
+  // The relay takes records of any length from requests, whose lines no reader watches: its young generation stays.
+  holdYoungGeneration();
   let relay: RelayServer;
   try {
     relay = createRelayServer({

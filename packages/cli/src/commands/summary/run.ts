@@ -55,18 +55,40 @@ interface SummarySink {
   /** Whether the text form is colored. */
   readonly color: boolean;
   readonly palette: Palette;
-  /** Writes a session's block, as {@link sessionJsonBlock} or {@link sessionTextBlock} renders it. */
+  /** Takes a session's block, as {@link sessionJsonBlock} or {@link sessionTextBlock} renders it. */
   block(text: string): Promise<void>;
+  /** Writes the blocks taken since the last time, at once. */
+  flush(): Promise<void>;
+  /** Writes the footer, and what is left. */
   end(footer: SummaryFooter): Promise<void>;
 }
 
 function summarySink(options: SummaryOptions, io: CliIo): SummarySink {
-  const write = (text: string): Promise<void> => writeText(io.stdout, text);
+  // A batch of events ends many sessions on logs of short runs: their blocks go out in one write, as a write per
+  // session costs more than its text. What is held is at most one batch's sessions.
+  let pending: string[] = [];
+  const write = async (text: string): Promise<void> => {
+    pending.push(text);
+  };
+  const flush = (): Promise<void> => {
+    const text = pending.join('');
+    pending = [];
+    return writeText(io.stdout, text);
+  };
   const color = shouldUseColor({ isTTY: io.stdout.isTTY, env: io.env });
   const palette = createPalette(color);
   if (options.json) {
     const writer = createSummaryJsonWriter(write);
-    return { color, palette, block: writer.sessionBlock, end: (footer) => writer.end(footer) };
+    return {
+      color,
+      palette,
+      block: writer.sessionBlock,
+      flush,
+      async end(footer) {
+        await writer.end(footer);
+        await flush();
+      },
+    };
   }
   let sessions = 0;
   return {
@@ -76,7 +98,11 @@ function summarySink(options: SummaryOptions, io: CliIo): SummarySink {
       sessions += 1;
       return write(text);
     },
-    end: (footer) => write(`${summaryFooterLine(footer, sessions, palette)}\n`),
+    flush,
+    async end(footer) {
+      await write(`${summaryFooterLine(footer, sessions, palette)}\n`);
+      await flush();
+    },
   };
 }
 
@@ -114,6 +140,7 @@ async function summarizeHere(
       const json = sessionJson(session, dialect, file);
       await sink.block(options.json ? sessionJsonBlock(json) : sessionTextBlock(json, sink.palette));
     }
+    await sink.flush();
   }
   const result = await readLog(path, {
     ...options,
@@ -159,6 +186,7 @@ async function summarizeInRanges(
     progress: progressFor(io, false),
     async items(blocks) {
       for (const block of blocks) await sink.block(block as string);
+      await sink.flush();
     },
     result(part) {
       invalidLines = joinInvalidLines([invalidLines, part as InvalidLinesJson]);
