@@ -41,6 +41,58 @@ describe('the wall clock of a zone', () => {
     expect(clockOf('UTC').wallTime(ms)).toBe(new Date(ms).toISOString().slice(0, 23));
   });
 
+  /** The zone's wall time of an instant as `Intl` formats it, field by field: what the clock must always say. */
+  const formats = new Map<string, Intl.DateTimeFormat>();
+  function formatted(zone: string, ms: number): string {
+    let format = formats.get(zone);
+    if (format === undefined) {
+      format = new Intl.DateTimeFormat('en-US', {
+        timeZone: zone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+      });
+      formats.set(zone, format);
+    }
+    const parts = Object.fromEntries(format.formatToParts(ms).map((part) => [part.type, part.value]));
+    const year = String(Number(parts.year)).padStart(4, '0');
+    const millis = String(ms % 1000).padStart(3, '0');
+    return `${year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}.${millis}`;
+  }
+
+  const ZONES = Intl.supportedValuesOf('timeZone');
+  const HOUR = 3_600_000;
+
+  propTest.prop([
+    fc.constantFrom(...ZONES),
+    fc.integer({ min: -2_000_000_000_000, max: 8_000_000_000_000 }),
+    fc.array(fc.integer({ min: -3 * HOUR, max: 3 * HOUR }), { maxLength: 20 }),
+  ])('in any zone is what Intl formats, for instants read one after another', (zone, base, deltas) => {
+    const clock = clockOf(zone);
+    for (const ms of [base, ...deltas.map((delta) => base + delta)])
+      expect(clock.wallTime(ms)).toBe(formatted(zone, ms));
+  });
+
+  test('is exact through every hour of years with changes within a UTC hour and odd offsets', () => {
+    // St. John's changes at 02:00 local (:30 in UTC), Kathmandu is +05:45, Lord Howe moves by half an hour, and
+    // Monrovia kept -00:44:30 until 1972.
+    const spans: [string, number][] = [
+      ['America/St_Johns', Date.UTC(2024, 0, 1)],
+      ['Asia/Kathmandu', Date.UTC(1986, 0, 1)],
+      ['Australia/Lord_Howe', Date.UTC(2025, 0, 1)],
+      ['Africa/Monrovia', Date.UTC(1971, 6, 1)],
+    ];
+    for (const [zone, from] of spans) {
+      const clock = clockOf(zone);
+      for (let ms = from; ms < from + 366 * 24 * HOUR; ms += HOUR / 2 + 1001)
+        expect(clock.wallTime(ms)).toBe(formatted(zone, ms));
+    }
+  });
+
   test('a name that is no zone is an error value', () => {
     const clock = createWallClock('Not/AZone');
     expect(clock.ok).toBe(false);

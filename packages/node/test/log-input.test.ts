@@ -141,6 +141,43 @@ describe('createTextSniffer', () => {
     },
   );
 
+  /** Undecodable sequences in bytes beyond their genuine U+FFFD; a sequence cut by their end is not one. */
+  const undecodable = (bytes: Uint8Array): number => {
+    const decoded = [...new TextDecoder().decode(bytes, { stream: true })];
+    let genuine = 0;
+    for (let at = 0; at + 2 < bytes.length; at++)
+      if (bytes[at] === 0xef && bytes[at + 1] === 0xbf && bytes[at + 2] === 0xbd) genuine++;
+    return decoded.filter((c) => c === '\uFFFD').length - genuine;
+  };
+  /**
+   * The verdict by its definition, after each chunk: a NUL in it, else more undecodable sequences than allowed in
+   * all the bytes seen, within the prefix.
+   */
+  const defined = (chunks: readonly Uint8Array[], prefix: number): string | null => {
+    const all = Buffer.concat(chunks);
+    let seen = 0;
+    for (const chunk of chunks) {
+      if (seen >= prefix) break;
+      const part = chunk.subarray(0, prefix - seen);
+      const nul = part.indexOf(0);
+      if (nul !== -1) return `NUL byte at offset ${seen + nul}`;
+      seen += part.length;
+      if (undecodable(all.subarray(0, seen)) > 8) return 'not UTF-8';
+    }
+    return null;
+  };
+  const textArb = fc.oneof(
+    fc.string({ unit: 'grapheme', maxLength: 40 }).map((text) => new TextEncoder().encode(text)),
+    fc.array(byteArb, { maxLength: 40 }).map((list) => Uint8Array.from(list)),
+  );
+
+  test.prop([fc.array(textArb, { maxLength: 12 }), fc.nat(400)])(
+    'says what its definition says of whole text, broken text and both, chunk by chunk',
+    (pieces, prefix) => {
+      expect(verdict(pieces, prefix + 1)).toBe(defined(pieces, prefix + 1));
+    },
+  );
+
   test.prop([fc.array(byteArb, { maxLength: 300 }), fc.array(fc.nat(300), { maxLength: 8 })])(
     'in particular on NULs, bad bytes and genuine U+FFFD cut anywhere',
     (list, cuts) => {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type LogSource, openLog, READ_CHUNK_BYTES } from '@cursor-stream/node/logs';
@@ -78,6 +78,61 @@ describe('openLog on a regular file', () => {
     await source.close();
     await source.close();
     expect((await iterator.next()).done).toBe(true);
+  });
+});
+
+/** Every chunk of a source read synchronously, copied. */
+function syncBytesOf(source: LogSource): Buffer {
+  const read = source.readChunkSync;
+  if (read === undefined) throw new Error('not read synchronously');
+  const chunks: Uint8Array[] = [];
+  for (let chunk = read(); chunk !== null; chunk = read()) chunks.push(chunk.slice());
+  return Buffer.concat(chunks);
+}
+
+describe('openLog on a regular file, read synchronously', () => {
+  test.prop([fc.integer({ min: 0, max: 5 * READ_CHUNK_BYTES + 17 }), fc.integer({ min: 0, max: 255 })], {
+    numRuns: 12,
+  })('gives the bytes its chunks give', async (size, seed) => {
+    const file = join(directory, `sync-${size}-${seed}`);
+    const content = patterned(size, seed);
+    await writeFile(file, content);
+    const source = await opened(file);
+    expect(syncBytesOf(source).equals(content)).toBe(true);
+    expect(source.readChunkSync?.()).toBeNull();
+    await source.close();
+  });
+
+  it('ends at a short read that reaches the size the file had when opened', async () => {
+    const file = join(directory, 'grown');
+    await writeFile(file, patterned(100, 4));
+    const source = await opened(file);
+    expect(source.readChunkSync?.()?.length).toBe(100);
+    await appendFile(file, patterned(50, 5));
+    expect(source.readChunkSync?.()).toBeNull();
+    await source.close();
+  });
+
+  it('reads files one after another into one buffer, and files side by side into their own', async () => {
+    const [first, second] = [join(directory, 'first'), join(directory, 'second')];
+    await writeFile(first, patterned(3 * READ_CHUNK_BYTES + 1, 6));
+    await writeFile(second, patterned(READ_CHUNK_BYTES - 1, 7));
+    const buffers = new Set<ArrayBufferLike>();
+    for (const file of [first, second]) {
+      const source = await opened(file);
+      for await (const chunk of source.chunks) buffers.add(chunk.buffer);
+      await source.close();
+    }
+    expect(buffers.size).toBe(1);
+    const [a, b] = [await opened(first), await opened(second)];
+    const read = (source: LogSource) => source.readChunkSync?.() ?? new Uint8Array(0);
+    const [fromA, fromB] = [read(a), read(b)];
+    expect(fromA.buffer).not.toBe(fromB.buffer);
+    expect(
+      Buffer.from(fromA).equals(patterned(3 * READ_CHUNK_BYTES + 1, 6).subarray(0, READ_CHUNK_BYTES)),
+    ).toBe(true);
+    expect(Buffer.from(fromB).equals(patterned(READ_CHUNK_BYTES - 1, 7))).toBe(true);
+    await Promise.all([a.close(), b.close()]);
   });
 });
 

@@ -42,6 +42,26 @@ describe('readLog', () => {
     );
   });
 
+  test('reads a log that starts like gzip as the text it holds, whatever its name', async () => {
+    const path = join(scratch, 'compressed-without-its-name.ndjson');
+    writeFileSync(path, gzipSync(readFileSync(DOCS_EXAMPLE)));
+    expect(JSON.stringify((await eventsOf(path)).events)).toBe(
+      JSON.stringify(normalizedAtOnce(DOCS_EXAMPLE)),
+    );
+  });
+
+  test('gives a log of many reads the events the normalizer gives for it at once', async () => {
+    const path = join(scratch, 'many-reads.ndjson');
+    const example = readFileSync(DOCS_EXAMPLE);
+    writeFileSync(
+      path,
+      Buffer.concat(Array.from({ length: Math.ceil((2 << 20) / example.length) }, () => example)),
+    );
+    const read = await eventsOf(path);
+    expect(read.bytes).toBeGreaterThan(2 << 20);
+    expect(JSON.stringify(read.events)).toBe(JSON.stringify(normalizedAtOnce(path)));
+  });
+
   test('says why a log cannot be read, as a value with a code and the path', async () => {
     const missing = join(scratch, 'missing.ndjson');
     const binary = join(scratch, 'binary.ndjson');

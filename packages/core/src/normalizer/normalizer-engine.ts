@@ -106,8 +106,36 @@ interface Normalized {
   events: readonly CanonicalEvent[];
 }
 
+/** What a list of dialects offers the tokenizer: the same for every stream read with the list. */
+interface DialectListTraits {
+  /** The dialects that read prefixed text lines as their records. */
+  readonly textLineDialects: readonly Dialect[];
+  readonly anyHotLines: boolean;
+  readonly anyRecordReader: boolean;
+}
+
+/**
+ * Each list's traits, worked out when a normalizer is first made with it (a list is not changed once in use): a
+ * folder of small logs makes a normalizer per log, with the same list.
+ */
+const listTraits = new WeakMap<readonly Dialect[], DialectListTraits>();
+
+function traitsOf(dialects: readonly Dialect[]): DialectListTraits {
+  let traits = listTraits.get(dialects);
+  if (traits === undefined) {
+    traits = {
+      textLineDialects: dialects.filter((dialect) => dialect.readTextLine !== undefined),
+      anyHotLines: dialects.some((dialect) => dialect.hotLines !== undefined),
+      anyRecordReader: dialects.some((dialect) => dialect.recordReader !== undefined),
+    };
+    listTraits.set(dialects, traits);
+  }
+  return traits;
+}
+
 /** A normalizer over the given dialects. */
 export function createNormalizerEngine(options: NormalizerEngineOptions): Normalizer {
+  const { textLineDialects, anyHotLines, anyRecordReader } = traitsOf(options.dialects);
   const router = createDialectRouter(options.dialects, options.forced);
   const tracker = createSessionTracker();
   const { onRecord, maxRecordBytes } = options;
@@ -252,9 +280,7 @@ export function createNormalizerEngine(options: NormalizerEngineOptions): Normal
   }
 
   // Whether lines may be taken without a value: not when the caller wants every record's value.
-  const takesLines =
-    (onRecord === undefined || options.onRecordFor === 'unproven-records') &&
-    options.dialects.some((dialect) => dialect.hotLines !== undefined);
+  const takesLines = (onRecord === undefined || options.onRecordFor === 'unproven-records') && anyHotLines;
   /** This stream's line reader of each dialect with hot lines: layouts and session ids are the stream's own. */
   const lineReaders = new Map<Dialect, LineReader>();
 
@@ -277,7 +303,7 @@ export function createNormalizerEngine(options: NormalizerEngineOptions): Normal
    * Records of taken lines found, in a locked stream, to be of its dialect and no other agent's: a layout's record
    * changes only with its session, and the stream's layouts take turns line by line.
    */
-  const routedRecords = new WeakSet<JsonObject>();
+  let routedRecords: WeakSet<JsonObject> | undefined;
 
   function takeLine(view: NdjsonLineView): boolean {
     const dialect = readingDialect();
@@ -285,11 +311,14 @@ export function createNormalizerEngine(options: NormalizerEngineOptions): Normal
     if (dialect === undefined || hotLines === undefined) return false;
     const taken = lineReaderOf(dialect)?.take(view);
     if (taken === undefined) return false;
-    if (!routedRecords.has(taken.record)) {
+    if (routedRecords?.has(taken.record) !== true) {
       if (foreign === undefined && foreignAgentOf(taken.record) !== undefined) return false;
       if (router.route(taken.record) !== dialect) return false;
       // Once the stream is this dialect's, routing the same record again gives the same answer and changes nothing.
-      if (router.locked === dialect) routedRecords.add(taken.record);
+      if (router.locked === dialect) {
+        routedRecords ??= new WeakSet();
+        routedRecords.add(taken.record);
+      }
     }
     emit(hotLines.events(taken, { line: view.line, offset: view.offset }, router.stateOf(dialect)), dialect);
     return true;
@@ -305,9 +334,7 @@ export function createNormalizerEngine(options: NormalizerEngineOptions): Normal
     else learnLayout(record, dialect);
   }
 
-  /** The dialects that read prefixed text lines as their records; the stream's own is asked first. */
-  const textLineDialects = options.dialects.filter((dialect) => dialect.readTextLine !== undefined);
-
+  /** Reads a prefixed text line with the dialects that read them; the stream's own is asked first. */
   function readTextLine(text: string): JsonObject | undefined {
     const locked = router.locked;
     const order =
@@ -345,9 +372,7 @@ export function createNormalizerEngine(options: NormalizerEngineOptions): Normal
     ...(textLineDialects.length > 0 ? { readTextLine } : {}),
     ...(takesLines ? { takeLine } : {}),
     // Only dialects with a reader pay for asking it.
-    ...(options.dialects.some((dialect) => dialect.recordReader !== undefined)
-      ? { parseRecord: parseKnownRecord }
-      : {}),
+    ...(anyRecordReader ? { parseRecord: parseKnownRecord } : {}),
   });
 
   function drain(): readonly CanonicalEvent[] {

@@ -53,17 +53,76 @@ export function createWallClock(timeZone: string): UsageTimeResult<WallClock> {
       },
     };
   }
-  const pad = (value: number, width = 2) => String(value).padStart(width, '0');
+  return { ok: true, value: cachedClock(format) };
+}
+
+const pad = (value: number, width = 2) => String(value).padStart(width, '0');
+
+/** The wall time of `ms` as the format reads it: exact, and the reference of the cached clock. */
+function formattedWallTime(format: Intl.DateTimeFormat, ms: number): string {
+  const parts: Record<string, string> = {};
+  for (const part of format.formatToParts(ms)) parts[part.type] = part.value;
+  const year = Number(parts.year);
+  return `${pad(year, 4)}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}.${pad(ms % 1000, 3)}`;
+}
+
+/** How far the zone's wall clock is ahead of UTC at the whole second `second`, in milliseconds. */
+function offsetAt(format: Intl.DateTimeFormat, second: number): number {
+  const parts: Record<string, string> = {};
+  for (const part of format.formatToParts(second)) parts[part.type] = part.value;
+  const wall = Date.UTC(
+    Number(parts.year),
+    Number(parts.month) - 1,
+    Number(parts.day),
+    Number(parts.hour),
+    Number(parts.minute),
+    Number(parts.second),
+  );
+  return wall - second;
+}
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * Instants the offset cache takes: from 1970 to well inside the year 9999, where a wall time is a four-digit year
+ * whichever the zone and the proleptic Gregorian calendar reads it as `Date` does; any other goes the exact way.
+ */
+const CACHED_FROM_MS = 0;
+const CACHED_UNTIL_MS = Date.UTC(9999, 11, 1);
+
+/** UTC hours whose offset is kept; past it the cache starts again, so that memory stays bounded. */
+const MAX_CACHED_HOURS = 4096;
+
+/** An hour that holds a change of offset: its instants go the exact way. */
+const CHANGES = Number.NaN;
+
+/**
+ * A clock that reads each UTC hour's offset once: formatting every session's instant is most of `usage`'s time on
+ * a folder of small logs. An hour whose offset is the same at its first and last second holds no change of it
+ * (zones change offset at most once within an hour), so that offset, whole seconds as the zone database's are,
+ * gives the wall time of any instant of the hour by arithmetic; an hour with a change is formatted exactly.
+ */
+function cachedClock(format: Intl.DateTimeFormat): WallClock {
+  const offsets = new Map<number, number>();
+  function offsetOfHour(hour: number): number {
+    let offset = offsets.get(hour);
+    if (offset === undefined) {
+      const start = hour * HOUR_MS;
+      const first = offsetAt(format, start);
+      offset = first === offsetAt(format, start + HOUR_MS - 1000) ? first : CHANGES;
+      if (offsets.size >= MAX_CACHED_HOURS) offsets.clear();
+      offsets.set(hour, offset);
+    }
+    return offset;
+  }
   return {
-    ok: true,
-    value: {
-      timeZone: format.resolvedOptions().timeZone,
-      wallTime(ms) {
-        const parts: Record<string, string> = {};
-        for (const part of format.formatToParts(ms)) parts[part.type] = part.value;
-        const year = Number(parts.year);
-        return `${pad(year, 4)}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}.${pad(ms % 1000, 3)}`;
-      },
+    timeZone: format.resolvedOptions().timeZone,
+    wallTime(ms) {
+      if (!Number.isInteger(ms) || ms < CACHED_FROM_MS || ms >= CACHED_UNTIL_MS)
+        return formattedWallTime(format, ms);
+      const offset = offsetOfHour(Math.floor(ms / HOUR_MS));
+      if (Number.isNaN(offset)) return formattedWallTime(format, ms);
+      return new Date(ms + offset).toISOString().slice(0, 23);
     },
   };
 }

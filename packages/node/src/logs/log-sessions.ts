@@ -154,10 +154,13 @@ export async function visitLogSessions<Whole = never>(
   visitor: SessionVisitor<Whole>,
 ): Promise<LogSessionsOutcome> {
   const outside = { eventsOutsideSessions: 0 };
+  // Asked only when it may say yes: a folder of small logs then pays no promise per log for asking.
+  const mayReadInRanges = options.inRanges !== undefined && visitor.whole !== undefined;
   const outcome = await readEachLog(
     await expandLogPaths(paths),
     async (path) =>
-      (await tryRanges(path, options, visitor, outside)) ?? (await readOne(path, options, visitor, outside)),
+      (mayReadInRanges ? await tryRanges(path, options, visitor, outside) : null) ??
+      (await readOne(path, options, visitor, outside)),
   );
   return { ...outcome, ...outside };
 }

@@ -18,6 +18,12 @@ export interface LogSource {
    * bytes past asking for the next chunk copies them.
    */
   readonly chunks: AsyncIterable<Uint8Array>;
+  /**
+   * For a regular file: its next chunk, read synchronously (`null` at its end), the same bytes `chunks` gives, without
+   * a promise per chunk. A reader that takes them so gives the event loop a turn now and then itself (see
+   * {@link READS_PER_TURN}), and reads a source one way only. Absent for other inputs. May throw an I/O error.
+   */
+  readonly readChunkSync?: () => Uint8Array | null;
   /** Releases the file; safe to call more than once, and after the chunks ran out. */
   close(): Promise<void>;
 }
@@ -47,28 +53,96 @@ function stdinKind(): { size: number | undefined; directory: boolean } {
 }
 
 /** Reads between two turns of the event loop while reading a file synchronously: 1 MiB. */
-const READS_PER_TURN = 16;
+export const READS_PER_TURN = 16;
+
+/**
+ * Read buffers of files read to their end or closed, for the next files to read into: a folder of small logs would
+ * otherwise leave the collector a 64 KiB buffer outside its heap per log, which it lets pile up for megabytes before
+ * it frees any. A few, for logs read side by side; more are made when needed.
+ */
+const freeBuffers: Buffer[] = [];
+const MAX_FREE_BUFFERS = 4;
+
+/** A regular file read synchronously, chunk by chunk, from its start into one buffer. */
+interface FileReader {
+  /** The next chunk (a view of the buffer, valid until the next call), or `null` at the end or once closed. */
+  next(): Uint8Array | null;
+  /** Stops reading and gives the buffer back; safe to call more than once. */
+  release(): void;
+}
 
 /**
  * A regular file's bytes by synchronous reads: from the page cache, where logs usually are, this is cheaper than a
- * read stream, which pays a thread-pool round trip and stream bookkeeping per chunk. Each read is one bounded chunk,
- * and the event loop gets a turn every {@link READS_PER_TURN} reads, so timers and signals are never held up long.
- * Every read goes into the same buffer: a fresh one per read would leave the collector 64 KiB of garbage outside
- * its heap per chunk, which it lets pile up for megabytes before it frees any.
+ * read stream, which pays a thread-pool round trip and stream bookkeeping per chunk. Every read goes into the same
+ * buffer, one of {@link freeBuffers} when there is one. A read shorter than asked that reaches the size the file had
+ * when opened is its end: a small log takes one read, not a second one that finds nothing.
  */
-async function* syncReads(fd: number, isClosed: () => boolean): AsyncGenerator<Uint8Array> {
-  const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
-  // Once closed, the descriptor's number may already belong to another file: never read it again.
-  for (let position = 0, reads = 0; !isClosed(); reads++) {
-    if (reads % READS_PER_TURN === READS_PER_TURN - 1) {
-      await nextTurn();
-      if (isClosed()) return;
-    }
-    const bytesRead = readSync(fd, buffer, 0, READ_CHUNK_BYTES, position);
-    if (bytesRead === 0) return;
-    position += bytesRead;
-    yield buffer.subarray(0, bytesRead);
+function createFileReader(fd: number, size: number): FileReader {
+  let buffer: Buffer | undefined = freeBuffers.pop() ?? Buffer.allocUnsafe(READ_CHUNK_BYTES);
+  let position = 0;
+  let atEnd = false;
+  function release(): void {
+    // Once released, the descriptor's number may already belong to another file: never read it again.
+    if (buffer !== undefined && freeBuffers.length < MAX_FREE_BUFFERS) freeBuffers.push(buffer);
+    buffer = undefined;
   }
+  return {
+    next() {
+      // The last chunk was valid until now: only now may the buffer go to another file.
+      if (atEnd) release();
+      if (buffer === undefined) return null;
+      const bytesRead = readSync(fd, buffer, 0, READ_CHUNK_BYTES, position);
+      if (bytesRead === 0) {
+        release();
+        return null;
+      }
+      position += bytesRead;
+      atEnd = bytesRead < READ_CHUNK_BYTES && position >= size;
+      return buffer.subarray(0, bytesRead);
+    },
+    release,
+  };
+}
+
+/**
+ * A file reader's chunks as an async iterable, the event loop given a turn every {@link READS_PER_TURN} reads, so
+ * that timers and signals are never held up long.
+ */
+async function* syncReads(reader: FileReader): AsyncGenerator<Uint8Array> {
+  for (let reads = 0; ; reads++) {
+    if (reads % READS_PER_TURN === READS_PER_TURN - 1) await nextTurn();
+    const chunk = reader.next();
+    if (chunk === null) return;
+    yield chunk;
+  }
+}
+
+/** A regular file's source, read synchronously; `closeFile` closes it once. */
+function regularFileSource(
+  path: string,
+  fd: number,
+  size: number,
+  closeFile: () => void | Promise<void>,
+): LogSource {
+  const reader = createFileReader(fd, size);
+  let chunks: AsyncIterable<Uint8Array> | undefined;
+  let closed = false;
+  return {
+    path,
+    size,
+    // Made on first use: a reader that takes chunks synchronously never needs it.
+    get chunks() {
+      chunks ??= syncReads(reader);
+      return chunks;
+    },
+    readChunkSync: reader.next,
+    async close() {
+      if (closed) return;
+      closed = true;
+      reader.release();
+      await closeFile();
+    },
+  };
 }
 
 function fileSource(
@@ -82,15 +156,7 @@ function fileSource(
     const chunks = followFile(handle, options.follow, options.onTruncated);
     return { path, size, chunks, close: () => handle.close() };
   }
-  if (regular) {
-    let closed = false;
-    const close = async (): Promise<void> => {
-      if (closed) return;
-      closed = true;
-      await handle.close();
-    };
-    return { path, size, chunks: syncReads(handle.fd, () => closed), close };
-  }
+  if (regular) return regularFileSource(path, handle.fd, size, () => handle.close());
   // A pipe or a device named by path (`<(cmd)`, `/dev/fd/N`) may block a synchronous read: stream it instead.
   const stream = handle.createReadStream({ highWaterMark: READ_CHUNK_BYTES });
   return {
@@ -133,13 +199,7 @@ function openRegularFile(path: string): LogSource | undefined {
     closeSync(fd);
     return undefined;
   }
-  let closed = false;
-  const close = async (): Promise<void> => {
-    if (closed) return;
-    closed = true;
-    closeSync(fd);
-  };
-  return { path, size, chunks: syncReads(fd, () => closed), close };
+  return regularFileSource(path, fd, size, () => closeSync(fd));
 }
 
 /**

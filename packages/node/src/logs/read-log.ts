@@ -4,6 +4,7 @@
  * Memory stays bounded by the largest record: chunks are fed as they are read and never kept.
  */
 
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
   type CanonicalEvent,
   createNormalizer,
@@ -13,12 +14,13 @@ import {
 } from '@cursor-stream/core/normalize';
 import type { Redactor } from '@cursor-stream/core/redact';
 import type { NdjsonRecord } from '@cursor-stream/ndjson';
-import { decompressedChunks } from './decompress.ts';
+import { decompressedChunks, hasGzipExtension } from './decompress.ts';
+import type { GzipTrailingProblem } from './gunzip-members.ts';
 import { createLineCounter } from './line-counter.ts';
 import { ioError, type LogError, type LogResult, logError } from './log-error.ts';
-import { type LogSource, openLog } from './open-log.ts';
+import { type LogSource, openLog, READS_PER_TURN } from './open-log.ts';
 import type { Progress } from './progress.ts';
-import { createTextSniffer } from './text-sniff.ts';
+import { createTextSniffer, startsLikeGzip } from './text-sniff.ts';
 import { watchLineLengths } from './young-generation.ts';
 
 /** How a log's bytes become canonical events. */
@@ -139,6 +141,20 @@ async function* measured(chunks: AsyncIterable<Uint8Array>, progress: Progress):
   }
 }
 
+/** The chunks of a source that reads synchronously, the first one already read, as an async iterable. */
+async function* resumed(
+  first: Uint8Array,
+  readChunkSync: () => Uint8Array | null,
+): AsyncGenerator<Uint8Array> {
+  yield first;
+  for (let reads = 1; ; reads++) {
+    if (reads % READS_PER_TURN === READS_PER_TURN - 1) await nextTurn();
+    const chunk = readChunkSync();
+    if (chunk === null) return;
+    yield chunk;
+  }
+}
+
 /** The next chunk (`null` at the end); a read or gzip failure becomes an I/O error about the log. */
 async function nextChunk(
   chunks: AsyncGenerator<Uint8Array>,
@@ -152,6 +168,61 @@ async function nextChunk(
   }
 }
 
+/** A synchronous read of the next chunk (`null` at the end); a failure becomes an I/O error about the log. */
+function nextChunkSync(readChunkSync: () => Uint8Array | null, path: string): LogResult<Uint8Array | null> {
+  try {
+    return { ok: true, value: readChunkSync() };
+  } catch (error) {
+    return { ok: false, error: ioError(path, error) };
+  }
+}
+
+/**
+ * Where a log's bytes come from, decompressed: a plain regular file's chunks read synchronously, one promise fewer
+ * per layer and chunk, or else the chain of async iterables. Whether a file is gzip shows only in its first chunk.
+ */
+interface ChunkPuller {
+  /** The next chunk (`null` at the end), valid until the next is asked for. */
+  next(): LogResult<Uint8Array | null> | Promise<LogResult<Uint8Array | null>>;
+  /** Stops the chain, if one was made. */
+  stop(): Promise<void>;
+}
+
+function createChunkPuller(
+  source: LogSource,
+  progress: Progress,
+  onProblem: (problem: GzipTrailingProblem) => void,
+): ChunkPuller {
+  const { path, readChunkSync } = source;
+  let chain: AsyncGenerator<Uint8Array> | undefined;
+  function chainFrom(raw: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+    chain = decompressedChunks(path, measured(raw, progress), onProblem);
+    return chain;
+  }
+  if (readChunkSync === undefined || hasGzipExtension(path)) chainFrom(source.chunks);
+  function readNext(first: boolean): LogResult<Uint8Array | null> | Promise<LogResult<Uint8Array | null>> {
+    const read = nextChunkSync(readChunkSync as () => Uint8Array | null, path);
+    if (!read.ok || read.value === null) return read;
+    // Input that starts like gzip is decompressed whatever its name (a `zcat`-free pipe saved to a file).
+    if (first && startsLikeGzip(read.value))
+      return nextChunk(chainFrom(resumed(read.value, readChunkSync as () => Uint8Array | null)), path);
+    progress.advance(read.value.length);
+    return read;
+  }
+  let reads = 0;
+  return {
+    next() {
+      if (chain !== undefined) return nextChunk(chain, path);
+      reads += 1;
+      if (reads % READS_PER_TURN === 0) return nextTurn().then(() => readNext(false));
+      return readNext(reads === 1);
+    },
+    async stop() {
+      await chain?.return(undefined);
+    },
+  };
+}
+
 function notText(path: string, why: string): LogError {
   return logError('not-text', `not a text log (${why})`, path);
 }
@@ -159,11 +230,11 @@ function notText(path: string, why: string): LogError {
 /** Hands batches of events on, counting them and the invalid lines among them. */
 function createDelivery(onEvents: ReadLogOptions['onEvents'], redactor: Redactor | undefined) {
   const counts = { events: 0, invalidLines: 0 };
-  async function deliver(batch: readonly CanonicalEvent[]): Promise<void> {
+  function deliver(batch: readonly CanonicalEvent[]): void | Promise<void> {
     if (batch.length === 0) return;
     counts.events += batch.length;
     for (const event of batch) if (event.type === 'invalid-line') counts.invalidLines += 1;
-    await onEvents(redactor === undefined ? batch : batch.map((event) => redactor.event(event)));
+    return onEvents(redactor === undefined ? batch : batch.map((event) => redactor.event(event)));
   }
   return { counts, deliver };
 }
@@ -174,7 +245,7 @@ async function readSource(source: LogSource, options: ReadLogOptions): Promise<L
   const progress = options.progress?.(source.size, source.path) ?? NO_PROGRESS;
   const { counts, deliver } = createDelivery(options.onEvents, options.redactor);
   const inputProblems: LogError[] = [];
-  const chunks = decompressedChunks(source.path, measured(source.chunks, progress), ({ offset, message }) =>
+  const chunks = createChunkPuller(source, progress, ({ offset, message }) =>
     inputProblems.push(logError('bad-gzip', `at compressed byte ${offset}: ${message}`, source.path)),
   );
   let dialect: string | undefined;
@@ -183,7 +254,8 @@ async function readSource(source: LogSource, options: ReadLogOptions): Promise<L
   // Leaving another agent's log out: its first window's events wait until it is known whose the log is.
   let held: CanonicalEvent[] | null = options.foreignLogs === 'leave-out' ? [] : null;
   let leftOut = false;
-  async function pass(events: readonly CanonicalEvent[], atEnd: boolean): Promise<void> {
+  // Not async: a chunk whose events no one awaits costs no promise.
+  function pass(events: readonly CanonicalEvent[], atEnd: boolean): void | Promise<void> {
     if (leftOut) return;
     if (held !== null) {
       held.push(...events);
@@ -195,14 +267,14 @@ async function readSource(source: LogSource, options: ReadLogOptions): Promise<L
       if (!atEnd && counter.bytes < FOREIGN_LOG_WINDOW_BYTES) return;
       const waiting = held;
       held = null;
-      await deliver(waiting);
-      return;
+      return deliver(waiting);
     }
-    await deliver(events);
+    return deliver(events);
   }
   try {
     for (;;) {
-      const next = await nextChunk(chunks, source.path);
+      const pulled = chunks.next();
+      const next = pulled instanceof Promise ? await pulled : pulled;
       if (!next.ok) return next;
       const chunk = next.value;
       if (chunk === null) break;
@@ -215,11 +287,12 @@ async function readSource(source: LogSource, options: ReadLogOptions): Promise<L
         dialect = normalizer.dialect;
         options.onDialect?.(dialect);
       }
-      await pass(events, false);
+      const passed = pass(events, false);
+      if (passed !== undefined) await passed;
     }
   } finally {
     progress.done();
-    await chunks.return(undefined);
+    await chunks.stop();
   }
   const last = normalizer.end();
   if (normalizer.dialect !== undefined && normalizer.dialect !== dialect)

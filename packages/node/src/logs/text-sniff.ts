@@ -1,5 +1,7 @@
 /** Cheap looks at the first bytes of an input: is it gzip, is it text at all. */
 
+import { isUtf8 } from 'node:buffer';
+
 const GZIP_MAGIC_0 = 0x1f;
 const GZIP_MAGIC_1 = 0x8b;
 const NUL = 0x00;
@@ -58,12 +60,22 @@ export function createTextSniffer(prefixBytes = SNIFF_PREFIX_BYTES): TextSniffer
     carry = [...carry, ...part.subarray(Math.max(0, part.length - 2))].slice(-2);
   }
 
+  // Whether every part so far was whole UTF-8: the decoder then holds nothing, and no carried byte starts a U+FFFD.
+  let whole = true;
+
   return {
     check(chunk: Uint8Array): string | null {
       if (seen >= prefixBytes) return null;
       const part = chunk.subarray(0, prefixBytes - seen);
       const nul = firstNulByte(part);
       if (nul !== -1) return `NUL byte at offset ${seen + nul}`;
+      // Whole UTF-8 decodes to no replacement but its genuine U+FFFD, which would count as many as it adds: checked
+      // without decoding, as most logs' parts are.
+      if (whole && isUtf8(part)) {
+        seen += part.length;
+        return null;
+      }
+      whole = false;
       const text = decoder.decode(part, { stream: true });
       for (let at = text.indexOf('\uFFFD'); at !== -1; at = text.indexOf('\uFFFD', at + 1)) replacements++;
       countGenuine(part);

@@ -45,8 +45,15 @@ export interface UsageCommandOptions extends InputOptions, Omit<UsageRequest, 'p
   jobs: number;
 }
 
-/** Reads one large log in ranges on worker threads, its sessions' facts handed on in order. */
+/**
+ * Reads one large log in ranges on worker threads, its sessions' facts handed on in order; `undefined` on one job,
+ * where no log is split, so that a folder of small logs pays nothing per log for asking.
+ */
 function rangeReader(options: UsageCommandOptions, io: CliIo, jobs: number) {
+  if (jobs < 2) return undefined;
+  const splitBytes = splitBytesFrom(io.env);
+  const consumer = commandModuleUrl('usage', 'range-consumer');
+  const progress = progressFor(io, false);
   return async (
     path: string,
     whole: (facts: SessionFacts) => Promise<void>,
@@ -56,10 +63,10 @@ function rangeReader(options: UsageCommandOptions, io: CliIo, jobs: number) {
     const read = await readInRanges(path, {
       ...options,
       jobs,
-      splitBytes: splitBytesFrom(io.env),
-      consumer: commandModuleUrl('usage', 'range-consumer'),
+      splitBytes,
+      consumer,
       setup,
-      progress: progressFor(io, false),
+      progress,
       async items(sessions) {
         for (const facts of sessions) await whole(facts as SessionFacts);
       },
@@ -132,6 +139,7 @@ export async function runUsage(
   }
   const jobs = jobsFor(io, options.jobs);
   const { dialect, maxRecordBytes } = options;
+  const inRanges = rangeReader(options, io, jobs);
   const outcome = await writeUsage(
     paths,
     {
@@ -140,7 +148,7 @@ export async function runUsage(
       ...usageOptions.value,
       stdin: io.stdin,
       progress: progressFor(io, false),
-      inRanges: rangeReader(options, io, jobs),
+      ...(inRanges === undefined ? {} : { inRanges }),
     },
     (text) => writeText(io.stdout, text),
   );
