@@ -16,6 +16,7 @@ import { describeMachine, lastJsonLine, type MachineInfo, median } from 'cursor-
 import { build } from 'esbuild';
 import { REFERENCE_LOOP_NAME } from './approaches/hand-written.ts';
 import type { RunResult } from './run-once.ts';
+import { settledLoad } from './settle.ts';
 import type { Log } from './throughput.ts';
 import { peakRssMbOf, runWholeProcess, type StdoutTarget } from './whole-process.ts';
 
@@ -229,7 +230,7 @@ export async function measureCommands(
     for (let round = 0; round < runs; round++) {
       const order = [...rows.slice(round % rows.length), ...rows.slice(0, round % rows.length)];
       for (const row of order) {
-        const loadBefore = loadavg()[0] ?? Number.NaN;
+        const loadBefore = await settledLoad();
         const run = await runCommandRow(row, file, runner);
         const loadAfter = loadavg()[0] ?? Number.NaN;
         results.get(row.name)?.push({ ...run, loadBefore, loadAfter });

@@ -6,6 +6,7 @@
 
 import { readFile, writeFile } from 'node:fs/promises';
 import { type CommandReport, formatCommandReport } from './command-rows.ts';
+import { MAX_SETTLE_MS, SETTLED_LOAD } from './settle.ts';
 import type { LogShape } from './shape-corpora.ts';
 
 /** The highest 1-minute load average at which a run's figures are written to RESULTS.md. */
@@ -91,7 +92,9 @@ export function formatShapeReports(
   return [
     `Run of ${date}: the built CLI as installed, whole fresh processes from spawn to exit, ${runs} rounds interleaved ` +
       'with the reference loop (`TextDecoder` + `String#indexOf` + `JSON.parse`, reading a folder one file after ' +
-      `another); x = reference loop median time / command median time, (paired) = median of the per-round ratios. ` +
+      `another); each run started once the 1-minute load had fallen to ${SETTLED_LOAD} (waiting at most ` +
+      `${MAX_SETTLE_MS / 1000} s); x = reference loop median time / command median time, (paired) = median of the ` +
+      'per-round ratios. ' +
       `Highest 1-minute load average seen: ${Math.max(highestLoad(reports), ...otherLoads).toFixed(2)}.`,
     '',
     formatShapeMatrix(reports),

@@ -9,6 +9,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLI_BIN } from '@cursor-stream/test-kit/run-cli';
 import { median } from 'cursor-stream/measurement';
+import { settledLoad } from './settle.ts';
 import { REPOSITORY_ROOT } from './spawn-run.ts';
 import type { Log } from './throughput.ts';
 import { runWholeProcess } from './whole-process.ts';
@@ -64,7 +65,7 @@ interface Timed {
 }
 
 async function timed(script: string, args: readonly string[]): Promise<Timed> {
-  const loadBefore = loadavg()[0] ?? Number.NaN;
+  const loadBefore = await settledLoad();
   const run = await runWholeProcess(script, args, [], 'dev-null');
   return { ms: run.ms, code: run.code, loadBefore, loadAfter: loadavg()[0] ?? Number.NaN };
 }
@@ -118,7 +119,7 @@ export async function measureTwoJobs(
   runs: number,
   log: Log,
 ): Promise<TwoJobsReport> {
-  const loadAtStart = loadavg()[0] ?? Number.NaN;
+  const loadAtStart = await settledLoad();
   const one = TWO_JOBS_COMMANDS.map(() => [] as Timed[]);
   const two = TWO_JOBS_COMMANDS.map(() => [] as Timed[]);
   for (let round = 0; round < runs; round++) {
