@@ -6,7 +6,7 @@
 
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import { CLI_BIN } from '@cursor-stream/test-kit/run-cli';
 import { median } from 'cursor-stream/measurement';
 import { settledLoad } from './settle.ts';
@@ -164,8 +164,10 @@ function timedRow(
   };
 }
 
+/** A path inside the repository as the repository names it, so that a report holds no machine path. */
 function relativeToRepository(file: string): string {
-  return file.startsWith(`${REPOSITORY_ROOT}/`) ? file.slice(REPOSITORY_ROOT.length + 1) : file;
+  const inside = relative(REPOSITORY_ROOT, file);
+  return inside.startsWith('..') || isAbsolute(inside) ? file : inside;
 }
 
 const verdict = (met: boolean): string => (met ? 'met' : 'not met');
