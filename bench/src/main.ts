@@ -17,7 +17,7 @@
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { describeMachine } from 'cursor-stream/measurement';
 import type { Approach } from './approaches/approach.ts';
@@ -47,7 +47,7 @@ import {
 import { FULL_RELAY_MEMORY_SCALE, formatRelayMemoryRows, runRelayMemory } from './relay-memory.ts';
 import { type BenchReport, formatReport, formatReportJson } from './report.ts';
 import { DEFAULT_LOG_COUNT, DEFAULT_SHAPE_MB, ensureLogShapes, shapeBytes } from './shape-corpora.ts';
-import { REPOSITORY_ROOT, spawnRun } from './spawn-run.ts';
+import { displayPath, REPOSITORY_ROOT, spawnRun } from './spawn-run.ts';
 import type { StartUpReport, TwoJobsReport } from './start-up-and-jobs.ts';
 import { type Log, measureThroughput } from './throughput.ts';
 
@@ -276,12 +276,6 @@ function scalingCorpusOf(size: number): string {
   if (size === 200) return DEFAULT_CORPUS;
   if (size === 1000) return MEMORY_CORPUS;
   return join(REPOSITORY_ROOT, `corpus/generated/mixed-${size}mb.ndjson`);
-}
-
-/** A path inside the repository as the repository names it, so a report holds no machine paths. */
-function displayPath(file: string): string {
-  const inside = relative(REPOSITORY_ROOT, file);
-  return inside.startsWith('..') || isAbsolute(inside) ? file : inside;
 }
 
 async function runCorrectness(

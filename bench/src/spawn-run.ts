@@ -1,3 +1,4 @@
+import { isAbsolute, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runInFreshProcess } from 'cursor-stream/measurement';
 import type { Chunking } from './inputs.ts';
@@ -5,6 +6,12 @@ import type { RunResult } from './run-once.ts';
 
 /** The repository root: where `tsx` resolves from, and the base of default corpus paths. */
 export const REPOSITORY_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** A path inside the repository as the repository names it, so that a report holds no machine path. */
+export function displayPath(file: string): string {
+  const inside = relative(REPOSITORY_ROOT, file);
+  return inside.startsWith('..') || isAbsolute(inside) ? file : inside;
+}
 const CHILD_RUNNER = fileURLToPath(new URL('./child-runner.ts', import.meta.url));
 /** Runs TypeScript sources directly: tsx for the syntax, the source condition to reach workspace packages' src. */
 const NODE_FLAGS = ['--import', 'tsx', '--conditions=@cursor-stream/source'] as const;

@@ -6,11 +6,11 @@
 
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
-import { isAbsolute, join, relative } from 'node:path';
+import { join } from 'node:path';
 import { CLI_BIN } from '@cursor-stream/test-kit/run-cli';
 import { median } from 'cursor-stream/measurement';
 import { settledLoad } from './settle.ts';
-import { REPOSITORY_ROOT } from './spawn-run.ts';
+import { displayPath } from './spawn-run.ts';
 import type { Log } from './throughput.ts';
 import { runWholeProcess } from './whole-process.ts';
 
@@ -141,7 +141,7 @@ export async function measureTwoJobs(
       (own, base) => base / own,
     ),
   );
-  return { file: relativeToRepository(file), bytes, runs, rows, loadAtStart };
+  return { file: displayPath(file), bytes, runs, rows, loadAtStart };
 }
 
 function timedRow(
@@ -164,13 +164,19 @@ function timedRow(
   };
 }
 
-/** A path inside the repository as the repository names it, so that a report holds no machine path. */
-function relativeToRepository(file: string): string {
-  const inside = relative(REPOSITORY_ROOT, file);
-  return inside.startsWith('..') || isAbsolute(inside) ? file : inside;
+/** The rows of a fixed cost's table, each judged met or not by `met`; `multiple` heads the ratio columns. */
+function timedTable(rows: readonly TimedRow[], multiple: string, met: (ratio: number) => boolean): string[] {
+  return [
+    `| command | median ms | x ${multiple} | paired x | target | exit | 1-min load |`,
+    '|---|---:|---:|---:|---|---:|---:|',
+    ...rows.map(
+      (row) =>
+        `| ${row.label} | ${row.medianMs.toFixed(0)} | ${row.ratio.toFixed(2)}x | ${row.pairedRatio.toFixed(2)}x | ` +
+        `${met(row.ratio) ? 'met' : 'not met'} | ${row.exitCodes.join(', ')} | ` +
+        `${row.loadMin.toFixed(2)}-${row.loadMax.toFixed(2)} |`,
+    ),
+  ];
 }
-
-const verdict = (met: boolean): string => (met ? 'met' : 'not met');
 
 /** The start-up table as Markdown. */
 export function formatStartUp(report: StartUpReport): string {
@@ -178,14 +184,7 @@ export function formatStartUp(report: StartUpReport): string {
     `Start-up: each command on \`${START_UP_LOG}\` (${report.runs} interleaved runs), against a bare \`node\` starting ` +
       `an empty script (${report.bareNodeMs.toFixed(0)} ms); target at most ${START_UP_TARGET}x.`,
     '',
-    '| command | median ms | x bare node | paired x | target | exit | 1-min load |',
-    '|---|---:|---:|---:|---|---:|---:|',
-    ...report.rows.map(
-      (row) =>
-        `| ${row.label} | ${row.medianMs.toFixed(0)} | ${row.ratio.toFixed(2)}x | ${row.pairedRatio.toFixed(2)}x | ` +
-        `${verdict(row.ratio <= START_UP_TARGET)} | ${row.exitCodes.join(', ')} | ` +
-        `${row.loadMin.toFixed(2)}-${row.loadMax.toFixed(2)} |`,
-    ),
+    ...timedTable(report.rows, 'bare node', (ratio) => ratio <= START_UP_TARGET),
   ].join('\n')}\n`;
 }
 
@@ -197,13 +196,6 @@ export function formatTwoJobs(report: TwoJobsReport): string {
       `${TWO_JOBS_TARGET}x. Two jobs use both cores by design: the load that says whether the machine was quiet is the one before ` +
       `the first run (${report.loadAtStart.toFixed(2)}).`,
     '',
-    '| command | median ms | x one job | paired x | target | exit | 1-min load |',
-    '|---|---:|---:|---:|---|---:|---:|',
-    ...report.rows.map(
-      (row) =>
-        `| ${row.label} | ${row.medianMs.toFixed(0)} | ${row.ratio.toFixed(2)}x | ${row.pairedRatio.toFixed(2)}x | ` +
-        `${verdict(row.ratio >= TWO_JOBS_TARGET)} | ${row.exitCodes.join(', ')} | ` +
-        `${row.loadMin.toFixed(2)}-${row.loadMax.toFixed(2)} |`,
-    ),
+    ...timedTable(report.rows, 'one job', (ratio) => ratio >= TWO_JOBS_TARGET),
   ].join('\n')}\n`;
 }
