@@ -54,6 +54,11 @@ const JSDOC_TYPES = `/**
  */
 export function renderValidatorModule(schema: SchemaObject, source: string): string {
   const ajv = createAjv();
+  // Ajv2020 tracks, in every validator, which fields each subschema evaluated, for `unevaluatedProperties` and
+  // `unevaluatedItems`: where fields may match a pattern, that is an object of every known field name built anew per
+  // value, which made validating a tool call several times slower than the rest of the record. A schema without
+  // those keywords (an open dialect schema) never reads what is tracked, so it is compiled without tracking.
+  if (!usesUnevaluated(schema)) ajv.opts.unevaluated = false;
   // A CommonJS module that is also its own `default`: `.default` is the function under every loader's interop.
   const code = rewriteRuntimeRequires(standalone.default(ajv, ajv.compile(schema)));
   const exportLine = /export const validate = (\w+);export default \1;/;
@@ -61,4 +66,13 @@ export function renderValidatorModule(schema: SchemaObject, source: string): str
   if (name === undefined) throw new Error(`${source}: unexpected standalone export form`);
   const typedExport = `\n${JSDOC_TYPES}\n/** @type {GeneratedValidator} */\nexport const validate = ${name};\n`;
   return `// Generated from ${source} by packages/core/scripts/generate-validators.ts. Do not edit.\n${code.replace(exportLine, typedExport)}`;
+}
+
+/** Whether `unevaluatedProperties` or `unevaluatedItems` appears anywhere in `schema`. */
+function usesUnevaluated(schema: unknown): boolean {
+  if (Array.isArray(schema)) return schema.some(usesUnevaluated);
+  if (typeof schema !== 'object' || schema === null) return false;
+  return Object.entries(schema).some(
+    ([key, value]) => key === 'unevaluatedProperties' || key === 'unevaluatedItems' || usesUnevaluated(value),
+  );
 }
