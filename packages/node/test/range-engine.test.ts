@@ -114,6 +114,48 @@ describe('readInRanges', () => {
     expect(split.text).toBe((await oneThread(path, 'labelled')).text);
   });
 
+  test('cuts after a session whose last line is taken without a value, as after any other record', async () => {
+    // Sessions cut off while thinking: the deltas after the first are taken by a learnt layout and never given to
+    // `onRecord`, so the cut after each session is known from the last delta's event.
+    const session = (id: string) =>
+      [
+        {
+          type: 'system',
+          subtype: 'init',
+          apiKeySource: 'login',
+          cwd: '/w',
+          session_id: id,
+          model: 'm',
+          permissionMode: 'default',
+        },
+        { type: 'user', message: { role: 'user', content: [{ type: 'text', text: 'go' }] }, session_id: id },
+        // Only the CLI marks a model call: the log is known to be the official dialect's, as a split needs.
+        {
+          type: 'assistant',
+          message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }] },
+          session_id: id,
+          model_call_id: `${id}-call`,
+        },
+        ...['a', 'b', 'c'].map((text, at) => ({
+          type: 'thinking',
+          subtype: 'delta',
+          text,
+          session_id: id,
+          timestamp_ms: 1770823434041 + at,
+        })),
+      ]
+        .map((record) => `${JSON.stringify(record)}\n`)
+        .join('');
+    const sessions = ['s1', 's2', 's3', 's4', 's5', 's6'];
+    const path = join(scratch, 'thinking-to-the-end.ndjson');
+    writeFileSync(path, sessions.map(session).join(''));
+    const split = await inRanges(path, 't');
+    const { counts } = written(split.read);
+    expect(split.text).toBe((await oneThread(path, 't')).text);
+    expect(counts.ranges).toBe(sessions.length);
+    expect(counts.written).toBe(sessions.length);
+  });
+
   test('leaves to one thread a single job, standard input and a file below the split size', async () => {
     const path = join(scratch, 'small.ndjson');
     writeFileSync(path, RECORDINGS.join(''));

@@ -25,6 +25,14 @@ export function readingStep(chunk: number, delivered: boolean): ReadingStep {
 export interface RangeConsumer {
   /** Each record, with its position in the file, as the normalizer reads it; given only to consumers that want it. */
   readonly onRecord?: (record: NdjsonRecord, dialect: Dialect | undefined, step: ReadingStep) => void;
+  /**
+   * Which records {@link RangeConsumer.onRecord} is given, as the normalizer's option of that name says: a consumer
+   * that only checks records against their dialect's schema asks for `unproven-records`, and the lines a dialect
+   * takes without a value are then read that way, as on one thread.
+   *
+   * @defaultValue `'every-record'`
+   */
+  readonly onRecordFor?: 'every-record' | 'unproven-records';
   /** The stream's dialect, once known, before the events it read. */
   onDialect(name: string): void;
   /** A batch of events, positions in the file, in order. */

@@ -125,6 +125,11 @@ export interface RunStart {
   /** `auto` or a dialect name. */
   readonly dialect: string;
   readonly maxRecordBytes?: number | undefined;
+  /**
+   * Which records the run's consumers are given. A consumer given none, or only the unproven ones, lets the
+   * normalizer take the lines of hot records without a value, as one thread does for the same command.
+   */
+  readonly onRecordFor: 'every-record' | 'unproven-records';
 }
 
 const ignoreRecord: RecordTarget = () => undefined;
@@ -136,6 +141,7 @@ export function startReading(file: RangeFile, start: RunStart): ReadState {
   const normalizer = createNormalizer({
     dialect: start.dialect,
     ...(start.maxRecordBytes === undefined ? {} : { maxRecordBytes: start.maxRecordBytes }),
+    onRecordFor: start.onRecordFor,
     onRecord(record, dialect) {
       cursor.lastRecordEnd = from + record.offset + record.length;
       cursor.target(record, dialect);
@@ -237,9 +243,31 @@ function readBytes(file: RangeFile, from: number, to: number): Uint8Array {
 function feed(state: ReadState, out: Output, file: RangeFile, to: number, chunk: number): void {
   const bytes = readBytes(file, state.pos, to);
   state.cursor.target = recordsTo(state, out, chunk);
-  absorb(state, out, state.normalizer.feed(bytes));
+  const events = state.normalizer.feed(bytes);
+  absorb(state, out, events);
+  if (state.cursor.lastRecordEnd !== to) noteTakenLastLine(state.cursor, events, bytes, state.pos, to);
   out.read += to - state.pos;
   state.pos = to;
+}
+
+const LINE_FEED = 0x0a;
+
+/**
+ * A line the normalizer took without a value is not given to `onRecord`, so the cursor learns of it from its events:
+ * when the fed bytes end with a whole line whose record gave the last event, the last record ends where they do, and
+ * a cut there may be accepted. Anything else leaves the cursor as it was, which only refuses the cut.
+ */
+function noteTakenLastLine(
+  cursor: RecordCursor,
+  events: readonly CanonicalEvent[],
+  bytes: Uint8Array,
+  from: number,
+  to: number,
+): void {
+  const last = events.at(-1);
+  if (last === undefined || last.type === 'invalid-line' || bytes.at(-1) !== LINE_FEED) return;
+  const lineStart = from + (bytes.length < 2 ? 0 : bytes.lastIndexOf(LINE_FEED, bytes.length - 2) + 1);
+  if (last.loc?.offset === lineStart) cursor.lastRecordEnd = to;
 }
 
 /** Whether the one line fed at a cut gave exactly a session start: one record there, and its events. */

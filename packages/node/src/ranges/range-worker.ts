@@ -90,15 +90,18 @@ async function execute(
 }
 
 function start(file: RangeFile, factory: ConsumerFactory, message: ToRangeWorker & { type: 'run' }): void {
+  const consumer = factory(0);
   const state = startReading(file, {
     range: message.start,
     firstLine: message.firstLine,
     dialect: message.start === 0 ? setup.firstDialect : setup.dialect,
     maxRecordBytes: setup.maxRecordBytes,
+    onRecordFor:
+      consumer.onRecord === undefined ? 'unproven-records' : (consumer.onRecordFor ?? 'every-record'),
   });
   void execute(
     message.run,
-    (io) => runFresh(state, factory(0), file, io, message.endOfInput),
+    (io) => runFresh(state, consumer, file, io, message.endOfInput),
     state,
     message.park,
   );
