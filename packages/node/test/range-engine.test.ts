@@ -7,8 +7,9 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import type { CanonicalEvent } from '@cursor-stream/core';
-import { type LogStats, readLog } from '@cursor-stream/node/logs';
+import { type LogStats, readLog, YOUNG_GENERATION_CAP_BYTES } from '@cursor-stream/node/logs';
 import { type RangeRead, readInRanges, runInWorkers } from '@cursor-stream/node/ranges';
 import { CORPUS_DIR } from '@cursor-stream/test-kit/corpus';
 import { fc, test as propertyTest } from '@fast-check/vitest';
@@ -26,6 +27,7 @@ beforeAll(async () => {
       'range-worker': join(import.meta.dirname, '../src/ranges/range-worker.ts'),
       'pool-worker': join(import.meta.dirname, '../src/ranges/pool-worker.ts'),
       'line-consumer': join(import.meta.dirname, 'fixtures/line-consumer.ts'),
+      'young-consumer': join(import.meta.dirname, 'fixtures/young-consumer.ts'),
       'size-runner': join(import.meta.dirname, 'fixtures/size-runner.ts'),
     },
     outdir: join(scratch, 'bundle'),
@@ -154,6 +156,44 @@ describe('readInRanges', () => {
     expect(split.text).toBe((await oneThread(path, 't')).text);
     expect(counts.ranges).toBe(sessions.length);
     expect(counts.written).toBe(sessions.length);
+  });
+
+  test("caps each worker's young generation, long records and the process's growth factor whatever", async () => {
+    // V8's default: the young generation doubles whenever a scavenge asks for more room.
+    setFlagsFromString('--semi-space-growth-factor=2');
+    const long = 'x'.repeat(4 * 1024 * 1024);
+    const path = join(scratch, 'long-records.ndjson');
+    writeFileSync(
+      path,
+      ['s1', 's2', 's3', 's4']
+        .map((id) =>
+          [
+            { type: 'system', subtype: 'init', apiKeySource: 'login', cwd: '/w', session_id: id, model: 'm' },
+            ...[1, 2, 3].map((call) => ({
+              type: 'assistant',
+              message: { role: 'assistant', content: [{ type: 'text', text: long }] },
+              session_id: id,
+              model_call_id: `${id}-${call}`,
+            })),
+          ]
+            .map((record) => `${JSON.stringify(record)}\n`)
+            .join(''),
+        )
+        .join(''),
+    );
+    const sizes: number[] = [];
+    const read = await readInRanges(path, {
+      jobs: 2,
+      splitBytes: 1,
+      consumer: bundled('young-consumer'),
+      setup: {},
+      workerUrl: bundled('range-worker'),
+      async items() {},
+      result: (size) => void sizes.push(size as number),
+    });
+    expect(written(read).counts.written).toBe(4);
+    expect(sizes).toHaveLength(4);
+    for (const size of sizes) expect(size).toBeLessThanOrEqual(YOUNG_GENERATION_CAP_BYTES);
   });
 
   test('leaves to one thread a single job, standard input and a file below the split size', async () => {

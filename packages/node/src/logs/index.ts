@@ -44,6 +44,7 @@ export { expandLogPaths, isLogFileName, type LogEntry } from './walk-logs.ts';
 export {
   allowYoungGenerationGrowth,
   holdYoungGeneration,
+  LOG_WORKER_RESOURCE_LIMITS,
   LONG_LINE_BYTES,
   watchLineLengths,
   YOUNG_GENERATION_CAP_BYTES,

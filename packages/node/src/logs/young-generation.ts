@@ -13,6 +13,16 @@ import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 /** The young generation a command's heap may grow to: semi-spaces of 4 MB, where scavenges cost little. */
 export const YOUNG_GENERATION_CAP_BYTES = 8 * 1024 * 1024;
 
+/**
+ * The resource limits of a worker thread that reads logs: its young generation capped at
+ * {@link YOUNG_GENERATION_CAP_BYTES}, whatever the process's growth factor, so a worker needs neither a watch nor a
+ * hold (which, V8's flags being the process's, would hold every thread's). V8 sizes a young generation as three
+ * semi-spaces, the two of the cap and as much again for new large objects.
+ */
+export const LOG_WORKER_RESOURCE_LIMITS = {
+  maxYoungGenerationSizeMb: (1.5 * YOUNG_GENERATION_CAP_BYTES) / (1024 * 1024),
+} as const;
+
 /** A line at least this long may be parsed at once into objects large enough to grow the young generation. */
 export const LONG_LINE_BYTES = 256 * 1024;
 

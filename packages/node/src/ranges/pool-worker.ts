@@ -1,7 +1,7 @@
 /** A worker thread of a pool: loads the task runner module, then runs the tasks the main thread sends, one at a time. */
 
 import { parentPort, workerData } from 'node:worker_threads';
-import { holdYoungGeneration, type Progress } from '../logs/index.ts';
+import type { Progress } from '../logs/index.ts';
 import type { PoolMessage, PoolTask, PoolWorkerSetup } from './pool-protocol.ts';
 import { RUNNER_EXPORT, type TaskRunner } from './task-runner.ts';
 
@@ -10,9 +10,6 @@ const PROGRESS_REPORT_BYTES = 4 * 1024 * 1024;
 
 const port = parentPort;
 
-// Workers read logs the young generation's growth is not watched on, and V8's flags are the process's: keep it at its
-// size in every thread.
-holdYoungGeneration();
 const { runner, setup } = workerData as PoolWorkerSetup;
 
 function post(message: PoolMessage): void {

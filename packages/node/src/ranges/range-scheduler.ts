@@ -25,6 +25,7 @@ import type { ForeignLog, SourceLocation } from '@cursor-stream/core/normalize';
 import {
   foreignProblem,
   ioError,
+  LOG_WORKER_RESOURCE_LIMITS,
   type LogError,
   type LogResult,
   type LogStats,
@@ -433,7 +434,10 @@ function startWorkers(
   };
   return Array.from({ length: options.jobs }, () => {
     const handle: WorkerHandle = {
-      worker: new Worker(options.workerUrl ?? WORKER_URL, { workerData: setup }),
+      worker: new Worker(options.workerUrl ?? WORKER_URL, {
+        workerData: setup,
+        resourceLimits: LOG_WORKER_RESOURCE_LIMITS,
+      }),
       active: 0,
       counted: undefined,
     };

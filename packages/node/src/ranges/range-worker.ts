@@ -6,7 +6,7 @@
 
 import { openSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { holdYoungGeneration, ioError, logError } from '../logs/index.ts';
+import { ioError, logError } from '../logs/index.ts';
 import { countLineFeeds } from './line-feeds.ts';
 import { CONSUMER_EXPORT, type ConsumerFactory } from './range-consumer.ts';
 import type { FromRangeWorker, RangeWorkerSetup, RunBatch, ToRangeWorker } from './range-protocol.ts';
@@ -25,10 +25,6 @@ const MAX_BATCHES_IN_FLIGHT = 4;
 
 const port = parentPort;
 const setup = workerData as RangeWorkerSetup;
-
-// Workers read logs the young generation's growth is not watched on, and V8's flags are the process's: keep it at its
-// size in every thread.
-holdYoungGeneration();
 
 function post(message: FromRangeWorker, transfer: ArrayBuffer[] = []): void {
   port?.postMessage(message, transfer);

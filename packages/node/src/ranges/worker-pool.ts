@@ -4,6 +4,7 @@
  */
 
 import { Worker } from 'node:worker_threads';
+import { LOG_WORKER_RESOURCE_LIMITS } from '../logs/index.ts';
 import type { PoolMessage, PoolTask, PoolWorkerSetup } from './pool-protocol.ts';
 import type { WorkerPoolOptions } from './run-in-workers.ts';
 
@@ -33,7 +34,10 @@ export function runPool<Task, Outcome>(
       if (finished === tasks.length) resolve();
     }
     function start(): void {
-      const worker = new Worker(pool.workerUrl ?? WORKER_URL, { workerData: setup });
+      const worker = new Worker(pool.workerUrl ?? WORKER_URL, {
+        workerData: setup,
+        resourceLimits: LOG_WORKER_RESOURCE_LIMITS,
+      });
       let current: number | undefined;
       function feed(): void {
         current = next < tasks.length ? next : undefined;
