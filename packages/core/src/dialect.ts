@@ -16,6 +16,13 @@ export interface HotLines<State = unknown> {
   /** The hot records: their shapes (derived from the dialect's schema), the field read, the fields kept as learnt. */
   readonly layouts: readonly LineLayout[];
   /**
+   * The record of a layout, counted from 1 in each stream, that its template is learnt from: the records before it
+   * are parsed the usual way. Learning costs about what parsing a few dozen short records does.
+   *
+   * @defaultValue `LEARN_AT_RECORD` (16)
+   */
+  readonly learnAt?: number;
+  /**
    * The events of a line taken by a layout, with this stream's state: exactly what {@link Dialect.normalize} gives
    * for its record, with the same effect on the state.
    */

@@ -18,6 +18,7 @@ import {
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { OFFICIAL_RECORD_SHAPES } from '../src/generated/official-record-shapes.ts';
+import { LEARN_AT_RECORD } from '../src/record-readers/line-templates.ts';
 
 /** Lines the fast path read, across the whole suite, so that the last test can tell it really ran. */
 let readByTemplate = 0;
@@ -350,8 +351,11 @@ let takenLines = 0;
 /** Of which assistant messages. */
 let takenAssistantLines = 0;
 
-/** The built-in dialects with the official one's hot lines counted, or with none (the eager path). */
-function dialectsTakingLines(take: boolean): Dialect[] {
+/**
+ * The built-in dialects with the official one's hot lines counted, or with none (the eager path). Layouts are learnt
+ * from the first record of each, so that short streams take lines too, unless `learnAt` says otherwise.
+ */
+function dialectsTakingLines(take: boolean, learnAt: number | 'default' = 1): Dialect[] {
   return BUILT_IN_DIALECTS.map((dialect) => {
     const { hotLines, ...rest } = dialect;
     if (dialect.name !== 'official' || hotLines === undefined) return dialect;
@@ -360,6 +364,7 @@ function dialectsTakingLines(take: boolean): Dialect[] {
       ...rest,
       hotLines: {
         layouts: hotLines.layouts,
+        ...(learnAt === 'default' ? {} : { learnAt }),
         events(line, loc, state) {
           takenLines += 1;
           if (line.record.type === 'assistant') takenAssistantLines += 1;
@@ -377,10 +382,14 @@ interface TakenOutcome {
   records: Map<string, unknown>;
 }
 
-function normalizeTaking(chunks: readonly Uint8Array[], take: boolean): TakenOutcome {
+function normalizeTaking(
+  chunks: readonly Uint8Array[],
+  take: boolean,
+  learnAt: number | 'default' = 1,
+): TakenOutcome {
   const records = new Map<string, unknown>();
   const normalizer = createNormalizer({
-    dialects: dialectsTakingLines(take),
+    dialects: dialectsTakingLines(take, learnAt),
     onRecord(record) {
       records.set(`${record.line}:${record.offset}`, record.value);
     },
@@ -448,6 +457,20 @@ describe('lines taken without a value', () => {
     expect(taking.values).toEqual(eager.values);
     // One layout, learnt from the first delta; a session id that changes is read again, not learnt again.
     expect(takenLines - before).toBe(lines.length - 2);
+  });
+
+  it("learn a layout from its 16th record by default, as the official dialect's hot lines leave it", () => {
+    const before = takenLines;
+    const delta = (index: number) =>
+      `{"type":"thinking","subtype":"delta","text":"t${index}","session_id":"uuid","timestamp_ms":${index}}`;
+    const deltas = Array.from({ length: 40 }, (_, index) => delta(index));
+    const bytes = encoder.encode(`${[INIT, ...deltas].join('\n')}\n`);
+    const eager = normalizeTaking([bytes], false);
+    const taking = normalizeTaking(cutBytes(bytes, [7, 150, 151]), true, 'default');
+    expect(taking.values).toEqual(eager.values);
+    // Parsed up to the 16th, learnt from it, taken after it.
+    expect(takenLines - before).toBe(deltas.length - LEARN_AT_RECORD);
+    expect(LEARN_AT_RECORD).toBe(16);
   });
 
   it('take assistant messages of one text block, with the text the state decides on as the eager path does', () => {

@@ -288,7 +288,7 @@ export function createNormalizerEngine(options: NormalizerEngineOptions): Normal
     if (dialect.hotLines === undefined) return undefined;
     let reader = lineReaders.get(dialect);
     if (reader === undefined) {
-      reader = createLineReader(dialect.hotLines.layouts);
+      reader = createLineReader(dialect.hotLines.layouts, dialect.hotLines.learnAt);
       lineReaders.set(dialect, reader);
     }
     return reader;

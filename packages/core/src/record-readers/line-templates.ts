@@ -413,12 +413,27 @@ function templateOf<Layout extends LineLayout>(
 }
 
 /**
+ * The record of a layout, counted from 1 in each stream, that its template is learnt from by default. Learning one
+ * costs about what parsing a few dozen short records does, and taking a line saves a fraction of a parse: a log that
+ * holds a handful of records of a layout (most of a folder of small captures, the recording a command starts on)
+ * never repays it, and a long log loses a few parses.
+ */
+export const LEARN_AT_RECORD = 16;
+
+/**
  * A line reader of `layouts`, learning as a record reader does (see `createRecordReader`): at most
  * `MAX_TEMPLATES` templates, the one read most recently tried first, learning paused for longer and longer
  * after records of a hot shape it could not learn.
+ *
+ * @param learnAt - The record of a layout, counted from 1 in the stream, its template is learnt from.
  */
-export function createLineReader<Layout extends LineLayout>(layouts: readonly Layout[]): LineReader<Layout> {
+export function createLineReader<Layout extends LineLayout>(
+  layouts: readonly Layout[],
+  learnAt: number = LEARN_AT_RECORD,
+): LineReader<Layout> {
   const shapes = layouts.map((layout) => layout.shape);
+  /** Records of each layout offered to learn so far. */
+  const offered = layouts.map(() => 0);
   const templates = createLearntTemplates<LineTemplate<Layout>>();
   const { list } = templates;
   const taken: TakenLine<Layout> = { layout: layouts[0] as Layout, record: {}, value: '' };
@@ -440,8 +455,12 @@ export function createLineReader<Layout extends LineLayout>(layouts: readonly La
     if (templates.resting()) return;
     const shape = shapeOf(shapes, record);
     if (shape === undefined || !fits(record, shape.shape)) return;
-    const layout = layouts[shapes.indexOf(shape)] as Layout;
+    const index = shapes.indexOf(shape);
+    const layout = layouts[index] as Layout;
     if (layout.learns !== undefined && !layout.learns(record)) return;
+    const count = (offered[index] as number) + 1;
+    offered[index] = count;
+    if (count < learnAt) return;
     const line = viewOfText(text);
     if (take(line) !== undefined) return;
     templates.keep(templateOf(record, layout, text));
