@@ -1,8 +1,8 @@
 /**
  * Which dialect read each session: canonical events name none, and one stream may hold sessions of several (the
  * CLI's records and `@cursor/sdk` messages in one log), so the normalizer marks each session's `finish`, by identity,
- * with the dialect that read the session, and the session reducer reads the mark. A copy of the event (a redacted
- * one, or one sent to another thread) has none.
+ * with the dialect that read the session, and the session reducer reads the mark. A copy of the event (one sent to
+ * another thread) has none, unless whoever copies it marks the copy too, as redaction does.
  */
 
 import type { FinishEvent } from './events/index.ts';

@@ -114,7 +114,7 @@ test('the cost entry loads the price table and its arithmetic alone', async () =
   ]);
 });
 
-test('the redact entry loads the redaction and the depth-safe JSON helpers, no normalizer', async () => {
+test('the redact entry loads the redaction, the depth-safe JSON helpers and the session marks, no normalizer', async () => {
   const sources = await sourcesOf('@cursor-stream/core/redact');
   expect(sources.filter((source) => !source.startsWith('packages/ndjson/src/'))).toEqual([
     'redact/index.ts',
@@ -123,5 +123,7 @@ test('the redact entry loads the redaction and the depth-safe JSON helpers, no n
     'redact/secret-kinds.ts',
     'redact/secret-names.ts',
     'safe-json.ts',
+    // A redacted finish keeps the mark of the dialect that read its session.
+    'session-dialect.ts',
   ]);
 });

@@ -1,5 +1,7 @@
 import type { CanonicalEvent } from '@cursor-stream/core/events';
+import { createNormalizer } from '@cursor-stream/core/normalize';
 import { createRedactor, REDACTION_KINDS, redactEvents, redactText } from '@cursor-stream/core/redact';
+import { reduceSessions } from '@cursor-stream/core/sessions';
 import { fc, test as propTest } from '@fast-check/vitest';
 import { describe, expect, test } from 'vitest';
 
@@ -305,6 +307,29 @@ describe('redacting events', () => {
       loc: { line: 3, offset: 9 },
       excerpt: '',
     });
+  });
+
+  test("a session's redacted events still name the dialect that read it", () => {
+    const log = [
+      { type: 'system', subtype: 'init', apiKeySource: 'login', cwd: '/w', session_id: 's', model: 'm' },
+      {
+        type: 'result',
+        subtype: 'success',
+        is_error: false,
+        duration_ms: 5,
+        result: `key ${SECRETS.github}`,
+        session_id: 's',
+      },
+    ]
+      .map((record) => `${JSON.stringify(record)}\n`)
+      .join('');
+    const normalizer = createNormalizer();
+    const events = [...normalizer.feed(log), ...normalizer.end()];
+    const [read] = reduceSessions(events);
+    const [redacted] = reduceSessions(redactEvents(events).events);
+    expect(read?.dialect).toBe('official');
+    expect(redacted?.dialect).toBe('official');
+    expect(JSON.stringify(redacted)).not.toContain(SECRETS.github);
   });
 
   test('a key named __proto__ stays a key', () => {

@@ -7,6 +7,7 @@
 
 import type { CanonicalEvent } from '../events/index.ts';
 import { unwritableEvent } from '../safe-json.ts';
+import { markSessionDialect, sessionDialectOf } from '../session-dialect.ts';
 import { type RedactionOptions, redactTextInto } from './redact-text.ts';
 import { isPlaceholder, placeholderOf, type RedactionCounts, type RedactionKind } from './secret-kinds.ts';
 import { isEnvironmentName, isSecretName } from './secret-names.ts';
@@ -94,7 +95,13 @@ export function createRedactor(options: RedactionOptions = {}): Redactor {
     try {
       const copy = value(input) as Record<string, unknown>;
       copy.type = input.type;
-      return copy as unknown as CanonicalEvent;
+      const redacted = copy as unknown as CanonicalEvent;
+      // The dialect that read a session is marked on its finish by identity, which a copy does not carry.
+      if (input.type === 'finish' && redacted.type === 'finish') {
+        const dialect = sessionDialectOf(input);
+        if (dialect !== undefined) markSessionDialect(redacted, dialect);
+      }
+      return redacted;
     } catch (error) {
       const why = error instanceof Error ? error.message : 'unreadable';
       return unwritableEvent(input, { code: 'invalid-json', message: `could not be read to redact: ${why}` });
