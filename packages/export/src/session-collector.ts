@@ -225,7 +225,8 @@ function finishedSession(
     file: options.file,
     index,
     sessionId: summary.sessionId,
-    dialect,
+    // The dialect marked on the session's finish; the last record's when it has none (a finish from another thread).
+    dialect: summary.dialect ?? dialect,
     model: summary.model,
     status: summary.status,
     failure: summary.failure,
@@ -264,7 +265,7 @@ export function createSessionCollector(options: SessionCollectorOptions): Sessio
   return {
     observeRecord(line, record, recordDialect) {
       times.observe(line, record);
-      // Records are seen a read batch ahead of their events; a log keeps one dialect in practice.
+      // Records are seen a read batch ahead of their events: only a session whose finish is unmarked needs this.
       if (recordDialect !== undefined) dialect = recordDialect;
     },
     get sessionIndex() {

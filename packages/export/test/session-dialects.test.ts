@@ -1,0 +1,35 @@
+/**
+ * A log may hold sessions of several dialects (the CLI's records, then `@cursor/sdk` messages): each exported session
+ * names the dialect that read it, however the log's records and events are batched.
+ */
+
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createNormalizer } from '@cursor-stream/core/normalize';
+import { createSessionCollector, type ExportSession } from '@cursor-stream/export';
+import { CORPUS_DIR } from '@cursor-stream/test-kit/corpus';
+import { expect, test } from 'vitest';
+
+const LOG = ['official/docs-example-zh.ndjson', 'cursor-sdk/run-stream-envelopes.ndjson']
+  .map((name) => readFileSync(join(CORPUS_DIR, name), 'utf8'))
+  .join('');
+
+test('each session of a log of two dialects is exported with its own, read in one batch or line by line', async () => {
+  for (const batches of [[LOG], LOG.split(/(?<=\n)/)]) {
+    const sessions: ExportSession[] = [];
+    const collector = createSessionCollector({
+      file: 'mixed.ndjson',
+      onSession: (s) => void sessions.push(s),
+    });
+    const normalizer = createNormalizer({
+      onRecord: (record, dialect) => collector.observeRecord(record.line, record.value, dialect?.name),
+    });
+    for (const batch of batches) for (const event of normalizer.feed(batch)) await collector.push(event);
+    for (const event of normalizer.end()) await collector.push(event);
+    await collector.end();
+    expect(sessions.slice(0, 2).map((session) => [session.sessionId, session.dialect])).toEqual([
+      ['c6b62c6f-7ead-4fd6-9922-e952131177ff', 'official'],
+      ['agent-00000000-0000-4000-8000-000000000001', 'cursor-sdk'],
+    ]);
+  }
+});
