@@ -215,6 +215,9 @@ export interface CommandReport {
 /**
  * Times every row `runs` times on `file`, rounds interleaved with the order rotated each round so that drift of a
  * shared machine spreads over all rows.
+ *
+ * @param settle - Waits before each run and gives the load then: {@link settledLoad} by default. A check of what a
+ *   run reports, whose timings nobody reads, reads the load without waiting for a busy machine to quieten.
  */
 export async function measureCommands(
   rows: readonly CommandRow[],
@@ -222,6 +225,7 @@ export async function measureCommands(
   bytes: number,
   runs: number,
   log: Log,
+  settle: () => Promise<number> = () => settledLoad(),
 ): Promise<CommandReport> {
   const loadAtStart = loadavg();
   const runner = await bundleBaselineRunner();
@@ -230,7 +234,7 @@ export async function measureCommands(
     for (let round = 0; round < runs; round++) {
       const order = [...rows.slice(round % rows.length), ...rows.slice(0, round % rows.length)];
       for (const row of order) {
-        const loadBefore = await settledLoad();
+        const loadBefore = await settle();
         const run = await runCommandRow(row, file, runner);
         const loadAfter = loadavg()[0] ?? Number.NaN;
         results.get(row.name)?.push({ ...run, loadBefore, loadAfter });
