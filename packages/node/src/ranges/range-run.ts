@@ -134,6 +134,8 @@ export interface RunStart {
 
 const ignoreRecord: RecordTarget = () => undefined;
 
+const LINE_FEED = 0x0a;
+
 /** A fresh normalizer at the start of a range. */
 export function startReading(file: RangeFile, start: RunStart): ReadState {
   const from = file.bounds[start.range] ?? 0;
@@ -250,8 +252,6 @@ function feed(state: ReadState, out: Output, file: RangeFile, to: number, chunk:
   state.pos = to;
 }
 
-const LINE_FEED = 0x0a;
-
 /**
  * A line the normalizer took without a value is not given to `onRecord`, so the cursor learns of it from its events:
  * when the fed bytes end with a whole line whose record gave the last event, the last record ends where they do, and
@@ -292,7 +292,7 @@ function startsSession(
 function lineAt(file: RangeFile, cut: number): Uint8Array | undefined {
   const chunkEnd = Math.min((Math.floor(cut / CHUNK) + 1) * CHUNK, file.bounds.at(-1) ?? 0);
   const bytes = readBytes(file, cut, chunkEnd);
-  const lineFeed = bytes.indexOf(0x0a);
+  const lineFeed = bytes.indexOf(LINE_FEED);
   return lineFeed === -1 ? undefined : bytes.subarray(0, lineFeed + 1);
 }
 
