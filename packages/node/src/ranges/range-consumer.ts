@@ -6,7 +6,12 @@
  * `createConsumerFactory(setup)` (see {@link CreateConsumerFactory}), and the engine knows nothing else of it.
  */
 
-import type { CanonicalEvent, Dialect, SourceLocation } from '@cursor-stream/core/normalize';
+import type {
+  CanonicalEvent,
+  Dialect,
+  NormalizerOptions,
+  SourceLocation,
+} from '@cursor-stream/core/normalize';
 import type { NdjsonRecord } from '@cursor-stream/ndjson';
 
 /**
@@ -32,7 +37,7 @@ export interface RangeConsumer {
    *
    * @defaultValue `'every-record'`
    */
-  readonly onRecordFor?: 'every-record' | 'unproven-records';
+  readonly onRecordFor?: NormalizerOptions['onRecordFor'];
   /** The stream's dialect, once known, before the events it read. */
   onDialect(name: string): void;
   /** A batch of events, positions in the file, in order. */

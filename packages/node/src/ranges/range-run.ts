@@ -29,6 +29,7 @@ import {
   type Dialect,
   isSessionContent,
   type Normalizer,
+  type NormalizerOptions,
   type SourceLocation,
 } from '@cursor-stream/core/normalize';
 import type { NdjsonRecord } from '@cursor-stream/ndjson';
@@ -129,7 +130,7 @@ export interface RunStart {
    * Which records the run's consumers are given. A consumer given none, or only the unproven ones, lets the
    * normalizer take the lines of hot records without a value, as one thread does for the same command.
    */
-  readonly onRecordFor: 'every-record' | 'unproven-records';
+  readonly onRecordFor: NonNullable<NormalizerOptions['onRecordFor']>;
 }
 
 const ignoreRecord: RecordTarget = () => undefined;
