@@ -2,7 +2,11 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { LONG_LINE_BYTES, YOUNG_GENERATION_CAP_BYTES } from '@cursor-stream/node/young-generation';
+import {
+  GROW_AFTER_BYTES,
+  LONG_LINE_BYTES,
+  YOUNG_GENERATION_CAP_BYTES,
+} from '@cursor-stream/node/young-generation';
 import { REPO_ROOT } from '@cursor-stream/test-kit/corpus';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
@@ -90,6 +94,25 @@ describe('the young generation', () => {
     // A collection may pass the cap by one step before the bin hears of it.
     expect(grown).toBeGreaterThan(STARTING_BYTES);
     expect(grown).toBeLessThanOrEqual(2 * YOUNG_GENERATION_CAP_BYTES);
+  });
+
+  test('is watched only once a log is longer than the bytes a small command reads', async () => {
+    // The watch of collections is what loads node:perf_hooks: a tenth of the start-up of a command on a small log.
+    const PRINT_PERF_HOOKS = `data:text/javascript,${encodeURIComponent(
+      'process.on("exit", () => process.stderr.write("perf_hooks: " + process.moduleLoadList.includes("NativeModule perf_hooks") + "\\n"));',
+    )}`;
+    const session = await readFile(join(REPO_ROOT, 'corpus/official/docs-example-zh.ndjson'), 'utf8');
+    const loadsPerfHooks = async (bytes: number): Promise<string | undefined> => {
+      const file = join(scratch, `at-least-${bytes}.ndjson`);
+      await writeFile(file, session.repeat(Math.ceil(bytes / Buffer.byteLength(session))));
+      const run = spawnSync(process.execPath, ['--import', PRINT_PERF_HOOKS, BIN, 'summary', file], {
+        encoding: 'utf8',
+      });
+      expect(run.status, run.stderr).toBe(0);
+      return /perf_hooks: (\w+)/.exec(run.stderr)?.[1];
+    };
+    expect(await loadsPerfHooks(1)).toBe('false');
+    expect(await loadsPerfHooks(GROW_AFTER_BYTES)).toBe('true');
   });
 
   test('stays at its starting size once a long line comes, unless a size is given to node', () => {

@@ -43,6 +43,7 @@ export {
 export { expandLogPaths, isLogFileName, type LogEntry } from './walk-logs.ts';
 export {
   allowYoungGenerationGrowth,
+  GROW_AFTER_BYTES,
   holdYoungGeneration,
   LOG_WORKER_RESOURCE_LIMITS,
   LONG_LINE_BYTES,

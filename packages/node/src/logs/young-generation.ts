@@ -7,7 +7,7 @@
  * only up to a cap, and only until a long line is met: from then on it stays as it is.
  */
 
-import { PerformanceObserver } from 'node:perf_hooks';
+import type { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 
 /** The young generation a command's heap may grow to: semi-spaces of 4 MB, where scavenges cost little. */
@@ -26,9 +26,20 @@ export const LOG_WORKER_RESOURCE_LIMITS = {
 /** A line at least this long may be parsed at once into objects large enough to grow the young generation. */
 export const LONG_LINE_BYTES = 256 * 1024;
 
+/**
+ * Growth starts once the process has watched this many bytes of logs. Until a scavenge is near, growing changes
+ * nothing, and the collection watch loads `node:perf_hooks`, which costs a command on a small log a tenth of its
+ * start-up; a log this short never fills the first semi-space.
+ */
+export const GROW_AFTER_BYTES = 64 * 1024;
+
 const LF = 0x0a;
 
+/** Allowed and not held: the young generation grows once {@link GROW_AFTER_BYTES} have been watched. */
 let growing = false;
+/** Whether the growth factor is raised and each collection watched. */
+let started = false;
+let bytesWatched = 0;
 let watch: PerformanceObserver | undefined;
 
 function youngGenerationBytes(): number {
@@ -37,15 +48,21 @@ function youngGenerationBytes(): number {
 
 /**
  * Lets V8's young generation grow, as far as {@link YOUNG_GENERATION_CAP_BYTES}, until {@link holdYoungGeneration}
- * or a line of {@link LONG_LINE_BYTES} read by {@link watchLineLengths}. It sets a process-wide V8 flag: the CLI asks
- * for it as it starts; a program embedding the readers decides for itself.
+ * or a line of {@link LONG_LINE_BYTES} read by {@link watchLineLengths}, from the chunk that brings the bytes the
+ * watches have seen past {@link GROW_AFTER_BYTES}. It sets a process-wide V8 flag: the CLI asks for it as it starts;
+ * a program embedding the readers decides for itself.
  */
 export function allowYoungGenerationGrowth(): void {
   if (growing) return;
   growing = true;
+  if (bytesWatched >= GROW_AFTER_BYTES) startGrowing();
+}
+
+function startGrowing(): void {
+  started = true;
   setFlagsFromString('--semi-space-growth-factor=2');
   // V8 reads the factor at each scavenge; told after one, the young generation may outgrow the cap by one step.
-  watch = new PerformanceObserver(() => {
+  watch = new (process.getBuiltinModule('node:perf_hooks').PerformanceObserver)(() => {
     if (youngGenerationBytes() >= YOUNG_GENERATION_CAP_BYTES) holdYoungGeneration();
   });
   watch.observe({ entryTypes: ['gc'] });
@@ -60,6 +77,7 @@ export function youngGenerationGrowing(): boolean {
 export function holdYoungGeneration(): void {
   setFlagsFromString('--semi-space-growth-factor=1');
   growing = false;
+  started = false;
   watch?.disconnect();
   watch = undefined;
 }
@@ -78,6 +96,8 @@ export function watchLineLengths(): (chunk: Uint8Array) => void {
       holdYoungGeneration();
       return;
     }
+    bytesWatched += chunk.length;
+    if (!started && bytesWatched >= GROW_AFTER_BYTES) startGrowing();
     const last = chunk.lastIndexOf(LF);
     open = last === -1 ? open + chunk.length : chunk.length - 1 - last;
   };
