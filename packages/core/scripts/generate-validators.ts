@@ -6,7 +6,8 @@
  * `<schemaStem>-strict.js` (unknown fields rejected, see {@link deriveStrictSchema}); for the dialects with records
  * read without `JSON.parse`, `<schemaStem>-record-shapes.ts` (see {@link renderRecordShapes}); for the dialects whose
  * owners publish types, `<schemaStem>.types.ts` (see {@link renderDialectTypes}). For the canonical union:
- * `canonical-event.js` and `canonical-event.types.ts`. Then `schema-validators.ts`, which gathers them all.
+ * `canonical-event.js` and `canonical-event.types.ts`. Then `open-validators.ts` and `strict-validators.ts`, which
+ * gather each kind, and `schema-validators.ts`, which gathers them all.
  */
 
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -56,7 +57,8 @@ async function main(): Promise<void> {
   write(`${CANONICAL}.js`, renderValidatorModule(canonical, source));
   const banner = `// Generated from ${source} by packages/core/scripts/generate-validators.ts. Do not edit.`;
   write(`${CANONICAL}.types.ts`, await renderCanonicalTypes(canonical, banner));
-  write('schema-validators.ts', renderValidatorsIndex(BUILT_IN_DIALECT_REGISTRY, CANONICAL));
+  for (const [file, text] of Object.entries(renderValidatorsIndex(BUILT_IN_DIALECT_REGISTRY, CANONICAL)))
+    write(file, text);
 }
 
 await main();

@@ -122,6 +122,7 @@ export { type CheckedUsage, checkUsage, isTokenCount } from './token-counts.ts';
 export { loadSchemaValidators } from './validation/load-schema-validators.ts';
 export { toSchemaIssues, type ValidatorError } from './validation/schema-issues.ts';
 export {
+  type SchemaValidatorKind,
   TOO_DEEP_KEYWORD,
   validateCanonicalEvent,
   validateDialectRecord,

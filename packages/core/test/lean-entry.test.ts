@@ -23,8 +23,22 @@ test('normalizes without the validators, validates once they are loaded', async 
   expect(() => officialDialect.validate({ type: 'tool_call', subtype: 'started' })).toThrow(
     /loadSchemaValidators/,
   );
+  // Each kind loads on its own: the open validators leave the strict and canonical ones unloaded.
+  await loadSchemaValidators(['open']);
+  const record = { type: 'tool_call', subtype: 'started' };
+  expect(officialDialect.validate(record).length).toBeGreaterThan(0);
+  expect(() => officialDialect.validate(record, { strict: true })).toThrow(
+    /loadSchemaValidators\(\['strict'\]\)/,
+  );
+  expect(() => validateCanonicalEvent({ type: 'reasoning-end' })).toThrow(
+    /loadSchemaValidators\(\['canonical'\]\)/,
+  );
+  await loadSchemaValidators(['strict']);
+  const init = JSON.parse(INIT) as Record<string, unknown>;
+  expect(officialDialect.validate({ ...init, surplus: 1 }, { strict: true })).toContainEqual(
+    expect.objectContaining({ keyword: 'unevaluatedProperties', pointer: '/surplus' }),
+  );
   await loadSchemaValidators();
-  expect(officialDialect.validate({ type: 'tool_call', subtype: 'started' }).length).toBeGreaterThan(0);
   expect(validateCanonicalEvent({ type: 'reasoning-end' })).toEqual([]);
 });
 

@@ -15,33 +15,45 @@ export interface GeneratedValidator {
   errors?: readonly ValidatorError[] | null;
 }
 
+/** One generated validator per built-in dialect. */
+export type DialectValidators = Readonly<Record<BuiltInDialectName, GeneratedValidator>>;
+
 /** The validators of every schema: each built-in dialect's, open and strict, and the canonical events'. */
 export interface SchemaValidators {
-  readonly dialects: Readonly<
-    Record<BuiltInDialectName, { readonly open: GeneratedValidator; readonly strict: GeneratedValidator }>
-  >;
+  /** Each dialect's schema as written: what `validate` checks by default. */
+  readonly open: DialectValidators;
+  /** Each dialect's schema with unknown fields rejected: what `validate(record, { strict: true })` also checks. */
+  readonly strict: DialectValidators;
+  /** The closed schema of the canonical events. */
   readonly canonical: GeneratedValidator;
 }
 
-let installed: SchemaValidators | undefined;
+/** A kind of generated validators, each loaded on its own: every kind is a large module. */
+export type SchemaValidatorKind = keyof SchemaValidators;
 
-/** Makes `validators` the ones used from now on. */
-export function installSchemaValidators(validators: SchemaValidators): void {
-  installed = validators;
+/** The kinds of validators, in the order they are loaded when all are asked for. */
+export const SCHEMA_VALIDATOR_KINDS: readonly SchemaValidatorKind[] = ['open', 'strict', 'canonical'];
+
+let installed: Partial<SchemaValidators> = {};
+
+/** Makes `validators` the ones of their kinds used from now on; the kinds not given stay as they are. */
+export function installSchemaValidators(validators: Partial<SchemaValidators>): void {
+  installed = { ...installed, ...validators };
 }
 
-/** Whether the validators are loaded, so that validation works synchronously. */
-export function schemaValidatorsLoaded(): boolean {
-  return installed !== undefined;
+/** Whether the validators of `kind` are loaded, so that validation by them works synchronously. */
+export function schemaValidatorsLoaded(kind: SchemaValidatorKind): boolean {
+  return installed[kind] !== undefined;
 }
 
-function loaded(): SchemaValidators {
-  if (installed === undefined) {
+function loaded<Kind extends SchemaValidatorKind>(kind: Kind): SchemaValidators[Kind] {
+  const validators = installed[kind];
+  if (validators === undefined) {
     throw new TypeError(
-      "schema validators are not loaded: import from '@cursor-stream/core', or await loadSchemaValidators() first",
+      `${kind} schema validators are not loaded: import from '@cursor-stream/core', or await loadSchemaValidators(['${kind}']) first`,
     );
   }
-  return installed;
+  return validators as SchemaValidators[Kind];
 }
 
 /**
@@ -62,10 +74,11 @@ export function validateDialectRecord(
   record: JsonObject,
   options?: ValidateOptions,
 ): SchemaIssue[] {
-  const validators = loaded().dialects[dialect];
-  if (options?.strict !== true) return check(validators.open, record);
+  const open = loaded('open')[dialect];
+  if (options?.strict !== true) return check(open, record);
+  const strict = loaded('strict')[dialect];
   if (exceedsJsonDepth(record, MAX_JSON_DEPTH)) return [{ ...TOO_DEEP }];
-  return strictIssues(validators, record);
+  return strictIssues({ open, strict }, record);
 }
 
 /** The keyword of the issue a record too deep to check strictly gets; the normalizer's code for such a record. */
@@ -136,7 +149,7 @@ function removeAt(root: JsonObject, pointer: string): void {
  * @returns The issues, empty when `event` is a valid canonical event.
  */
 export function validateCanonicalEvent(event: unknown): SchemaIssue[] {
-  return check(loaded().canonical, event);
+  return check(loaded('canonical'), event);
 }
 
 function check(validator: GeneratedValidator, data: unknown): SchemaIssue[] {

@@ -10,6 +10,7 @@ import type {
   JsonObject,
   RecordName,
   RecordNamer,
+  SchemaValidatorKind,
 } from '@cursor-stream/core/normalize';
 import type { NdjsonRecord } from '@cursor-stream/ndjson';
 import type { CensusRow, CensusTally } from './census-tally.ts';
@@ -26,9 +27,12 @@ export interface CensusReader {
   onEvents(events: readonly CanonicalEvent[]): void;
 }
 
+/** The kinds of schema validators a census checks records by: drift is what the strict schemas do not know. */
+export const CENSUS_VALIDATOR_KINDS: readonly SchemaValidatorKind[] = ['strict'];
+
 /**
- * Counts one log into `tally`, its locations under the name `where`. The dialects' strict validators must be loaded
- * (`loadSchemaValidators` of `@cursor-stream/core/normalize`) for the drift to be found.
+ * Counts one log into `tally`, its locations under the name `where`. The validators of {@link CENSUS_VALIDATOR_KINDS}
+ * must be loaded (`loadSchemaValidators` of `@cursor-stream/core/normalize`) for the drift to be found.
  */
 export function createCensusReader(tally: CensusTally, where: string): CensusReader {
   // Rows of the records of the batch being read, by line, so that an `unknown` event finds its record's row.

@@ -5,7 +5,7 @@
  * JSON document, with a text form for a terminal.
  */
 
-export { type CensusReader, createCensusReader } from './census-reader.ts';
+export { CENSUS_VALIDATOR_KINDS, type CensusReader, createCensusReader } from './census-reader.ts';
 export { formatCensusText } from './census-report.ts';
 export {
   CENSUS_LIMITS,

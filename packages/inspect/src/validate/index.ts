@@ -24,6 +24,7 @@ export {
   type ValidateCollector,
   type ValidateCollectorOptions,
   validationReport,
+  validatorKindsFor,
 } from './validate-collector.ts';
 export {
   fileReportLines,

@@ -12,7 +12,7 @@ import type {
   SchemaIssue,
   SourceLocation,
 } from '@cursor-stream/core/normalize';
-import { TOO_DEEP_KEYWORD } from '@cursor-stream/core/normalize';
+import { type SchemaValidatorKind, TOO_DEEP_KEYWORD } from '@cursor-stream/core/normalize';
 import {
   type BoundedSessionsOptions,
   createBoundedSessions,
@@ -66,8 +66,8 @@ export interface ValidateCollector {
 /**
  * Collects findings event by event into `problems` and `warnings`. Each session's anomalies are added when it ends,
  * and what is kept about it (its tool lines, its bounded summary) goes with it: memory holds the open session and the
- * listed findings, never the sessions or the lines before. The dialects' validators must be loaded
- * (`loadSchemaValidators` of `@cursor-stream/core/normalize`).
+ * listed findings, never the sessions or the lines before. The dialects' validators of
+ * {@link validatorKindsFor}`(options)` must be loaded (`loadSchemaValidators` of `@cursor-stream/core/normalize`).
  */
 export function createValidateCollector(
   options: ValidateCollectorOptions,
@@ -179,4 +179,9 @@ export function validationReport(
   if (problems.omitted > 0) report.problemsOmitted = problems.omitted;
   if (warnings.omitted > 0) report.warningsOmitted = warnings.omitted;
   return report;
+}
+
+/** The kinds of schema validators a collector made with `options` checks records by. */
+export function validatorKindsFor(options: Pick<ValidateCollectorOptions, 'strict'>): SchemaValidatorKind[] {
+  return [options.strict ? 'strict' : 'open'];
 }

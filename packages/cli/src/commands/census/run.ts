@@ -3,6 +3,7 @@
 import { loadSchemaValidators } from '@cursor-stream/core/normalize';
 import { displayPath } from '@cursor-stream/core/text';
 import {
+  CENSUS_VALIDATOR_KINDS,
   type CensusJson,
   censusDriftSummary,
   createCensusReader,
@@ -39,7 +40,7 @@ export async function censusOfLogs(
   options: InputOptions,
   context: CensusContext,
 ): Promise<CensusJson> {
-  await loadSchemaValidators();
+  await loadSchemaValidators(CENSUS_VALIDATOR_KINDS);
   const tally = createCensusTally();
   for (const entry of await expandLogPaths(paths)) {
     const where = displayPath(entry.path);

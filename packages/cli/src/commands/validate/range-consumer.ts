@@ -7,6 +7,7 @@ import {
   type FindingSink,
   type KeptFindings,
   MAX_FINDINGS_LISTED,
+  validatorKindsFor,
 } from '@cursor-stream/inspect/validate';
 import type {
   ConsumerFactory,
@@ -95,7 +96,7 @@ function validateConsumer(setup: ValidateRangeSetup): RangeConsumer {
 export const createConsumerFactory: CreateConsumerFactory<ValidateRangeSetup> = async (
   setup,
 ): Promise<ConsumerFactory> => {
-  await loadSchemaValidators();
+  await loadSchemaValidators(validatorKindsFor(setup));
   // Validation writes nothing as it goes, so a resumed run has no items to leave out.
   return () => validateConsumer(setup);
 };

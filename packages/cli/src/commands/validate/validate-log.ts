@@ -9,6 +9,7 @@ import {
   createValidateCollector,
   type FileReport,
   validationReport,
+  validatorKindsFor,
 } from '@cursor-stream/inspect/validate';
 import { type Progress, readLog } from '@cursor-stream/node/logs';
 // The digest alone, without the rest of the package (child processes), which a command's start-up need not load.
@@ -39,8 +40,8 @@ export async function validateLog(
   options: ValidateLogOptions,
   context: ValidateLogContext,
 ): Promise<Result<FileReport>> {
-  // The generated validators are most of the code; only validation loads them, once per thread.
-  await loadSchemaValidators();
+  // The generated validators are most of the code; only validation loads them, once per thread, and only its kind.
+  await loadSchemaValidators(validatorKindsFor(options));
   const problems = createFindingList();
   const warnings = createFindingList();
   const collector = createValidateCollector(
