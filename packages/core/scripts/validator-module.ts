@@ -21,14 +21,19 @@ import type { SchemaObject } from './strict-schema.ts';
  *   that {@link rewriteRuntimeRequires} fixes.
  * - `messages` stay on: they become the messages of `SchemaIssue`s. `verbose` stays off: no schema or data copies in
  *   errors.
+ * - `inlineRefs: false`: ajv copies a referenced schema's code into every place that refers to it unless told not
+ *   to, and the 72 tool kinds' `toolInvocation` and 15 `toolResult`s made most of the official validators' 1 MB, all
+ *   compiled as a command starts. Called instead, a reference reports the same errors: ajv names an error by the
+ *   referenced schema's path either way (`schema-inlined-refs.test.ts`).
  */
-function createAjv(): Ajv2020 {
+export function createAjv(): Ajv2020 {
   return new Ajv2020({
     allErrors: false,
     strict: true,
     strictRequired: false,
     allowUnionTypes: true,
     allowMatchingProperties: true,
+    inlineRefs: false,
     code: { source: true, esm: true, lines: false },
   });
 }

@@ -14,14 +14,14 @@ const LOAD: { readonly [Kind in SchemaValidatorKind]: () => Promise<SchemaValida
 };
 
 /**
- * Loads the generated schema validators (about 1.7 MB of code in all) when they are first needed, for code that
+ * Loads the generated schema validators (about 1.3 MB of code in all) when they are first needed, for code that
  * imports `@cursor-stream/core/normalize` to start fast. The full `@cursor-stream/core` entry has them loaded
  * already.
  *
  * @param kinds - The kinds to load, every kind by default: `open` for `dialect.validate(record)`, `strict` (which
  *   loads `open` too, as strict validation reports what both find) for `validate(record, { strict: true })`,
- *   `canonical` for `validateCanonicalEvent`. Each is about a third of the code, so a command that validates in one
- *   way loads that way's alone.
+ *   `canonical` for `validateCanonicalEvent`. The open and the strict ones are each over a third of the code, so a
+ *   command that validates in one way loads that way's alone.
  *
  * @example
  * ```ts
