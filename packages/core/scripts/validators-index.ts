@@ -1,7 +1,7 @@
 /**
  * Writes the modules that gather the generated validators as data, one import per file, from the dialect registry: a
  * static import per validator keeps them out of every module that does not import these. The open and the strict
- * validators are gathered apart, as each is half of the code and a command usually needs one kind.
+ * validators are gathered apart, as each is over a third of the code and a command usually needs one kind.
  */
 
 import type { BuiltInDialectEntry } from '../src/dialects/registry.ts';
