@@ -5,6 +5,7 @@
 
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import standalone from 'ajv/dist/standalone/index.js';
+import { copyBranchReferences } from './branch-references.ts';
 import { rewriteRuntimeRequires } from './esm-runtime-imports.ts';
 import type { SchemaObject } from './strict-schema.ts';
 
@@ -24,7 +25,7 @@ import type { SchemaObject } from './strict-schema.ts';
  * - `inlineRefs: false`: ajv copies a referenced schema's code into every place that refers to it unless told not
  *   to, and the 72 tool kinds' `toolInvocation` and 15 `toolResult`s made most of the official validators' 1 MB, all
  *   compiled as a command starts. Called instead, a reference reports the same errors: ajv names an error by the
- *   referenced schema's path either way (`schema-inlined-refs.test.ts`).
+ *   referenced schema's path either way (`schema-references.test.ts`).
  */
 export function createAjv(): Ajv2020 {
   return new Ajv2020({
@@ -65,7 +66,7 @@ export function renderValidatorModule(schema: SchemaObject, source: string): str
   // those keywords (an open dialect schema) never reads what is tracked, so it is compiled without tracking.
   if (!usesUnevaluated(schema)) ajv.opts.unevaluated = false;
   // A CommonJS module that is also its own `default`: `.default` is the function under every loader's interop.
-  const code = rewriteRuntimeRequires(standalone.default(ajv, ajv.compile(schema)));
+  const code = rewriteRuntimeRequires(standalone.default(ajv, ajv.compile(copyBranchReferences(schema))));
   const exportLine = /export const validate = (\w+);export default \1;/;
   const name = exportLine.exec(code)?.[1];
   if (name === undefined) throw new Error(`${source}: unexpected standalone export form`);

@@ -1,13 +1,17 @@
 /**
- * The generated validators call a schema's references rather than copy them in (`inlineRefs: false`, see
- * `validator-module.ts`): a record, however it is broken, must get exactly the issues of the same schema compiled
- * with every reference inlined, ajv's default.
+ * How the generated validators treat a schema's references (`validator-module.ts`). They call them rather than copy
+ * their code in (`inlineRefs: false`): a value, however it is broken, must get exactly the issues of the same schema
+ * compiled with every reference inlined, ajv's default. And the definitions an `anyOf`/`oneOf` branch refers to are
+ * copied into the branch (`branch-references.ts`), so that its errors carry the branch's path: what is valid must
+ * not change, and the issues must be some of those the schema as written gives.
  */
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { validateDialectRecord } from '@cursor-stream/core';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
+import { copyBranchReferences } from '../scripts/branch-references.ts';
 import { deriveStrictSchema, type SchemaObject } from '../scripts/strict-schema.ts';
 import { createAjv } from '../scripts/validator-module.ts';
 import type { JsonObject } from '../src/dialect.ts';
@@ -98,28 +102,85 @@ const CASES = [
   },
 ];
 
-describe('validators calling their references', () => {
-  for (const { name, schema, module, values } of CASES) {
-    const inlined = createAjv();
-    inlined.opts.inlineRefs = true;
-    const reference = inlined.compile(schema) as GeneratedValidator;
-    const generated = import(`../src/generated/${module}.js`) as Promise<{ validate: GeneratedValidator }>;
-    const mutation = fc
-      .constantFrom(...values)
-      .chain((value) =>
-        fc.tuple(
-          fc.constant(value),
+/** A value of `values` broken at one place: a field or item removed, or replaced by any JSON or a string. */
+function brokenValues(values: readonly JsonObject[]) {
+  return fc
+    .constantFrom(...values)
+    .chain((value) =>
+      fc
+        .tuple(
           fc.constantFrom(...pathsOf(value)),
           fc.oneof(fc.constant(undefined), fc.jsonValue({ maxDepth: 2 }), fc.string()),
-        ),
-      );
-    test.prop([mutation], { numRuns: 300 })(
+        )
+        .map(([path, replacement]) => mutated(value, path, replacement)),
+    );
+}
+
+function compiled(schema: SchemaObject, inlineRefs: boolean): GeneratedValidator {
+  const ajv = createAjv();
+  ajv.opts.inlineRefs = inlineRefs;
+  return ajv.compile(schema) as GeneratedValidator;
+}
+
+describe('the generated validators', () => {
+  for (const { name, schema, module, values } of CASES) {
+    const generated = import(`../src/generated/${module}.js`) as Promise<{ validate: GeneratedValidator }>;
+    const inlined = compiled(copyBranchReferences(schema), true);
+    const asWritten = compiled(schema, true);
+
+    test.prop([brokenValues(values)], { numRuns: 300 })(
       `${name}: a value broken anywhere gets the issues of every reference inlined`,
-      async ([value, path, replacement]) => {
+      async (broken) => {
         const { validate } = await generated;
-        const broken = mutated(value, path, replacement);
-        expect(issuesBy(validate, broken)).toEqual(issuesBy(reference, broken));
+        expect(issuesBy(validate, broken)).toEqual(issuesBy(inlined, broken));
+      },
+    );
+
+    test.prop([brokenValues(values)], { numRuns: 300 })(
+      `${name}: with branches' references copied in, the same values are valid, with some of the same issues`,
+      async (broken) => {
+        const { validate } = await generated;
+        expect(validate(broken)).toBe(asWritten(broken));
+        const written = issuesBy(asWritten, broken);
+        for (const issue of issuesBy(validate, broken)) expect(written).toContainEqual(issue);
       },
     );
   }
+});
+
+describe("a branch's references copied in", () => {
+  test('let the issues name what is wrong in the branch the value meant', () => {
+    // An assistant message of the corpus whose text block's `text` is a number: the text block is the branch meant.
+    const record = corpusRecords('cursor-sdk').find(
+      (value) =>
+        JSON.stringify(value).includes('"message":{"type":"assistant"') && value.type === 'sdk_message',
+    );
+    if (record === undefined) throw new Error('no SDK message with a text block in the corpus');
+    const broken = structuredClone(record) as unknown as { message: { message: { content: unknown[] } } };
+    broken.message.message.content[0] = { type: 'text', text: 5 };
+    expect(validateDialectRecord('cursor-sdk', record)).toEqual([]);
+    expect(validateDialectRecord('cursor-sdk', broken as unknown as JsonObject)).toEqual([
+      { pointer: '/message/message/content/0/text', message: 'must be string', keyword: 'type' },
+    ]);
+  });
+
+  test('leave a recursive reference a reference, and keep the keywords beside one', () => {
+    const schema = {
+      $defs: {
+        tree: {
+          type: 'object',
+          properties: { children: { type: 'array', items: { anyOf: [{ $ref: '#/$defs/tree' }] } } },
+        },
+        leaf: { type: 'string' },
+      },
+      anyOf: [{ $ref: '#/$defs/tree' }, { $ref: '#/$defs/leaf', minLength: 1 }],
+    };
+    const copied = copyBranchReferences(schema) as { anyOf: unknown[] };
+    expect(copied.anyOf[0]).toEqual({
+      type: 'object',
+      properties: { children: { type: 'array', items: { anyOf: [{ $ref: '#/$defs/tree' }] } } },
+    });
+    expect(copied.anyOf[1]).toEqual({ minLength: 1, allOf: [{ type: 'string' }] });
+    expect(schema.anyOf[0]).toEqual({ $ref: '#/$defs/tree' });
+  });
 });
