@@ -9,6 +9,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { validateDialectRecord } from '@cursor-stream/core';
+import { parsedObjects } from '@cursor-stream/test-kit/ndjson';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { copyBranchReferences } from '../scripts/branch-references.ts';
@@ -28,19 +29,10 @@ function readSchema(stem: string): SchemaObject {
 /** The records of a dialect's corpus folder: its lines that parse as objects. */
 function corpusRecords(folder: string): JsonObject[] {
   const dir = join(ROOT, 'corpus', folder);
-  return readdirSync(dir)
+  const lines = readdirSync(dir)
     .filter((name) => name.endsWith('.ndjson'))
-    .flatMap((name) => readFileSync(join(dir, name), 'utf8').split('\n'))
-    .flatMap((line) => {
-      try {
-        const value: unknown = JSON.parse(line);
-        return typeof value === 'object' && value !== null && !Array.isArray(value)
-          ? [value as JsonObject]
-          : [];
-      } catch {
-        return [];
-      }
-    });
+    .flatMap((name) => readFileSync(join(dir, name), 'utf8').split('\n'));
+  return parsedObjects(lines) as JsonObject[];
 }
 
 function issuesBy(validator: GeneratedValidator, record: unknown) {

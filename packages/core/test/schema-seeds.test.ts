@@ -7,6 +7,7 @@ import {
   validateDialectRecord,
 } from '@cursor-stream/core';
 import { SEEDS } from '@cursor-stream/test-kit/corpus';
+import { parsedObjects } from '@cursor-stream/test-kit/ndjson';
 import { describe, expect, test } from 'vitest';
 
 /** The founding format documents; the recordings in corpus/ hold their examples as streams (see corpus/README.md). */
@@ -34,16 +35,7 @@ function exampleObjects(text: string): JsonObject[] {
     const end = lines.indexOf('}', start);
     if (end > start) candidates.push(lines.slice(start, end + 1).join('\n'));
   }
-  return candidates.flatMap((candidate) => {
-    try {
-      const value: unknown = JSON.parse(candidate);
-      return typeof value === 'object' && value !== null && !Array.isArray(value)
-        ? [value as JsonObject]
-        : [];
-    } catch {
-      return [];
-    }
-  });
+  return parsedObjects(candidates) as JsonObject[];
 }
 
 function seedExamples(prefix: string): JsonObject[] {
