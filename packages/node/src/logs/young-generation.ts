@@ -37,9 +37,8 @@ const LF = 0x0a;
 
 /** Allowed and not held: the young generation grows once {@link GROW_AFTER_BYTES} have been watched. */
 let growing = false;
-/** Whether the growth factor is raised and each collection watched. */
-let started = false;
 let bytesWatched = 0;
+/** Each collection's watch, from when growth starts (the growth factor raised) until it is held. */
 let watch: PerformanceObserver | undefined;
 
 function youngGenerationBytes(): number {
@@ -59,7 +58,6 @@ export function allowYoungGenerationGrowth(): void {
 }
 
 function startGrowing(): void {
-  started = true;
   setFlagsFromString('--semi-space-growth-factor=2');
   // V8 reads the factor at each scavenge; told after one, the young generation may outgrow the cap by one step.
   watch = new (process.getBuiltinModule('node:perf_hooks').PerformanceObserver)(() => {
@@ -77,7 +75,6 @@ export function youngGenerationGrowing(): boolean {
 export function holdYoungGeneration(): void {
   setFlagsFromString('--semi-space-growth-factor=1');
   growing = false;
-  started = false;
   watch?.disconnect();
   watch = undefined;
 }
@@ -97,7 +94,7 @@ export function watchLineLengths(): (chunk: Uint8Array) => void {
       return;
     }
     bytesWatched += chunk.length;
-    if (!started && bytesWatched >= GROW_AFTER_BYTES) startGrowing();
+    if (watch === undefined && bytesWatched >= GROW_AFTER_BYTES) startGrowing();
     const last = chunk.lastIndexOf(LF);
     open = last === -1 ? open + chunk.length : chunk.length - 1 - last;
   };
