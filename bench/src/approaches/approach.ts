@@ -12,6 +12,11 @@ export interface ParseInput {
   readonly file: string;
   /** Opens the file as a byte stream in the chunking under test (64 KiB reads, or tiny odd chunks). */
   open(): Readable;
+  /**
+   * The same chunks read synchronously, for rows that read a file as a plain loop does; each chunk is valid only
+   * until the next one is asked for.
+   */
+  chunks(): Iterable<Uint8Array>;
 }
 
 /** Receives what a row delivers. */
