@@ -90,6 +90,26 @@ describe('censusPointer', () => {
   });
 });
 
+describe('the census tally', () => {
+  const name = fc.option(fc.constantFrom('', 'null', 'a', 'a\u0000b', 'b', '["a"]'), { nil: null });
+  propTest.prop([fc.array(fc.tuple(name, name, name), { maxLength: 40 })])(
+    'counts each (dialect, type, subtype) in one row of its own, a null apart from any string',
+    (names) => {
+      const tally = createCensusTally();
+      const expected = new Map<string, number>();
+      for (const [dialect, type, subtype] of names) {
+        tally.addRecord({ path: 'a', line: 1 }, dialect, { type, subtype });
+        const key = JSON.stringify([dialect, type, subtype]);
+        expected.set(key, (expected.get(key) ?? 0) + 1);
+      }
+      const counted = new Map(
+        tally.result().rows.map((row) => [JSON.stringify([row.dialect, row.type, row.subtype]), row.count]),
+      );
+      expect(counted).toEqual(expected);
+    },
+  );
+});
+
 describe('the census tally stays bounded', () => {
   test('record types past the cap are counted, not listed', () => {
     const tally = createCensusTally();

@@ -119,7 +119,10 @@ function valueText(value: unknown): string {
 
 /** Makes an empty {@link CensusTally}. */
 export function createCensusTally(): CensusTally {
-  const rows = new Map<string, CensusRow>();
+  // Rows by dialect, type and subtype, each level a map: a key string made of the three for every record (as
+  // `JSON.stringify` makes one) costs more than the rest of the tally. `listedRows` keeps them in the order found.
+  const rows = new Map<string | null, Map<string | null, Map<string | null, CensusRow>>>();
+  const listedRows: CensusRow[] = [];
   const entries = new Map<CensusRow, Map<string, CensusDriftEntry>>();
   const invalid = new Map<string, CensusInvalidLines>();
   const unreadable: CensusUnreadable[] = [];
@@ -129,15 +132,20 @@ export function createCensusTally(): CensusTally {
     totals.records++;
     const type = cut(name.type);
     const subtype = cut(name.subtype);
-    const key = JSON.stringify([dialect, type, subtype]);
-    let row = rows.get(key);
+    let row = rows.get(dialect)?.get(type)?.get(subtype);
     if (row === undefined) {
-      if (rows.size >= CENSUS_LIMITS.rows) {
+      if (listedRows.length >= CENSUS_LIMITS.rows) {
         totals.recordsOmitted++;
         return null;
       }
+      // Maps are made only for a row that is listed, so records past the limit add nothing.
+      let types = rows.get(dialect);
+      if (types === undefined) rows.set(dialect, (types = new Map()));
+      let subtypes = types.get(type);
+      if (subtypes === undefined) types.set(type, (subtypes = new Map()));
       row = newRow(dialect, type, subtype, at);
-      rows.set(key, row);
+      subtypes.set(subtype, row);
+      listedRows.push(row);
       entries.set(row, new Map());
     }
     row.count++;
@@ -178,7 +186,7 @@ export function createCensusTally(): CensusTally {
   }
 
   function result(): CensusJson {
-    const sorted = [...rows.values()].sort(byDialectTypeSubtype).map((row) => {
+    const sorted = [...listedRows].sort(byDialectTypeSubtype).map((row) => {
       const listed = [...(entries.get(row)?.values() ?? [])].sort(byPointerThenValue);
       return {
         ...row,
