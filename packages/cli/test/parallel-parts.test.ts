@@ -3,6 +3,7 @@
 import type { CanonicalEvent } from '@cursor-stream/core/normalize';
 import {
   createInvalidLineList,
+  createInvalidLinesJoin,
   joinInvalidLines,
   MAX_INVALID_LINES_LISTED,
 } from '@cursor-stream/inspect/summary';
@@ -48,6 +49,15 @@ describe('results joined across ranges', () => {
       expect(joinInvalidLines(parts)).toEqual(whole.json());
       const stepwise = parts.reduce((kept, part) => joinInvalidLines([kept, part]), { invalidLines: [] });
       expect(stepwise).toEqual(whole.json());
+      // As the logs of a folder are joined: one part at a time, the list read on the way left as it was.
+      const joined = createInvalidLinesJoin();
+      for (const part of parts) {
+        const before = joined.json();
+        const listedBefore = [...before.invalidLines];
+        joined.add(part);
+        expect(before.invalidLines).toEqual(listedBefore);
+      }
+      expect(joined.json()).toEqual(whole.json());
     },
   );
 

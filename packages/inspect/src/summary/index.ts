@@ -6,7 +6,9 @@
 
 export {
   createInvalidLineList,
+  createInvalidLinesJoin,
   createSummaryJsonWriter,
+  type InvalidLinesJoin,
   type InvalidLinesJson,
   invalidLineCount,
   joinInvalidLines,

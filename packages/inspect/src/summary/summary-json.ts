@@ -152,14 +152,38 @@ export function createInvalidLineList(file?: string) {
 
 /** The invalid lines of consecutive parts of a log, as one list over the whole log would read. */
 export function joinInvalidLines(parts: readonly InvalidLinesJson[]): InvalidLinesJson {
+  const joined = createInvalidLinesJoin();
+  for (const part of parts) joined.add(part);
+  return joined.json();
+}
+
+/** Invalid lines joined part by part; see {@link createInvalidLinesJoin}. */
+export interface InvalidLinesJoin {
+  /** Adds a part's lines after those added before, as far as the list has room, and counts the rest. */
+  add(part: InvalidLinesJson): void;
+  /** The parts added so far, as {@link joinInvalidLines} joins them. */
+  json(): InvalidLinesJson;
+}
+
+/**
+ * Joins the invalid lines of parts as they come (the logs of a folder, the ranges of a file), in order: the first
+ * {@link MAX_INVALID_LINES_LISTED} listed, the rest counted. Each part costs its own lines, not the list so far.
+ */
+export function createInvalidLinesJoin(): InvalidLinesJoin {
   const listed: SummaryInvalidLineJson[] = [];
   let omitted = 0;
-  for (const part of parts) {
-    const room = Math.max(0, MAX_INVALID_LINES_LISTED - listed.length);
-    listed.push(...part.invalidLines.slice(0, room));
-    omitted += Math.max(0, part.invalidLines.length - room) + (part.invalidLinesOmitted ?? 0);
-  }
-  return omitted > 0 ? { invalidLines: listed, invalidLinesOmitted: omitted } : { invalidLines: listed };
+  return {
+    add(part) {
+      const lines = part.invalidLines;
+      const taken = Math.min(lines.length, MAX_INVALID_LINES_LISTED - listed.length);
+      for (let index = 0; index < taken; index++) listed.push(lines[index] as SummaryInvalidLineJson);
+      omitted += lines.length - taken + (part.invalidLinesOmitted ?? 0);
+    },
+    json() {
+      const invalidLines = [...listed];
+      return omitted > 0 ? { invalidLines, invalidLinesOmitted: omitted } : { invalidLines };
+    },
+  };
 }
 
 /** Invalid lines of a summary, listed or not. */

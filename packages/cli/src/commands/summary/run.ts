@@ -8,9 +8,9 @@ import { type BoundedSession, createBoundedSessions } from '@cursor-stream/core/
 import { displayPath } from '@cursor-stream/core/text';
 import {
   createInvalidLineList,
+  createInvalidLinesJoin,
   createSummaryJsonWriter,
   type InvalidLinesJson,
-  joinInvalidLines,
   type SummaryFooter,
   sessionJson,
   sessionJsonBlock,
@@ -171,7 +171,7 @@ async function summarizeInRanges(
   io: CliIo,
   sink: SummarySink,
 ): Promise<LogResult<SummarizedLog> | null> {
-  let invalidLines: InvalidLinesJson = { invalidLines: [] };
+  const invalidLines = createInvalidLinesJoin();
   const setup: SummaryRangeSetup = {
     json: options.json,
     color: sink.color,
@@ -189,11 +189,11 @@ async function summarizeInRanges(
       await sink.flush();
     },
     result(part) {
-      invalidLines = joinInvalidLines([invalidLines, part as InvalidLinesJson]);
+      invalidLines.add(part as InvalidLinesJson);
     },
   });
   if (read === null || !read.ok) return read;
-  return { ok: true, value: { stats: read.value.stats, invalidLines } };
+  return { ok: true, value: { stats: read.value.stats, invalidLines: invalidLines.json() } };
 }
 
 /** What `summary` makes of invalid lines, said when they make it exit 1. */
@@ -214,18 +214,24 @@ export async function runSummary(
   const entries = await expandLogPaths(paths);
   const several = entries.length > 1;
   const sink = summarySink(options, io);
-  let footer: SummaryFooter = { invalidLines: [], lines: 0, bytes: 0 };
+  const invalidLines = createInvalidLinesJoin();
+  let lines = 0;
+  let bytes = 0;
   const outcome = await readEachLog(entries, async (path) => {
     const result =
       (several ? null : await summarizeInRanges(path, options, io, sink)) ??
       (await summarizeHere(path, several ? displayPath(path) : undefined, options, io, sink));
     if (!result.ok) return result;
-    const { stats, invalidLines } = result.value;
-    const listed = joinInvalidLines([footer, invalidLines]);
-    footer = { ...listed, lines: footer.lines + stats.lines, bytes: footer.bytes + stats.bytes };
+    const { stats } = result.value;
+    invalidLines.add(result.value.invalidLines);
+    lines += stats.lines;
+    bytes += stats.bytes;
     return { ok: true, value: stats };
   });
   // Nothing read, nothing to sum up: the errors say why.
-  if (outcome.files > 0) await sink.end(several ? { ...footer, files: outcome.files } : footer);
+  if (outcome.files > 0) {
+    const footer: SummaryFooter = { ...invalidLines.json(), lines, bytes };
+    await sink.end(several ? { ...footer, files: outcome.files } : footer);
+  }
   return logsExitCode(io, outcome, SUMMARY_INVALID_LINES);
 }
