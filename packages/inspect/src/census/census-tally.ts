@@ -140,9 +140,15 @@ export function createCensusTally(): CensusTally {
       }
       // Maps are made only for a row that is listed, so records past the limit add nothing.
       let types = rows.get(dialect);
-      if (types === undefined) rows.set(dialect, (types = new Map()));
+      if (types === undefined) {
+        types = new Map();
+        rows.set(dialect, types);
+      }
       let subtypes = types.get(type);
-      if (subtypes === undefined) types.set(type, (subtypes = new Map()));
+      if (subtypes === undefined) {
+        subtypes = new Map();
+        types.set(type, subtypes);
+      }
       row = newRow(dialect, type, subtype, at);
       subtypes.set(subtype, row);
       listedRows.push(row);
