@@ -91,7 +91,7 @@ export function formatShapeReports(
   const runs = reports[0]?.report.runs ?? 0;
   return [
     `Run of ${date}: the built CLI as installed, whole fresh processes from spawn to exit, ${runs} rounds interleaved ` +
-      'with the reference loop (`TextDecoder` + `String#indexOf` + `JSON.parse`, reading a folder one file after ' +
+      'with the reference loop (`readSync` + `TextDecoder` + `String#indexOf` + `JSON.parse`, reading a folder one file after ' +
       `another); each run started once the 1-minute load had fallen to ${SETTLED_LOAD} (waiting at most ` +
       `${MAX_SETTLE_MS / 1000} s); x = reference loop median time / command median time, (paired) = median of the ` +
       'per-round ratios. ' +
