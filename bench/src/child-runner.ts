@@ -1,6 +1,6 @@
 /**
  * Runs one row once in this fresh process and prints its {@link RunResult} as one JSON line:
- * `child-runner.ts --approach NAME --file FILE [--chunking file|odd] [--digest]`.
+ * `child-runner.ts --approach NAME --file FILE [--chunking file|odd] [--read stream|sync] [--digest]`.
  */
 
 import { parseArgs } from 'node:util';
@@ -12,6 +12,7 @@ const { values } = parseArgs({
     approach: { type: 'string' },
     file: { type: 'string' },
     chunking: { type: 'string', default: 'file' },
+    read: { type: 'string', default: 'stream' },
     digest: { type: 'boolean', default: false },
   },
 });
@@ -21,6 +22,7 @@ const chunking = values.chunking === 'odd' ? 'odd' : 'file';
 const result = await runOnce(approachNamed(values.approach), {
   file: values.file,
   chunking,
+  reading: values.read === 'sync' ? 'sync' : 'stream',
   digest: values.digest,
 });
 process.stdout.write(`${JSON.stringify(result)}\n`);

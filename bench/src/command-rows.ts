@@ -170,7 +170,9 @@ export async function runCommandRow(
     if (run.stdout !== undefined) result.stdout = run.stdout;
     return result;
   }
-  const run = await runWholeProcess(runner.script, ['--approach', row.approach, '--file', file], [], 'keep');
+  // Files read as a plain loop reads them, as the commands compared read them too.
+  const args = ['--approach', row.approach, '--file', file, '--read', 'sync'];
+  const run = await runWholeProcess(runner.script, args, [], 'keep');
   const value = run.code === 0 ? lastJsonLine(run.stdout ?? '') : undefined;
   if (value === undefined) throw new Error(`${row.name} exited ${run.code} without a result`);
   const result = value as RunResult;

@@ -10,20 +10,20 @@ export const READ_CHUNK_BYTES = 65536;
 /** Chunk sizes of the split-UTF-8 check, cycled: every offset inside a multi-byte character gets cut. */
 const ODD_CHUNK_SIZES = [1, 2, 3, 4, 5, 6, 7] as const;
 
-/** An input over `file` in the given chunking. */
-export function inputOf(file: string, chunking: Chunking): ParseInput {
+/**
+ * How a row reads the file: all through read streams, as the library rows compare NDJSON loops and libraries on one
+ * footing; or, for the command rows, the way a plain loop over files reads them, which the CLI's commands also do.
+ */
+export type Reading = 'stream' | 'sync';
+
+/** An input over `file` in the given chunking and reading. */
+export function inputOf(file: string, chunking: Chunking, reading: Reading = 'stream'): ParseInput {
   if (chunking === 'file') {
-    return {
-      file,
-      open: () => createReadStream(file, { highWaterMark: READ_CHUNK_BYTES }),
-      chunks: () => fileChunks(file),
-    };
+    const open = () => createReadStream(file, { highWaterMark: READ_CHUNK_BYTES });
+    return reading === 'sync' ? { file, open, readSync: () => fileChunks(file) } : { file, open };
   }
-  return {
-    file,
-    open: () => Readable.from(oddChunks(readFileSync(file))),
-    chunks: () => oddChunks(readFileSync(file)),
-  };
+  const open = () => Readable.from(oddChunks(readFileSync(file)));
+  return reading === 'sync' ? { file, open, readSync: () => oddChunks(readFileSync(file)) } : { file, open };
 }
 
 /**

@@ -2,7 +2,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CanonicalEvent } from '@cursor-stream/core';
 import type { Approach } from './approaches/approach.ts';
-import { type Chunking, inputOf } from './inputs.ts';
+import { type Chunking, inputOf, type Reading } from './inputs.ts';
 import { createCountingSink, createDigestSink, withoutLoc } from './sinks.ts';
 
 /** What one run of one row gives; the child runner prints it as one JSON line. */
@@ -25,6 +25,8 @@ export interface RunOptions {
   /** A file, or a folder whose files are read one after another, as a loop over many logs does. */
   file: string;
   chunking: Chunking;
+  /** Read streams for every row (the default), or files read as a plain loop reads them (the command rows). */
+  reading?: Reading;
   /** Digest every value (slower; for correctness runs). */
   digest: boolean;
 }
@@ -43,7 +45,7 @@ export async function runOnce(approach: Approach, options: RunOptions): Promise<
   let stopped: string | undefined;
   const started = performance.now();
   try {
-    for (const file of files) await parse(inputOf(file, options.chunking), sink);
+    for (const file of files) await parse(inputOf(file, options.chunking, options.reading), sink);
   } catch (error) {
     stopped = error instanceof Error ? error.message : String(error);
   }

@@ -3,13 +3,14 @@
  * against the generator's record count and values digest. No timing is asserted.
  */
 
-import { mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CANONICAL_EVENT_TYPES, type CanonicalEvent } from '@cursor-stream/core';
 import { describeMachine } from 'cursor-stream/measurement';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeCorpus } from '../../corpus/generator/index.ts';
+import { referenceLoop } from '../src/approaches/hand-written.ts';
 import { TYPES_WITHOUT_REASONING } from '../src/approaches/pipeline.ts';
 import { APPROACHES, approachNamed } from '../src/approaches/registry.ts';
 import {
@@ -94,6 +95,50 @@ describe.each(PARSING_ROWS.map((approach) => [approach.name, approach] as const)
     );
   },
 );
+
+describe('the reference loop read as the command rows read it', () => {
+  it('gives the same records, problems and values read with readSync as through a read stream', async () => {
+    for (const corpus of [clean, rawNewlines, splitUtf8]) {
+      const streamed = await runOnce(referenceLoop, {
+        file: corpus.file,
+        chunking: corpus.chunking,
+        digest: true,
+      });
+      const read = await runOnce(referenceLoop, {
+        file: corpus.file,
+        chunking: corpus.chunking,
+        reading: 'sync',
+        digest: true,
+      });
+      expect(read).toMatchObject({
+        records: streamed.records,
+        problems: streamed.problems,
+        digest: streamed.digest,
+      });
+      expect(read.records).toBeGreaterThan(0);
+    }
+  });
+
+  it('reads every file of a folder, one after another', async () => {
+    const folder = join(directory, 'folder');
+    await mkdir(folder);
+    await copyFile(clean.file, join(folder, 'a.ndjson'));
+    await copyFile(rawNewlines.file, join(folder, 'b.ndjson'));
+    const whole = await runOnce(referenceLoop, {
+      file: folder,
+      chunking: 'file',
+      reading: 'sync',
+      digest: false,
+    });
+    const [a, b] = await Promise.all(
+      [clean, rawNewlines].map((corpus) =>
+        runOnce(referenceLoop, { file: corpus.file, chunking: 'file', digest: false }),
+      ),
+    );
+    expect(whole.records).toBe((a?.records ?? 0) + (b?.records ?? 0));
+    expect(whole.problems).toBe((a?.problems ?? 0) + (b?.problems ?? 0));
+  });
+});
 
 describe('the rows that deliver canonical events', () => {
   async function eventsOf(name: string, corpus: CorrectnessCorpus): Promise<CanonicalEvent[]> {

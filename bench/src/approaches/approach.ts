@@ -13,10 +13,10 @@ export interface ParseInput {
   /** Opens the file as a byte stream in the chunking under test (64 KiB reads, or tiny odd chunks). */
   open(): Readable;
   /**
-   * The same chunks read synchronously, for rows that read a file as a plain loop does; each chunk is valid only
-   * until the next one is asked for.
+   * The same chunks read synchronously, when the run reads files as a plain loop over them does (the command rows);
+   * each chunk is valid only until the next one is asked for. Rows that can read this way do.
    */
-  chunks(): Iterable<Uint8Array>;
+  readSync?(): Iterable<Uint8Array>;
 }
 
 /** Receives what a row delivers. */
