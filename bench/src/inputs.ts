@@ -18,12 +18,13 @@ export type Reading = 'stream' | 'sync';
 
 /** An input over `file` in the given chunking and reading. */
 export function inputOf(file: string, chunking: Chunking, reading: Reading = 'stream'): ParseInput {
-  if (chunking === 'file') {
-    const open = () => createReadStream(file, { highWaterMark: READ_CHUNK_BYTES });
-    return reading === 'sync' ? { file, open, readSync: () => fileChunks(file) } : { file, open };
-  }
-  const open = () => Readable.from(oddChunks(readFileSync(file)));
-  return reading === 'sync' ? { file, open, readSync: () => oddChunks(readFileSync(file)) } : { file, open };
+  const open =
+    chunking === 'file'
+      ? () => createReadStream(file, { highWaterMark: READ_CHUNK_BYTES })
+      : () => Readable.from(oddChunks(readFileSync(file)));
+  if (reading === 'stream') return { file, open };
+  const readSync = chunking === 'file' ? () => fileChunks(file) : () => oddChunks(readFileSync(file));
+  return { file, open, readSync };
 }
 
 /**

@@ -144,10 +144,13 @@ export function createInvalidLineList(file?: string) {
         listed.push(file === undefined ? where : { file, ...where });
       } else omitted++;
     },
-    json(): InvalidLinesJson {
-      return omitted > 0 ? { invalidLines: listed, invalidLinesOmitted: omitted } : { invalidLines: listed };
-    },
+    json: (): InvalidLinesJson => invalidLinesJson(listed, omitted),
   };
+}
+
+/** Listed invalid lines and the count of those left out, as the summary writes them: no count when none were. */
+function invalidLinesJson(invalidLines: SummaryInvalidLineJson[], omitted: number): InvalidLinesJson {
+  return omitted > 0 ? { invalidLines, invalidLinesOmitted: omitted } : { invalidLines };
 }
 
 /** The invalid lines of consecutive parts of a log, as one list over the whole log would read. */
@@ -179,10 +182,8 @@ export function createInvalidLinesJoin(): InvalidLinesJoin {
       for (let index = 0; index < taken; index++) listed.push(lines[index] as SummaryInvalidLineJson);
       omitted += lines.length - taken + (part.invalidLinesOmitted ?? 0);
     },
-    json() {
-      const invalidLines = [...listed];
-      return omitted > 0 ? { invalidLines, invalidLinesOmitted: omitted } : { invalidLines };
-    },
+    // A copy: a list read on the way stays as it was read.
+    json: () => invalidLinesJson([...listed], omitted),
   };
 }
 
