@@ -18,8 +18,12 @@ export const HELD_LINE_KEEP_BYTES = 4 * 1024 * 1024;
 
 /** A line's bytes held across chunks; see the module comment. */
 export interface HeldLine {
-  /** Bytes held so far. */
-  readonly length: number;
+  /**
+   * Bytes held so far. A method, not a getter: a getter in the object literal below would be a closure of its own,
+   * which gives every holder a hidden class of its own; V8 keeps such an object's closures, and all they reach, until
+   * a full collection, however soon it is dropped.
+   */
+  heldBytes(): number;
   /** Copies `piece` after the bytes held (the caller may refill its buffer). */
   append(piece: Uint8Array): void;
   /**
@@ -51,9 +55,7 @@ export function createHeldLine(keepBytes = HELD_LINE_KEEP_BYTES): HeldLine {
   }
 
   return {
-    get length() {
-      return length;
-    },
+    heldBytes: () => length,
     append,
     take(lastPiece) {
       if (length === 0) return lastPiece;

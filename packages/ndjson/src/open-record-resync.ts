@@ -81,7 +81,8 @@ interface OpenStretch {
 
 /** The resync state of one tokenizer; see the module comment. */
 export interface Resync {
-  readonly isOpen: boolean;
+  /** Whether a stretch is open. A method, not a getter, for the reason `HeldLine.heldBytes` gives. */
+  isOpen(): boolean;
   /** Offset of the first byte held for the open stretch, or undefined when nothing is held. */
   heldFrom(): number | undefined;
   /** Starts a stretch with a line that ends inside a string (and starts like JSON). */
@@ -219,9 +220,7 @@ export function createResync(maxRecordBytes: number, sink: ResyncSink): Resync {
   }
 
   return {
-    get isOpen() {
-      return open !== null;
-    },
+    isOpen: () => open !== null,
 
     heldFrom() {
       const oldest = open?.candidates[0];

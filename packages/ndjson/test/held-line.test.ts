@@ -16,9 +16,9 @@ describe('createHeldLine', () => {
           held.append(scratch.subarray(0, piece.length));
           scratch.fill(0xff);
         }
-        expect(held.length).toBe(before.reduce((sum, piece) => sum + piece.length, 0));
+        expect(held.heldBytes()).toBe(before.reduce((sum, piece) => sum + piece.length, 0));
         expect([...held.take(last)]).toEqual(pieces.flatMap((piece) => [...piece]));
-        expect(held.length).toBe(0);
+        expect(held.heldBytes()).toBe(0);
       }
     },
   );

@@ -31,8 +31,6 @@ export function createDialectRouter(
   forced: Dialect | undefined,
 ): DialectRouter {
   const states = new Map<unknown, unknown>();
-  let locked = forced;
-  let fallback: Dialect | undefined;
 
   /** Set by {@link firstExplaining}: whether the dialect it returned found the record distinctive. */
   let foundDistinctive = false;
@@ -52,14 +50,19 @@ export function createDialectRouter(
     return shared;
   }
 
-  return {
+  // `locked` and `fallback` are fields the router sets, not getters: a getter in an object literal gives every
+  // router a hidden class of its own, which keeps the normalizer it belongs to until a full collection.
+  const router: { -readonly [K in keyof DialectRouter]: DialectRouter[K] } = {
+    locked: forced,
+    fallback: undefined,
     route(record) {
+      const locked = router.locked;
       if (locked !== undefined) {
         return detectSafely(locked, record) === 'foreign' ? firstExplaining(record, locked) : locked;
       }
       const chosen = firstExplaining(record, undefined);
-      if (foundDistinctive) locked = chosen;
-      else fallback ??= chosen;
+      if (foundDistinctive) router.locked = chosen;
+      else router.fallback ??= chosen;
       return chosen;
     },
     stateOf(dialect) {
@@ -67,11 +70,6 @@ export function createDialectRouter(
       if (!states.has(key)) states.set(key, dialect.createState());
       return states.get(key);
     },
-    get locked() {
-      return locked;
-    },
-    get fallback() {
-      return fallback;
-    },
   };
+  return router;
 }

@@ -133,6 +133,77 @@ function traitsOf(dialects: readonly Dialect[]): DialectListTraits {
   return traits;
 }
 
+/**
+ * The context a dialect normalizes a record in; its text is read from the record's source only if asked. A class,
+ * as is {@link NormalizerFace}, so that the `text` getter lives on one shared prototype: a getter in an object
+ * literal is a closure of its own, giving every object a hidden class of its own, and V8 keeps such an object's
+ * closures, with the whole normalizer they reach, until a full collection, however soon the normalizer is dropped.
+ */
+class RecordContext implements DialectContext<unknown> {
+  readonly state: unknown;
+  loc: SourceLocation;
+  source: RecordSource;
+  readonly #reparseAt: (text: string, loc: SourceLocation) => readonly CanonicalEvent[];
+
+  constructor(
+    state: unknown,
+    loc: SourceLocation,
+    source: RecordSource,
+    reparseAt: (text: string, loc: SourceLocation) => readonly CanonicalEvent[],
+  ) {
+    this.state = state;
+    this.loc = loc;
+    this.source = source;
+    this.#reparseAt = reparseAt;
+  }
+
+  get text(): string {
+    return this.source.text;
+  }
+
+  reparse(text: string): readonly CanonicalEvent[] {
+    return this.#reparseAt(text, this.loc);
+  }
+}
+
+/** What a normalizer does, as functions over its state; {@link NormalizerFace} is its public face. */
+interface NormalizerParts {
+  feed(chunk: Uint8Array | string): readonly CanonicalEvent[];
+  pushRecord(value: unknown, loc?: SourceLocation): readonly CanonicalEvent[];
+  end(): readonly CanonicalEvent[];
+  foreign(): ForeignLog | undefined;
+  dialect(): string | undefined;
+}
+
+/** A normalizer's public face, its getters on the prototype (see {@link RecordContext}). */
+class NormalizerFace implements Normalizer {
+  readonly #parts: NormalizerParts;
+
+  constructor(parts: NormalizerParts) {
+    this.#parts = parts;
+  }
+
+  feed(chunk: Uint8Array | string): readonly CanonicalEvent[] {
+    return this.#parts.feed(chunk);
+  }
+
+  pushRecord(value: unknown, loc?: SourceLocation): readonly CanonicalEvent[] {
+    return this.#parts.pushRecord(value, loc);
+  }
+
+  end(): readonly CanonicalEvent[] {
+    return this.#parts.end();
+  }
+
+  get foreign(): ForeignLog | undefined {
+    return this.#parts.foreign();
+  }
+
+  get dialect(): string | undefined {
+    return this.#parts.dialect();
+  }
+}
+
 /** A normalizer over the given dialects. */
 export function createNormalizerEngine(options: NormalizerEngineOptions): Normalizer {
   const { textLineDialects, anyHotLines, anyRecordReader } = traitsOf(options.dialects);
@@ -151,39 +222,20 @@ export function createNormalizerEngine(options: NormalizerEngineOptions): Normal
    * One context per dialect for top-level records, reused: a record's context lives only during its `normalize`.
    * Its text is read from the record's source only if the dialect asks.
    */
-  const topContexts = new Map<
-    Dialect,
-    DialectContext<unknown> & { loc: SourceLocation; source: RecordSource }
-  >();
+  const topContexts = new Map<Dialect, RecordContext>();
 
   function contextFor(dialect: Dialect, loc: SourceLocation, source: RecordSource): DialectContext<unknown> {
     if (reparseDepth === 0) {
       let context = topContexts.get(dialect);
       if (context === undefined) {
-        const created = {
-          state: router.stateOf(dialect),
-          loc,
-          source,
-          get text(): string {
-            return created.source.text;
-          },
-          reparse: (inner: string) => reparse(inner, created.loc),
-        };
-        context = created;
+        context = new RecordContext(router.stateOf(dialect), loc, source, reparse);
         topContexts.set(dialect, context);
       }
       context.loc = loc;
       context.source = source;
       return context;
     }
-    return {
-      state: router.stateOf(dialect),
-      loc,
-      get text(): string {
-        return source.text;
-      },
-      reparse: (inner: string) => reparse(inner, loc),
-    };
+    return new RecordContext(router.stateOf(dialect), loc, source, reparse);
   }
 
   function normalizeValue(record: JsonObject, loc: SourceLocation, source: RecordSource): Normalized {
@@ -382,7 +434,7 @@ export function createNormalizerEngine(options: NormalizerEngineOptions): Normal
     return wanted === undefined ? events : events.filter((event) => wanted.has(event.type));
   }
 
-  return {
+  return new NormalizerFace({
     feed(chunk) {
       tokenizer.feed(chunk);
       return drain();
@@ -411,13 +463,9 @@ export function createNormalizerEngine(options: NormalizerEngineOptions): Normal
       ended = true;
       return drain();
     },
-    get foreign() {
-      return foreign;
-    },
-    get dialect() {
-      // A stream of shared records only (init, prompt, thinking, text, result) is, once complete, best named by the
-      // dialect that explained them; while it streams, a distinctive record may still come.
-      return router.locked?.name ?? (ended ? router.fallback?.name : undefined);
-    },
-  };
+    foreign: () => foreign,
+    // A stream of shared records only (init, prompt, thinking, text, result) is, once complete, best named by the
+    // dialect that explained them; while it streams, a distinctive record may still come.
+    dialect: () => router.locked?.name ?? (ended ? router.fallback?.name : undefined),
+  });
 }

@@ -12,21 +12,30 @@ export interface LineCounter {
 
 /** Creates a {@link LineCounter}. */
 export function createLineCounter(): LineCounter {
-  let lineFeeds = 0;
-  let bytes = 0;
-  let endsWithLineFeed = true;
-  return {
-    add(chunk) {
-      if (chunk.length === 0) return;
-      bytes += chunk.length;
-      for (let at = chunk.indexOf(LF); at !== -1; at = chunk.indexOf(LF, at + 1)) lineFeeds += 1;
-      endsWithLineFeed = chunk[chunk.length - 1] === LF;
-    },
-    get lines() {
-      return lineFeeds + (endsWithLineFeed ? 0 : 1);
-    },
-    get bytes() {
-      return bytes;
-    },
-  };
+  return new LineCount();
+}
+
+/**
+ * A class, so that its getters live on one shared prototype: getters in an object literal give every counter a
+ * hidden class of its own, which V8 keeps, with all its closures reach, until a full collection (one per log read).
+ */
+class LineCount implements LineCounter {
+  #lineFeeds = 0;
+  #bytes = 0;
+  #endsWithLineFeed = true;
+
+  add(chunk: Uint8Array): void {
+    if (chunk.length === 0) return;
+    this.#bytes += chunk.length;
+    for (let at = chunk.indexOf(LF); at !== -1; at = chunk.indexOf(LF, at + 1)) this.#lineFeeds += 1;
+    this.#endsWithLineFeed = chunk[chunk.length - 1] === LF;
+  }
+
+  get lines(): number {
+    return this.#lineFeeds + (this.#endsWithLineFeed ? 0 : 1);
+  }
+
+  get bytes(): number {
+    return this.#bytes;
+  }
 }

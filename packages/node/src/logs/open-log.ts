@@ -124,25 +124,42 @@ function regularFileSource(
   size: number,
   closeFile: () => void | Promise<void>,
 ): LogSource {
-  const reader = createFileReader(fd, size);
-  let chunks: AsyncIterable<Uint8Array> | undefined;
-  let closed = false;
-  return {
-    path,
-    size,
-    // Made on first use: a reader that takes chunks synchronously never needs it.
-    get chunks() {
-      chunks ??= syncReads(reader);
-      return chunks;
-    },
-    readChunkSync: reader.next,
-    async close() {
-      if (closed) return;
-      closed = true;
-      reader.release();
-      await closeFile();
-    },
-  };
+  return new RegularFileSource(path, size, createFileReader(fd, size), closeFile);
+}
+
+/**
+ * A class, so that the `chunks` getter lives on one shared prototype: a getter in an object literal gives every
+ * source a hidden class of its own, which V8 keeps, with all its closures reach, until a full collection.
+ */
+class RegularFileSource implements LogSource {
+  readonly path: string;
+  readonly size: number;
+  readonly readChunkSync: () => Uint8Array | null;
+  readonly #reader: FileReader;
+  readonly #closeFile: () => void | Promise<void>;
+  #chunks: AsyncIterable<Uint8Array> | undefined;
+  #closed = false;
+
+  constructor(path: string, size: number, reader: FileReader, closeFile: () => void | Promise<void>) {
+    this.path = path;
+    this.size = size;
+    this.#reader = reader;
+    this.readChunkSync = reader.next;
+    this.#closeFile = closeFile;
+  }
+
+  /** Made on first use: a reader that takes chunks synchronously never needs it. */
+  get chunks(): AsyncIterable<Uint8Array> {
+    this.#chunks ??= syncReads(this.#reader);
+    return this.#chunks;
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#reader.release();
+    await this.#closeFile();
+  }
 }
 
 function fileSource(
