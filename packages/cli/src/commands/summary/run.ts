@@ -1,7 +1,7 @@
 /**
- * `cursor-stream summary`: the session reducer's view of a log, as a table or as JSON. Each session is written as
- * soon as it ends, so memory holds the open session only, however many sessions the log has. A large file is read
- * in ranges on worker threads, with the same output.
+ * `cursor-stream summary`: the session reducer's view of a log, as a table or as JSON. Each session is written once
+ * it ends (to a pipe or a file, with others in writes of 64 KiB), so memory holds the open session and a write's worth
+ * only, however many sessions the log has. A large file is read in ranges on worker threads, with the same output.
  */
 
 import { type BoundedSession, createBoundedSessions } from '@cursor-stream/core/sessions';
@@ -57,23 +57,33 @@ interface SummarySink {
   readonly palette: Palette;
   /** Takes a session's block, as {@link sessionJsonBlock} or {@link sessionTextBlock} renders it. */
   block(text: string): Promise<void>;
-  /** Writes the blocks taken since the last time, at once. */
+  /** Writes the blocks taken so far, at once, when they are a write's worth (to a terminal, always). */
   flush(): Promise<void>;
   /** Writes the footer, and what is left. */
   end(footer: SummaryFooter): Promise<void>;
 }
 
+/** Characters of session blocks gathered before they are written to a pipe or a file. */
+const PENDING_OUTPUT_CHARS = 64 * 1024;
+
 function summarySink(options: SummaryOptions, io: CliIo): SummarySink {
-  // A batch of events ends many sessions on logs of short runs: their blocks go out in one write, as a write per
-  // session costs more than its text. What is held is at most one batch's sessions.
+  // A write per session, or per log of a folder of small ones, costs more than its text: blocks go out in writes of
+  // some size. A terminal sees each batch's sessions at once. What is held is that size and one batch's sessions.
   let pending: string[] = [];
+  let pendingChars = 0;
+  const pendingLimit = io.stdout.isTTY === true ? 0 : PENDING_OUTPUT_CHARS;
   const write = async (text: string): Promise<void> => {
     pending.push(text);
+    pendingChars += text.length;
   };
-  const flush = (): Promise<void> => {
+  const writePending = (): Promise<void> => {
     const text = pending.join('');
     pending = [];
+    pendingChars = 0;
     return writeText(io.stdout, text);
+  };
+  const flush = async (): Promise<void> => {
+    if (pendingChars > pendingLimit) await writePending();
   };
   const color = shouldUseColor({ isTTY: io.stdout.isTTY, env: io.env });
   const palette = createPalette(color);
@@ -86,7 +96,7 @@ function summarySink(options: SummaryOptions, io: CliIo): SummarySink {
       flush,
       async end(footer) {
         await writer.end(footer);
-        await flush();
+        await writePending();
       },
     };
   }
@@ -101,7 +111,7 @@ function summarySink(options: SummaryOptions, io: CliIo): SummarySink {
     flush,
     async end(footer) {
       await write(`${summaryFooterLine(footer, sessions, palette)}\n`);
-      await flush();
+      await writePending();
     },
   };
 }
@@ -142,8 +152,10 @@ async function summarizeHere(
     }
     await sink.flush();
   }
+  // Named one by one: spreading the options into a literal takes V8's slow path, microseconds per log of a folder.
   const result = await readLog(path, {
-    ...options,
+    dialect: options.dialect,
+    maxRecordBytes: options.maxRecordBytes,
     foreignLogs: 'leave-out',
     stdin: io.stdin,
     progress: progressFor(io, false),
