@@ -94,12 +94,19 @@ export interface StartedCall {
 /** Per-stream record of started calls, by exact id (ids may hold a newline: never trimmed). */
 export type StartedCalls = Map<string, StartedCall>;
 
-/** The start's times, for {@link durationOfCall}. */
-export function startTimes(
+/** What a call's start leaves for its completion: its names, and its times for {@link durationOfCall}. */
+export function startedCall(
+  toolName: ToolName,
+  providerToolName: string,
   record: JsonObject,
   toolCall: JsonObject | undefined,
-): Pick<StartedCall, 'startedAtMs' | 'timestampMs'> {
-  return { startedAtMs: asNumberLike(toolCall?.startedAtMs), timestampMs: asNumber(record.timestamp_ms) };
+): StartedCall {
+  return {
+    toolName,
+    providerToolName,
+    startedAtMs: asNumberLike(toolCall?.startedAtMs),
+    timestampMs: asNumber(record.timestamp_ms),
+  };
 }
 
 /**

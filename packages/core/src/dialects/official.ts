@@ -35,7 +35,7 @@ import {
   findToolKind,
   resultArm,
   type StartedCalls,
-  startTimes,
+  startedCall,
   toolCallIdOf,
 } from './official-tool-call.ts';
 import { CLI_THINKING_PREFIXES, reasoningSkipPrefixes } from './reasoning-skip-filter.ts';
@@ -97,7 +97,7 @@ function toolCallEvents(
   if (subtype === 'started') {
     const toolName = kind?.toolName ?? 'unknown';
     const providerToolName = kind?.providerToolName ?? 'unknown';
-    calls.set(id, { toolName, providerToolName, ...startTimes(record, toolCall) });
+    calls.set(id, startedCall(toolName, providerToolName, record, toolCall));
     const input = kind?.body.args ?? null;
     return [
       located(

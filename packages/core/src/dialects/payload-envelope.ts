@@ -33,7 +33,7 @@ import {
   type ResultArm,
   resultArm,
   type StartedCalls,
-  startTimes,
+  startedCall,
 } from './official-tool-call.ts';
 import { encodePayloadEnvelope } from './payload-envelope-encoder.ts';
 import { ENVELOPE_THINKING_PREFIXES, reasoningSkipPrefixes } from './reasoning-skip-filter.ts';
@@ -97,7 +97,7 @@ function toolEvents(
   if (subtype === 'started') {
     const toolName = kind?.toolName ?? 'unknown';
     const providerToolName = kind?.providerToolName ?? 'unknown';
-    calls.set(id, { toolName, providerToolName, ...startTimes(payload, toolCall) });
+    calls.set(id, startedCall(toolName, providerToolName, payload, toolCall));
     // `shellToolCall{name, args}` holds its input in `args`; `writeFileToolCall{path, contents}` is the input.
     const input = kind === undefined ? null : 'args' in kind.body ? kind.body.args : kind.body;
     return [

@@ -12,9 +12,17 @@ export interface ToolResultFields {
 
 /** A `tool-result` whose `isError` follows its status: false only for `success`. */
 export function toolResultEvent(fields: ToolResultFields): ToolResultEvent {
-  const { durationMs, ...rest } = fields;
-  const event: ToolResultEvent = { type: 'tool-result', ...rest, isError: fields.status !== 'success' };
-  if (durationMs !== undefined) event.durationMs = durationMs;
+  // Named one by one: a rest pattern and a spread take V8's slow path, a microsecond or more per call.
+  const event: ToolResultEvent = {
+    type: 'tool-result',
+    toolCallId: fields.toolCallId,
+    toolName: fields.toolName,
+    providerToolName: fields.providerToolName,
+    status: fields.status,
+    output: fields.output,
+    isError: fields.status !== 'success',
+  };
+  if (fields.durationMs !== undefined) event.durationMs = fields.durationMs;
   return event;
 }
 

@@ -27,10 +27,10 @@ import { skipFilterFor } from './skip-filter.ts';
 /** How deep `reparse` may nest (a wrapper's `raw` holding a stored record holding a `raw` ...). */
 const MAX_REPARSE_DEPTH = 8;
 
-/** What the engine needs: the dialects to route between, and the one forced, if any. */
-export interface NormalizerEngineOptions extends Omit<NormalizerOptions, 'dialect' | 'dialects'> {
-  dialects: readonly Dialect[];
-  forced: Dialect | undefined;
+/** The dialects the engine routes between, and the one forced, if any. */
+export interface EngineDialects {
+  readonly list: readonly Dialect[];
+  readonly forced: Dialect | undefined;
 }
 
 function invalidLine(
@@ -205,13 +205,16 @@ class NormalizerFace implements Normalizer {
 }
 
 /** A normalizer over the given dialects. */
-export function createNormalizerEngine(options: NormalizerEngineOptions): Normalizer {
-  const { textLineDialects, anyHotLines, anyRecordReader } = traitsOf(options.dialects);
-  const router = createDialectRouter(options.dialects, options.forced);
+export function createNormalizerEngine(
+  options: Omit<NormalizerOptions, 'dialect' | 'dialects'>,
+  dialects: EngineDialects,
+): Normalizer {
+  const { textLineDialects, anyHotLines, anyRecordReader } = traitsOf(dialects.list);
+  const router = createDialectRouter(dialects.list, dialects.forced);
   const tracker = createSessionTracker();
   const { onRecord, maxRecordBytes } = options;
   const wanted = options.types === undefined ? undefined : new Set(options.types);
-  const skipRecord = wanted === undefined ? undefined : skipFilterFor(options.dialects, wanted);
+  const skipRecord = wanted === undefined ? undefined : skipFilterFor(dialects.list, wanted);
   let out: CanonicalEvent[] = [];
   let reparseDepth = 0;
   let ended = false;

@@ -116,8 +116,12 @@ async function readOne<Whole>(
 ): Promise<LogResult<LogReadFacts>> {
   const times = createRecordTimeIndex();
   const cutter = createSessionCutter(path, visitor, outcome);
+  // The reading options named one by one (spreads last): spreads first take V8's slow path, microseconds per log.
   const result = await readLog(path, {
-    ...options,
+    dialect: options.dialect,
+    maxRecordBytes: options.maxRecordBytes,
+    foreignLogs: options.foreignLogs,
+    redactor: options.redactor,
     onRecord: (record) => times.observe(record.line, record.value),
     async onEvents(events) {
       for (const event of events) {
@@ -125,6 +129,8 @@ async function readOne<Whole>(
           await visitor.end();
       }
     },
+    ...(options.stdin === undefined ? {} : { stdin: options.stdin }),
+    ...(options.progress === undefined ? {} : { progress: options.progress }),
   });
   if (cutter.close()) await visitor.end();
   return result;

@@ -49,7 +49,15 @@ export async function censusOfLogs(
       continue;
     }
     const reader = createCensusReader(tally, where);
-    const result = await readLog(entry.path, { ...options, ...context, ...reader });
+    // Named one by one (spreads last): spreads first take V8's slow path, microseconds per log of a folder.
+    const result = await readLog(entry.path, {
+      dialect: options.dialect,
+      maxRecordBytes: options.maxRecordBytes,
+      stdin: context.stdin,
+      onRecord: reader.onRecord,
+      onEvents: reader.onEvents,
+      ...(context.progress === undefined ? {} : { progress: context.progress }),
+    });
     if (result.ok) for (const problem of result.value.inputProblems) context.onProblem?.(problem);
     if (result.ok) tally.addFile();
     else tally.addUnreadable({ path: where, code: result.error.code, message: result.error.message });
