@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -97,6 +98,31 @@ describe('expandLogPaths', () => {
   test('a directory without logs is an error naming it', async () => {
     const [entry] = await expandLogPaths([join(root, 'empty')]);
     expect(entry !== undefined && 'error' in entry ? entry.error.code : undefined).toBe('no-logs-found');
+  });
+
+  test('says which paths were regular files when listed: what a walk finds, a file named, not a pipe', async () => {
+    const fifo = join(root, 'pipe.ndjson');
+    execFileSync('mkfifo', [fifo]);
+    try {
+      const entries = await expandLogPaths([
+        join(root, 'logs'),
+        join(root, 'logs/notes.txt'),
+        fifo,
+        join(root, 'missing.ndjson'),
+        '-',
+      ]);
+      expect(entries.map((entry) => ('error' in entry ? 'error' : entry.regularFile))).toEqual([
+        true,
+        true,
+        true,
+        true,
+        false,
+        false,
+        false,
+      ]);
+    } finally {
+      await rm(fifo);
+    }
   });
 });
 

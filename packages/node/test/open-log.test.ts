@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { appendFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type LogSource, openLog, READ_CHUNK_BYTES } from '@cursor-stream/node/logs';
@@ -133,6 +133,25 @@ describe('openLog on a regular file, read synchronously', () => {
     ).toBe(true);
     expect(Buffer.from(fromB).equals(patterned(READ_CHUNK_BYTES - 1, 7))).toBe(true);
     await Promise.all([a.close(), b.close()]);
+  });
+});
+
+describe('openLog of a path listed as a regular file', () => {
+  it('reads the file synchronously, the same bytes', async () => {
+    const file = join(directory, 'listed.ndjson');
+    const content = patterned(2 * READ_CHUNK_BYTES + 3, 9);
+    await writeFile(file, content);
+    const result = await openLog(file, { stdin: NO_STDIN, regularFile: true });
+    if (!result.ok) throw new Error(result.error.message);
+    expect(result.value.readChunkSync).toBeDefined();
+    expect((await bytesOf(result.value)).equals(content)).toBe(true);
+  });
+
+  it('still finds a directory that took its place, and says so', async () => {
+    const path = join(directory, 'replaced.ndjson');
+    await mkdir(path);
+    const result = await openLog(path, { stdin: NO_STDIN, regularFile: true });
+    expect(result.ok ? 'opened' : result.error.code).toBe('is-a-directory');
   });
 });
 

@@ -68,20 +68,27 @@ function sessionName(session: SessionSummary): string {
 
 function endAnomalies(bounded: BoundedSession, where: SessionLocations): StreamAnomaly[] {
   const { summary: session } = bounded;
+  // The location's fields named, not spread in: a spread first takes V8's slow path, microseconds per session.
   const at = bounded.finishLoc ?? where.end;
   if (session.status === 'incomplete') {
     // The CLI fails without a result: the class of its last sentence says what kind of failure it was.
     const code = session.failure?.code ?? 'unknown';
     const kind = code === 'unknown' ? '' : ` (failure: ${code})`;
     return [
-      { ...at, code: 'missing-result', message: `${sessionName(session)} ends without a result${kind}` },
+      {
+        line: at.line,
+        offset: at.offset,
+        code: 'missing-result',
+        message: `${sessionName(session)} ends without a result${kind}`,
+      },
     ];
   }
   if (session.resultText !== null && session.textMatchesResult === false) {
     const lengths = `${plural(session.textLength, 'character')} vs ${plural(session.resultText.length, 'character')}`;
     return [
       {
-        ...at,
+        line: at.line,
+        offset: at.offset,
         code: 'text-mismatch',
         message: `the assistant text of ${sessionName(session)} differs from its result text (${lengths})`,
       },

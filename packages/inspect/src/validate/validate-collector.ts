@@ -101,15 +101,17 @@ export function createValidateCollector(
     for (const issue of issues) problems.add(schemaFinding(record, issue));
   }
 
+  // Findings name the location's fields rather than spread it in: a spread first takes V8's slow path.
   function onEvent(event: CanonicalEvent): void {
     const loc = event.loc;
     if (event.type === 'invalid-line' && loc !== undefined) {
       if (event.code === 'schema-violation' && schemaLines.has(loc.line)) return;
-      problems.add({ ...loc, code: event.code, message: event.message });
+      problems.add({ line: loc.line, offset: loc.offset, code: event.code, message: event.message });
     } else if (event.type === 'unknown' && loc !== undefined) {
       const type = event.rawSubtype === undefined ? event.rawType : `${event.rawType}/${event.rawSubtype}`;
       (strict ? problems : warnings).add({
-        ...loc,
+        line: loc.line,
+        offset: loc.offset,
         code: 'unknown-event',
         message: `event type ${type} is not modelled`,
       });
@@ -165,7 +167,12 @@ export function validationReport(
 ): FileReport {
   const { lines, events, dialect, foreign } = stats;
   if (foreign !== null) {
-    const problem = { ...foreign.loc, code: 'foreign-format', message: foreign.message };
+    const problem = {
+      line: foreign.loc.line,
+      offset: foreign.loc.offset,
+      code: 'foreign-format',
+      message: foreign.message,
+    };
     return { path, dialect, lines, events, problems: [problem], warnings: [] };
   }
   const report: FileReport = {

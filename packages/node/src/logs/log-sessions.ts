@@ -110,6 +110,7 @@ export function createSessionCutter(
 
 async function readOne<Whole>(
   path: string,
+  regularFile: boolean,
   options: LogSessionsOptions<Whole>,
   visitor: SessionVisitor<Whole>,
   outcome: { eventsOutsideSessions: number },
@@ -122,6 +123,7 @@ async function readOne<Whole>(
     maxRecordBytes: options.maxRecordBytes,
     foreignLogs: options.foreignLogs,
     redactor: options.redactor,
+    regularFile,
     onRecord: (record) => times.observe(record.line, record.value),
     async onEvents(events) {
       for (const event of events) {
@@ -164,9 +166,9 @@ export async function visitLogSessions<Whole = never>(
   const mayReadInRanges = options.inRanges !== undefined && visitor.whole !== undefined;
   const outcome = await readEachLog(
     await expandLogPaths(paths),
-    async (path) =>
+    async (path, regularFile) =>
       (mayReadInRanges ? await tryRanges(path, options, visitor, outside) : null) ??
-      (await readOne(path, options, visitor, outside)),
+      (await readOne(path, regularFile, options, visitor, outside)),
   );
   return { ...outcome, ...outside };
 }

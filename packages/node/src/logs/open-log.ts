@@ -36,6 +36,11 @@ export interface OpenLogOptions {
   readonly follow?: AbortSignal;
   /** While following: the file became shorter than what was read, and is read again from its start. */
   readonly onTruncated?: () => void;
+  /**
+   * The path was a regular file when listed (`expandLogPaths` says so): it is opened without a stat first. The stat
+   * keeps a named pipe from being opened and closed again, which would cost a writer waiting on it its reader.
+   */
+  readonly regularFile?: boolean;
 }
 
 async function* bytesOf(source: AsyncIterable<Uint8Array | string>): AsyncGenerator<Uint8Array> {
@@ -198,10 +203,11 @@ const OPEN_WITHOUT_WAITING = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
  * anything else (a directory, a pipe, a device, a path that cannot be opened), which the asynchronous way opens and
  * reports on.
  */
-function openRegularFile(path: string): LogSource | undefined {
+function openRegularFile(path: string, listedAsFile: boolean): LogSource | undefined {
   let fd: number;
   try {
-    if (!statSync(path).isFile()) return undefined;
+    // A stat per log is a tenth of what a small log costs: not repeated for a path just listed as a regular file.
+    if (!listedAsFile && !statSync(path).isFile()) return undefined;
     fd = openSync(path, OPEN_WITHOUT_WAITING);
   } catch {
     return undefined;
@@ -237,7 +243,8 @@ export async function openLog(path: string, options: OpenLogOptions = {}): Promi
     };
     return { ok: true, value: source };
   }
-  const regular = options.follow === undefined ? openRegularFile(path) : undefined;
+  const regular =
+    options.follow === undefined ? openRegularFile(path, options.regularFile === true) : undefined;
   if (regular !== undefined) return { ok: true, value: regular };
   let handle: FileHandle;
   try {

@@ -54,16 +54,17 @@ function addLogResult(outcome: LogsReadOutcome, path: string, result: LogResult<
 
 /**
  * Reads each log of `entries` (as `expandLogPaths` gives them) with `read`, one after the other, in order: an entry
- * that names no log is one of the outcome's `errors`, and the others are read.
+ * that names no log is one of the outcome's `errors`, and the others are read. `read` is told whether the path was a
+ * regular file when listed, for `readLog`'s option of that name.
  */
 export async function readEachLog(
   entries: readonly LogEntry[],
-  read: (path: string, size: number | undefined) => Promise<LogResult<LogReadFacts>>,
+  read: (path: string, regularFile: boolean) => Promise<LogResult<LogReadFacts>>,
 ): Promise<LogsReadOutcome> {
   const outcome = createLogsReadOutcome();
   for (const entry of entries) {
     if ('error' in entry) outcome.errors.push(entry.error);
-    else addLogResult(outcome, entry.path, await read(entry.path, entry.size));
+    else addLogResult(outcome, entry.path, await read(entry.path, entry.regularFile));
   }
   return outcome;
 }

@@ -8,8 +8,13 @@ import { ioError, type LogError, logError } from './log-error.ts';
 /** Names a directory walk picks up: NDJSON logs, plain or gzipped. */
 const LOG_NAME = /\.(?:ndjson|jsonl|log)(?:\.gz)?$/i;
 
-/** One log file to read, or why a path gave none. */
-export type LogEntry = { path: string; size: number | undefined } | { path: string; error: LogError };
+/**
+ * One log file to read, or why a path gave none. `regularFile` says the path was a regular file when listed (a log a
+ * walk found always is), which lets its reader open it without a stat first.
+ */
+export type LogEntry =
+  | { path: string; size: number | undefined; regularFile: boolean }
+  | { path: string; error: LogError };
 
 /** Whether a directory walk picks up this file name. */
 export function isLogFileName(name: string): boolean {
@@ -42,7 +47,7 @@ async function walk(directory: string): Promise<LogEntry[]> {
     if (!isLogFileName(dirent.name) || !(dirent.isFile() || dirent.isSymbolicLink())) continue;
     // Synchronous: a stat is microseconds, where a thread-pool round trip per file is most of a small log's cost.
     const info = statOf(path);
-    if (info?.isFile() === true) entries.push({ path, size: info.size });
+    if (info?.isFile() === true) entries.push({ path, size: info.size, regularFile: true });
   }
   return entries;
 }
@@ -56,7 +61,7 @@ export async function expandLogPaths(paths: readonly string[]): Promise<LogEntry
   for (const path of paths) {
     const info = path === '-' ? undefined : statOf(path);
     if (info?.isDirectory() !== true) {
-      entries.push({ path, size: info?.size });
+      entries.push({ path, size: info?.size, regularFile: info?.isFile() === true });
       continue;
     }
     const found = await walk(path);

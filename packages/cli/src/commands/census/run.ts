@@ -53,6 +53,7 @@ export async function censusOfLogs(
     const result = await readLog(entry.path, {
       dialect: options.dialect,
       maxRecordBytes: options.maxRecordBytes,
+      regularFile: entry.regularFile,
       stdin: context.stdin,
       onRecord: reader.onRecord,
       onEvents: reader.onEvents,

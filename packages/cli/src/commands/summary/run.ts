@@ -122,14 +122,18 @@ interface SummarizedLog {
   readonly invalidLines: InvalidLinesJson;
 }
 
-/**
- * Reads a log on this thread, writing each session as it ends.
- *
- * @param file - The log's name on each of its sessions and invalid lines, when more than one log is read.
- */
+/** A log to read, as `summary` names it. */
+interface SummaryLog {
+  readonly path: string;
+  /** The log's name on each of its sessions and invalid lines, when more than one log is read. */
+  readonly file: string | undefined;
+  /** Whether the path was a regular file when listed. */
+  readonly regularFile: boolean;
+}
+
+/** Reads a log on this thread, writing each session as it ends. */
 async function summarizeHere(
-  path: string,
-  file: string | undefined,
+  { path, file, regularFile }: SummaryLog,
   options: SummaryOptions,
   io: CliIo,
   sink: SummarySink,
@@ -157,6 +161,7 @@ async function summarizeHere(
     dialect: options.dialect,
     maxRecordBytes: options.maxRecordBytes,
     foreignLogs: 'leave-out',
+    regularFile,
     stdin: io.stdin,
     progress: progressFor(io, false),
     onDialect(name) {
@@ -229,10 +234,11 @@ export async function runSummary(
   const invalidLines = createInvalidLinesJoin();
   let lines = 0;
   let bytes = 0;
-  const outcome = await readEachLog(entries, async (path) => {
+  const outcome = await readEachLog(entries, async (path, regularFile) => {
+    const file = several ? displayPath(path) : undefined;
     const result =
       (several ? null : await summarizeInRanges(path, options, io, sink)) ??
-      (await summarizeHere(path, several ? displayPath(path) : undefined, options, io, sink));
+      (await summarizeHere({ path, file, regularFile }, options, io, sink));
     if (!result.ok) return result;
     const { stats } = result.value;
     invalidLines.add(result.value.invalidLines);

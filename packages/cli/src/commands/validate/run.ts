@@ -43,6 +43,8 @@ interface ValidateTask {
   readonly path: string;
   /** Bytes on disk, when known. */
   readonly size: number | undefined;
+  /** Whether the path was a regular file when listed. */
+  readonly regularFile: boolean;
 }
 
 /**
@@ -160,7 +162,11 @@ async function validateLocally(
   for (const task of tasks) {
     onResult(
       task.index,
-      await validateLog(task.path, options, { stdin: io.stdin, progress: sharedProgress(progress) }),
+      await validateLog(task.path, options, {
+        stdin: io.stdin,
+        progress: sharedProgress(progress),
+        regularFile: task.regularFile,
+      }),
     );
   }
 }
@@ -225,7 +231,7 @@ export async function runValidate(
   const tasks: ValidateTask[] = [];
   entries.forEach((entry, index) => {
     if ('error' in entry) printer.onResult(index, { ok: false, error: entry.error });
-    else tasks.push({ index, path: entry.path, size: entry.size });
+    else tasks.push({ index, path: entry.path, size: entry.size, regularFile: entry.regularFile });
   });
   const total = entries.reduce((sum, entry) => sum + ('size' in entry ? (entry.size ?? 0) : 0), 0);
   const progress = progressFor(io, !options.json)(total, plural(tasks.length, 'file'));

@@ -23,10 +23,12 @@ export interface ValidateLogOptions extends InputOptions {
   strict: boolean;
 }
 
-/** What besides options the validation needs from its thread. */
+/** What besides options the validation needs: its thread's input and progress, and what listing the log found. */
 export interface ValidateLogContext {
   readonly stdin: AsyncIterable<Uint8Array | string> & { readonly isTTY?: boolean | undefined };
   readonly progress?: (size: number | undefined, label: string) => Progress;
+  /** Whether the path was a regular file when listed. */
+  readonly regularFile?: boolean;
 }
 
 /**
@@ -57,6 +59,7 @@ export async function validateLog(
   const result = await readLog(path, {
     dialect: options.dialect,
     maxRecordBytes: options.maxRecordBytes,
+    regularFile: context.regularFile,
     stdin: context.stdin,
     onRecord: collector.onRecord,
     // The collector only checks records against their schema, which a line taken without a value is proven to pass.
