@@ -7,6 +7,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import standalone from 'ajv/dist/standalone/index.js';
 import { copyBranchReferences } from './branch-references.ts';
 import { rewriteRuntimeRequires } from './esm-runtime-imports.ts';
+import { dropPatternCoveredProperties } from './pattern-covered-properties.ts';
 import type { SchemaObject } from './strict-schema.ts';
 
 /**
@@ -66,7 +67,9 @@ export function renderValidatorModule(schema: SchemaObject, source: string): str
   // those keywords (an open dialect schema) never reads what is tracked, so it is compiled without tracking.
   if (!usesUnevaluated(schema)) ajv.opts.unevaluated = false;
   // A CommonJS module that is also its own `default`: `.default` is the function under every loader's interop.
-  const code = rewriteRuntimeRequires(standalone.default(ajv, ajv.compile(copyBranchReferences(schema))));
+  const code = rewriteRuntimeRequires(
+    standalone.default(ajv, ajv.compile(copyBranchReferences(dropPatternCoveredProperties(schema)))),
+  );
   const exportLine = /export const validate = (\w+);export default \1;/;
   const name = exportLine.exec(code)?.[1];
   if (name === undefined) throw new Error(`${source}: unexpected standalone export form`);
