@@ -7,6 +7,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import standalone from 'ajv/dist/standalone/index.js';
 import { copyBranchReferences } from './branch-references.ts';
 import { rewriteRuntimeRequires } from './esm-runtime-imports.ts';
+import { chainExclusiveConditions } from './exclusive-conditions.ts';
 import { dropPatternCoveredProperties } from './pattern-covered-properties.ts';
 import type { SchemaObject } from './strict-schema.ts';
 
@@ -67,14 +68,20 @@ export function renderValidatorModule(schema: SchemaObject, source: string): str
   // those keywords (an open dialect schema) never reads what is tracked, so it is compiled without tracking.
   if (!usesUnevaluated(schema)) ajv.opts.unevaluated = false;
   // A CommonJS module that is also its own `default`: `.default` is the function under every loader's interop.
-  const code = rewriteRuntimeRequires(
-    standalone.default(ajv, ajv.compile(copyBranchReferences(dropPatternCoveredProperties(schema)))),
-  );
+  const code = rewriteRuntimeRequires(standalone.default(ajv, ajv.compile(compiledForm(schema))));
   const exportLine = /export const validate = (\w+);export default \1;/;
   const name = exportLine.exec(code)?.[1];
   if (name === undefined) throw new Error(`${source}: unexpected standalone export form`);
   const typedExport = `\n${JSDOC_TYPES}\n/** @type {GeneratedValidator} */\nexport const validate = ${name};\n`;
   return `// Generated from ${source} by packages/core/scripts/generate-validators.ts. Do not edit.\n${code.replace(exportLine, typedExport)}`;
+}
+
+/**
+ * What is compiled of `schema`: the same values valid, with the same issues, in a form ajv compiles to faster code
+ * (see each transform).
+ */
+export function compiledForm(schema: SchemaObject): SchemaObject {
+  return copyBranchReferences(chainExclusiveConditions(dropPatternCoveredProperties(schema)));
 }
 
 /** Whether `unevaluatedProperties` or `unevaluatedItems` appears anywhere in `schema`. */
