@@ -32,16 +32,29 @@ export interface JsonWriteProblem {
 export type SafeJsonResult = { ok: true; text: string } | ({ ok: false } & JsonWriteProblem);
 
 /**
- * The values a depth walk descends into. A string not decoded yet (see `lazyStrings` of the tokenizer) is a leaf
- * whatever it holds, so it is passed over rather than read, which would decode it.
+ * Pushes the arrays and objects held by `value` onto the walk's stack, at `depth`. A string not decoded yet (see
+ * `lazyStrings` of the tokenizer) is a leaf whatever it holds, so it is passed over rather than read, which would
+ * decode it. Own enumerable fields, as `Object.values` gives them, without the array it would make per object: the
+ * strict validation of every record walks it.
  */
-function childrenOf(value: object): readonly unknown[] {
-  if (!hasLazyStrings(value)) return Array.isArray(value) ? value : Object.values(value);
-  const children: unknown[] = [];
-  for (const key of Object.keys(value)) {
-    if (!isLazyString(value, key)) children.push((value as Record<string, unknown>)[key]);
+function pushChildren(value: object, depth: number, stack: unknown[], depths: number[]): void {
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) {
+      const child: unknown = value[index];
+      if (typeof child !== 'object' || child === null) continue;
+      stack.push(child);
+      depths.push(depth);
+    }
+    return;
   }
-  return children;
+  const lazy = hasLazyStrings(value);
+  for (const key in value) {
+    if (!Object.hasOwn(value, key) || (lazy && isLazyString(value, key))) continue;
+    const child: unknown = (value as Record<string, unknown>)[key];
+    if (typeof child !== 'object' || child === null) continue;
+    stack.push(child);
+    depths.push(depth);
+  }
 }
 
 /**
@@ -56,13 +69,7 @@ export function exceedsJsonDepth(value: unknown, maxDepth: number): boolean {
     for (let value = stack.pop(), depth = depths.pop(); depth !== undefined; ) {
       if (typeof value === 'object' && value !== null) {
         if (depth + 1 > maxDepth) return true;
-        const children = childrenOf(value);
-        for (const child of children) {
-          if (typeof child === 'object' && child !== null) {
-            stack.push(child);
-            depths.push(depth + 1);
-          }
-        }
+        pushChildren(value, depth + 1, stack, depths);
       }
       value = stack.pop();
       depth = depths.pop();

@@ -229,6 +229,33 @@ describe('schema validation at any depth', () => {
   });
 });
 
+describe('exceedsJsonDepth', () => {
+  /** The nesting of a JSON value, by definition: a scalar is 0, a container one more than its deepest item. */
+  function depthOf(value: unknown): number {
+    if (typeof value !== 'object' || value === null) return 0;
+    return 1 + Math.max(0, ...Object.values(value).map(depthOf));
+  }
+
+  test.prop([fc.jsonValue({ maxDepth: 8 }), fc.integer({ min: 0, max: 10 })])(
+    'says whether a value nests deeper than the limit, for any value and limit',
+    (value, maxDepth) => {
+      expect(exceedsJsonDepth(value, maxDepth)).toBe(depthOf(value) > maxDepth);
+    },
+  );
+
+  it('walks own fields only, and passes over a throwing getter as not too deep', () => {
+    const inherited = Object.create({ deep: [[[]]] }) as object;
+    expect(exceedsJsonDepth({ a: inherited }, 2)).toBe(false);
+    const throwing = {
+      a: [[]],
+      get b(): unknown {
+        throw new Error('no');
+      },
+    };
+    expect(exceedsJsonDepth(throwing, 1)).toBe(false);
+  });
+});
+
 describe('safeJsonStringify', () => {
   test.prop([fc.jsonValue()])('writes what JSON.stringify writes for any JSON value', (value) => {
     expect(safeJsonStringify(value)).toEqual({ ok: true, text: JSON.stringify(value) });
