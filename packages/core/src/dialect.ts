@@ -68,6 +68,11 @@ export type RecordNamer = (record: JsonObject) => RecordName;
 export interface ValidateOptions {
   /** Also report fields the schema does not know (the schemas are open by default, like the formats). */
   strict?: boolean;
+  /**
+   * The length of the record's JSON text, in characters or UTF-8 bytes, when known. Each level of nesting takes two
+   * of them, so a record this short is known not to nest too deep without walking it (strict validation asks).
+   */
+  textLength?: number;
 }
 
 /** What {@link Dialect.normalize} knows besides the record. */

@@ -220,6 +220,26 @@ describe('schema validation at any depth', () => {
     } else expect(tooDeep).toEqual([]);
   });
 
+  test.prop(
+    [
+      fc.record({
+        depth: fc.integer({ min: 1, max: 2 * MAX_JSON_DEPTH }),
+        kind: fc.constantFrom('array' as const, 'object' as const),
+        record: fc.constantFrom(...Object.keys(validatedRecords)),
+        dialect: fc.integer({ min: 0, max: dialects.length - 1 }),
+      }),
+    ],
+    { numRuns: 60 },
+  )("strictly, the same issues when told the length of the record's text", (deep) => {
+    const build = validatedRecords[deep.record] as (nested: unknown) => Record<string, unknown>;
+    const record = build(nestedValue(deep.depth, deep.kind));
+    const dialect = dialects[deep.dialect] ?? officialDialect;
+    const textLength = JSON.stringify(record).length;
+    expect(dialect.validate(record, { strict: true, textLength })).toEqual(
+      dialect.validate(record, { strict: true }),
+    );
+  });
+
   it('strictly lists the unknown fields of a record just within the limit', () => {
     const record = { type: 'x', a: nestedValue(MAX_JSON_DEPTH - 1, 'array') };
     expect(exceedsJsonDepth(record, MAX_JSON_DEPTH)).toBe(false);

@@ -77,7 +77,8 @@ export function validateDialectRecord(
   const open = loaded('open')[dialect];
   if (options?.strict !== true) return check(open, record);
   const strict = loaded('strict')[dialect];
-  if (exceedsJsonDepth(record, MAX_JSON_DEPTH)) return [{ ...TOO_DEEP }];
+  const mayBeTooDeep = options.textLength === undefined || options.textLength > 2 * MAX_JSON_DEPTH;
+  if (mayBeTooDeep && exceedsJsonDepth(record, MAX_JSON_DEPTH)) return [{ ...TOO_DEEP }];
   return strictIssues({ open, strict }, record);
 }
 

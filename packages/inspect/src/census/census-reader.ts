@@ -61,7 +61,7 @@ export function createCensusReader(tally: CensusTally, where: string): CensusRea
     // Records that give no event never see a batch end; the oldest are let go so the map stays small.
     if (rowsByLine.size > PENDING_ROWS) rowsByLine.delete(rowsByLine.keys().next().value ?? 0);
     if (dialect !== undefined)
-      tally.addDrift(row, at, recordDrift(dialect, value), (p) => censusPointer(value, p));
+      tally.addDrift(row, at, recordDrift(dialect, value, record.length), (p) => censusPointer(value, p));
   }
 
   function onEvents(events: readonly CanonicalEvent[]): void {

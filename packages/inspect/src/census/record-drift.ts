@@ -39,9 +39,13 @@ const NO_DRIFT: RecordDrift = { items: [], violation: null };
  * Lists every field and enumerated value of `record` that `dialect`'s strict schema does not know, up to
  * {@link MAX_VALIDATION_PASSES} passes. `record` is not changed. A record nested too deep to check has none: the
  * normalizer reads it as a `too-deep` invalid line, which the census counts where it is.
+ *
+ * @param textLength - The length of the record's text, when known (see `ValidateOptions.textLength`).
  */
-export function recordDrift(dialect: Dialect, record: JsonObject): RecordDrift {
-  let issues = dialect.validate(record, { strict: true });
+export function recordDrift(dialect: Dialect, record: JsonObject, textLength?: number): RecordDrift {
+  // Taking fields out of the copy never nests it deeper: the record's length bounds its depth in every pass.
+  const options = textLength === undefined ? { strict: true } : { strict: true, textLength };
+  let issues = dialect.validate(record, options);
   if (issues.length === 0 || issues.some((issue) => issue.keyword === TOO_DEEP_KEYWORD)) return NO_DRIFT;
   const copy = structuredClone(record);
   const items: DriftItem[] = [];
@@ -49,7 +53,7 @@ export function recordDrift(dialect: Dialect, record: JsonObject): RecordDrift {
   for (let pass = 0; pass < MAX_VALIDATION_PASSES && issues.length > 0; pass++) {
     const progressed = takeOut(copy, issues, items, seen);
     if (progressed === 'stuck') return { items, violation: firstViolation(issues) };
-    issues = dialect.validate(copy, { strict: true });
+    issues = dialect.validate(copy, options);
   }
   return { items, violation: null };
 }

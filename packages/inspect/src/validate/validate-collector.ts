@@ -96,7 +96,7 @@ export function createValidateCollector(
 
   function onRecord(record: NdjsonRecord, dialect: Dialect | undefined): void {
     if (dialect === undefined) return;
-    const issues = dialect.validate(record.value as JsonObject, { strict });
+    const issues = dialect.validate(record.value as JsonObject, { strict, textLength: record.length });
     if (issues.length > 0) schemaLines.add(record.line);
     for (const issue of issues) problems.add(schemaFinding(record, issue));
   }
