@@ -164,6 +164,8 @@ export function createCensusTally(): CensusTally {
     drift: RecordDrift,
     pointerOf: (pointer: string) => string,
   ): void {
+    // Most records have no drift: nothing to look up, and no set made for them.
+    if (drift.items.length === 0 && drift.violation === null) return;
     const listed = entries.get(row);
     if (listed === undefined) return;
     // A record counts once per entry, however often its list elements repeat the field.
