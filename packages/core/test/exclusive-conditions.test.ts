@@ -4,30 +4,11 @@
  * same values with the same issues.
  */
 
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { chainExclusiveConditions } from '../scripts/exclusive-conditions.ts';
-import { deriveStrictSchema, type SchemaObject } from '../scripts/strict-schema.ts';
-import { createAjv } from '../scripts/validator-module.ts';
 import { BUILT_IN_DIALECT_REGISTRY } from '../src/dialects/registry.ts';
-import { toSchemaIssues } from '../src/validation/schema-issues.ts';
-import type { GeneratedValidator } from '../src/validation/validator-registry.ts';
-
-const SCHEMAS = join(import.meta.dirname, '../../../schemas');
-
-function readSchema(stem: string): SchemaObject {
-  return JSON.parse(readFileSync(join(SCHEMAS, `${stem}.schema.json`), 'utf8')) as SchemaObject;
-}
-
-function compiled(schema: SchemaObject): GeneratedValidator {
-  return createAjv().compile(schema) as GeneratedValidator;
-}
-
-function issuesBy(validator: GeneratedValidator, value: unknown) {
-  return validator(value) ? [] : toSchemaIssues(validator.errors ?? []);
-}
+import { readSchema, testSameVerdicts } from './schema-transform-support.ts';
 
 const byType = (value: string) => ({
   if: { type: 'object', required: ['type'], properties: { type: { const: value } } },
@@ -87,19 +68,6 @@ describe('chainExclusiveConditions', () => {
       fc.oneof(fc.constantFrom(...types), fc.jsonValue({ maxDepth: 2 })),
       { maxKeys: 5 },
     );
-    for (const [variant, form] of [
-      ['open', schema],
-      ['strict', deriveStrictSchema(schema)],
-    ] as const) {
-      const asWritten = compiled(form);
-      const chained = compiled(chainExclusiveConditions(form));
-      test.prop([record], { numRuns: 300 })(
-        `${name} (${variant}): the same values valid, with the same issues`,
-        (value) => {
-          expect(chained(value)).toBe(asWritten(value));
-          expect(issuesBy(chained, value)).toEqual(issuesBy(asWritten, value));
-        },
-      );
-    }
+    testSameVerdicts(name, schema, chainExclusiveConditions, record, 300);
   }
 });

@@ -3,27 +3,13 @@
  * which ones go, and that the compiled validator then accepts and rejects the same values with the same issues.
  */
 
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { dropPatternCoveredProperties } from '../scripts/pattern-covered-properties.ts';
-import { deriveStrictSchema, type SchemaObject } from '../scripts/strict-schema.ts';
-import { createAjv } from '../scripts/validator-module.ts';
-import { toSchemaIssues } from '../src/validation/schema-issues.ts';
-import type { GeneratedValidator } from '../src/validation/validator-registry.ts';
+import type { SchemaObject } from '../scripts/strict-schema.ts';
+import { readSchema, testSameVerdicts } from './schema-transform-support.ts';
 
-const OFFICIAL = JSON.parse(
-  readFileSync(join(import.meta.dirname, '../../../schemas/official.schema.json'), 'utf8'),
-) as SchemaObject;
-
-function compiled(schema: SchemaObject): GeneratedValidator {
-  return createAjv().compile(schema) as GeneratedValidator;
-}
-
-function issuesBy(validator: GeneratedValidator, value: unknown) {
-  return validator(value) ? [] : toSchemaIssues(validator.errors ?? []);
-}
+const OFFICIAL = readSchema('official');
 
 describe('dropPatternCoveredProperties', () => {
   test('leaves out only an entry a matching pattern applies as it is', () => {
@@ -87,18 +73,11 @@ describe('dropPatternCoveredProperties', () => {
     session_id: fc.constant('s'),
   });
 
-  for (const [name, schema] of [
-    ['open', OFFICIAL],
-    ['strict', deriveStrictSchema(OFFICIAL)],
-  ] as const) {
-    const asWritten = compiled(schema);
-    const dropped = compiled(dropPatternCoveredProperties(schema));
-    test.prop([toolCallRecord], { numRuns: 500 })(
-      `the ${name} official schema accepts and rejects the same tool calls, with the same issues`,
-      (record) => {
-        expect(dropped(record)).toBe(asWritten(record));
-        expect(issuesBy(dropped, record)).toEqual(issuesBy(asWritten, record));
-      },
-    );
-  }
+  testSameVerdicts(
+    'the official schema on tool calls',
+    OFFICIAL,
+    dropPatternCoveredProperties,
+    toolCallRecord,
+    500,
+  );
 });
