@@ -6,12 +6,11 @@
  * record's type.
  *
  * Only conditions that cannot hold together are chained: each of the form `{ type: 'object', required: [P],
- * properties: { P: { const | enum } } }`, one property P for all, with values no two share. At most one of them holds
+ * properties: { P: { const | enum } } }`, one property P for all, with string values no two share. At most one of them holds
  * for any value, so requiring every pair (`allOf`) and taking the first whose condition holds (the chain) accept the
  * same values and evaluate the same fields; the issues differ only in the `if` errors, which issues leave out.
  */
 
-import { isDeepStrictEqual } from 'node:util';
 import type { SchemaObject } from './strict-schema.ts';
 import { isSchemaObject, transformSchemas } from './subschemas.ts';
 
@@ -45,12 +44,15 @@ function isSameKeys(object: SchemaObject, keys: readonly string[]): boolean {
   return own.length === keys.length && keys.every((key) => Object.hasOwn(object, key));
 }
 
-/** Whether no value is named by two of `dispatches`. */
+/**
+ * Whether no value is named by two of `dispatches`. Strings only, which are equal exactly when JSON Schema says so
+ * (numbers and objects have other equalities: `0` and `-0`, fields in another order).
+ */
 function disjoint(dispatches: readonly Dispatch[]): boolean {
-  const seen: unknown[] = [];
+  const seen = new Set<string>();
   for (const value of dispatches.flatMap((dispatch) => dispatch.values)) {
-    if (seen.some((other) => isDeepStrictEqual(other, value))) return false;
-    seen.push(value);
+    if (typeof value !== 'string' || seen.has(value)) return false;
+    seen.add(value);
   }
   return true;
 }

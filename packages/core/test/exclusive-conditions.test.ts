@@ -48,6 +48,21 @@ describe('chainExclusiveConditions', () => {
       ],
     };
     expect(chainExclusiveConditions(sharedValue)).toEqual(sharedValue);
+    const numbers = {
+      allOf: [
+        {
+          if: { type: 'object', required: ['n'], properties: { n: { const: 0 } } },
+          // biome-ignore lint/suspicious/noThenProperty: `then` is a JSON Schema keyword here, not a thenable.
+          then: { required: ['x'] },
+        },
+        {
+          if: { type: 'object', required: ['n'], properties: { n: { const: -0 } } },
+          // biome-ignore lint/suspicious/noThenProperty: `then` is a JSON Schema keyword here, not a thenable.
+          then: { required: ['y'] },
+        },
+      ],
+    };
+    expect(chainExclusiveConditions(numbers)).toEqual(numbers);
     const withElse = { allOf: [{ ...byType('a'), else: { required: ['z'] } }, byType('b')] };
     expect(chainExclusiveConditions(withElse)).toEqual(withElse);
   });
