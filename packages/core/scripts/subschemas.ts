@@ -29,7 +29,7 @@ const SCHEMA_SINGLES = new Set([
  * A copy of `schema` with each of its immediate subschemas replaced by what `change` makes of it. Only subschemas are
  * handed to `change`, found by keyword: a `const`, an `enum` or a property named `properties` is data, copied as it is.
  */
-export function mapSubschemas(schema: SchemaObject, change: (subschema: unknown) => unknown): SchemaObject {
+function mapSubschemas(schema: SchemaObject, change: (subschema: unknown) => unknown): SchemaObject {
   const result: SchemaObject = {};
   for (const [keyword, item] of Object.entries(schema)) {
     if (SCHEMA_MAPS.has(keyword) && isSchemaObject(item))

@@ -17,14 +17,10 @@ import { deriveStrictSchema, type SchemaObject } from '../scripts/strict-schema.
 import { createAjv } from '../scripts/validator-module.ts';
 import type { JsonObject } from '../src/dialect.ts';
 import { BUILT_IN_DIALECT_REGISTRY } from '../src/dialects/registry.ts';
-import { toSchemaIssues } from '../src/validation/schema-issues.ts';
 import type { GeneratedValidator } from '../src/validation/validator-registry.ts';
+import { issuesBy, readSchema } from './schema-transform-support.ts';
 
 const ROOT = join(import.meta.dirname, '../../..');
-
-function readSchema(stem: string): SchemaObject {
-  return JSON.parse(readFileSync(join(ROOT, 'schemas', `${stem}.schema.json`), 'utf8')) as SchemaObject;
-}
 
 /** The records of a dialect's corpus folder: its lines that parse as objects. */
 function corpusRecords(folder: string): JsonObject[] {
@@ -33,10 +29,6 @@ function corpusRecords(folder: string): JsonObject[] {
     .filter((name) => name.endsWith('.ndjson'))
     .flatMap((name) => readFileSync(join(dir, name), 'utf8').split('\n'));
   return parsedObjects(lines) as JsonObject[];
-}
-
-function issuesBy(validator: GeneratedValidator, record: unknown) {
-  return validator(record) ? [] : toSchemaIssues(validator.errors ?? []);
 }
 
 /** Every place in `value` a mutation may go: the paths of its objects' fields and arrays' items. */

@@ -1,4 +1,4 @@
-/** What the tests of the schema transforms (`scripts/`) share: the schemas, compiling them, and the check of a transform. */
+/** What the tests of the compiled schemas (`scripts/`) share: the schemas, compiling them, and the check of a transform. */
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
