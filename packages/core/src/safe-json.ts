@@ -6,6 +6,7 @@
  */
 
 import { hasLazyStrings, isLazyString } from '@cursor-stream/ndjson';
+import { deltaEventJson } from './delta-event-json.ts';
 import type { CanonicalEvent, InvalidLineCode, InvalidLineEvent } from './events/index.ts';
 
 /**
@@ -130,9 +131,23 @@ function tooDeep(maxDepth: number): SafeJsonResult {
  * so a stream of events always gives a stream of lines.
  */
 export function stringifyEvent(event: CanonicalEvent): string {
+  const delta = deltaEventJsonOf(event);
+  if (delta !== undefined) return delta;
   const result = safeJsonStringify(event);
   if (result.ok) return result.text;
   return JSON.stringify(unwritableEvent(event, result));
+}
+
+/**
+ * A delta's line written by its fields (see `delta-event-json.ts`), or `undefined`: for any other event, and for one
+ * whose getter throws, which {@link safeJsonStringify} then reports.
+ */
+export function deltaEventJsonOf(event: CanonicalEvent): string | undefined {
+  try {
+    return deltaEventJson(event);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The `invalid-line` that stands for an event that cannot be written. */

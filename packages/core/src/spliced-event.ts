@@ -5,9 +5,9 @@
  * pieces joined are byte for byte that line.
  */
 
-import { isLazyString, lazyStringsMade, rawLazyString } from '@cursor-stream/ndjson';
+import { hasLazyStrings, isLazyString, lazyStringsMade, rawLazyString } from '@cursor-stream/ndjson';
 import type { CanonicalEvent } from './events/index.ts';
-import { MAX_JSON_DEPTH, stringifyEvent } from './safe-json.ts';
+import { deltaEventJsonOf, MAX_JSON_DEPTH, stringifyEvent } from './safe-json.ts';
 
 /** A piece of an event's JSON line: text, or the UTF-8 bytes of a string written as it came in. */
 export type EventPiece = string | Uint8Array;
@@ -66,6 +66,12 @@ function copyUpTo(
  */
 export function stringifyEventPieces(event: CanonicalEvent): readonly EventPiece[] {
   if (!lazyStringsMade()) return [stringifyEvent(event)];
+  // A delta holds no object but its location, so its own strings are the only ones that may be copied; reading one
+  // that was not decoded would decode it.
+  if (typeof event === 'object' && event !== null && !hasLazyStrings(event)) {
+    const delta = deltaEventJsonOf(event);
+    if (delta !== undefined) return [delta];
+  }
   const raws: Uint8Array[] = [];
   const copy = marked(event, raws, 0);
   if (raws.length === 0 || copy === undefined) return [stringifyEvent(event)];

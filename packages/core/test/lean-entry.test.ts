@@ -84,6 +84,8 @@ test('the text and tools entries load the text helpers and the tool texts alone'
   const tools = await sourcesOf('@cursor-stream/core/tools');
   // Writing an argument as JSON reads the tokenizer's lazy strings: the tokenizer's package, not the normalizer.
   expect(tools.filter((source) => !source.startsWith('packages/ndjson/src/'))).toEqual([
+    // Writing an event as JSON writes a delta by its fields.
+    'delta-event-json.ts',
     'safe-json.ts',
     'text/detached-text.ts',
     'text/display-text.ts',
@@ -131,6 +133,7 @@ test('the cost entry loads the price table and its arithmetic alone', async () =
 test('the redact entry loads the redaction, the depth-safe JSON helpers and the session marks, no normalizer', async () => {
   const sources = await sourcesOf('@cursor-stream/core/redact');
   expect(sources.filter((source) => !source.startsWith('packages/ndjson/src/'))).toEqual([
+    'delta-event-json.ts',
     'redact/index.ts',
     'redact/redact-text.ts',
     'redact/redactor.ts',
