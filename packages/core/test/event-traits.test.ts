@@ -12,6 +12,7 @@ import {
   unreachable,
 } from '@cursor-stream/core';
 import { ndjson } from '@cursor-stream/test-kit/ndjson';
+import { fc, test as propertyTest } from '@fast-check/vitest';
 import { describe, expect, test } from 'vitest';
 
 /** One event of each type, as the normalizer could give it. */
@@ -105,4 +106,23 @@ describe('an event of a type from outside the union', () => {
   test('reaches unreachable, which leaves it to the caller to skip', () => {
     expect(unreachable(FOREIGN as never)).toBeUndefined();
   });
+});
+
+describe('the traits asked for in any order', () => {
+  const anyType = fc.oneof(
+    fc.constantFrom(...CANONICAL_EVENT_TYPES),
+    fc.constantFrom('constructor', '__proto__', 'toString', '', 'checkpoint'),
+    fc.string(),
+  );
+  propertyTest.prop([fc.array(anyType, { maxLength: 40 })], { numRuns: 300 })(
+    "are each type's own, whatever was asked before",
+    (types) => {
+      for (const type of types) {
+        const own = Object.hasOwn(EVENT_TRAITS, type)
+          ? EVENT_TRAITS[type as CanonicalEventType]
+          : { sessionContent: false, reasoning: false };
+        expect(eventTraits(type as CanonicalEventType)).toEqual(own);
+      }
+    },
+  );
 });

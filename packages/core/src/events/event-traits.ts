@@ -44,10 +44,20 @@ const FOREIGN_TRAITS: EventTraits = { sessionContent: false, reasoning: false };
 
 const TRAITS_BY_TYPE: ReadonlyMap<string, EventTraits> = new Map(Object.entries(EVENT_TRAITS));
 
+// The type asked about last, and its traits (see `eventTraits`).
+let lastType: string | undefined;
+let lastTraits: EventTraits = FOREIGN_TRAITS;
+
 /**
  * The traits of an event's type. A type from outside the union, which only an event of a newer version of the core
  * has, is neither session content nor reasoning: it is carried along and opens nothing.
  */
 export function eventTraits(type: CanonicalEventType): EventTraits {
-  return TRAITS_BY_TYPE.get(type) ?? FOREIGN_TRAITS;
+  // Events come in runs of one type (a reply's deltas), and each is asked about more than once: the last answer
+  // saves a lookup by hash most of the time.
+  if (type === lastType) return lastTraits;
+  const traits = TRAITS_BY_TYPE.get(type) ?? FOREIGN_TRAITS;
+  lastType = type;
+  lastTraits = traits;
+  return traits;
 }
