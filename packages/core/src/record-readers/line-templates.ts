@@ -70,10 +70,34 @@ export interface LineReader<Layout extends LineLayout = LineLayout> {
   learn(text: string, record: JsonObject): void;
 }
 
+/**
+ * Bytes a line is compared with, also as little-endian 32-bit words (the whole ones): a literal of a template is some
+ * 20 to 50 bytes and a session id 36, compared four at a time.
+ */
+interface ExpectedBytes {
+  readonly bytes: Uint8Array;
+  readonly words: Uint32Array;
+}
+
+/** Made for every new session id: read by hand, as a view of the bytes would cost more to make than to read. */
+function expectedBytes(bytes: Uint8Array): ExpectedBytes {
+  const words = new Uint32Array(bytes.length >>> 2);
+  for (let index = 0, at = 0; index < words.length; index++, at += 4)
+    words[index] =
+      ((bytes[at] as number) |
+        ((bytes[at + 1] as number) << 8) |
+        ((bytes[at + 2] as number) << 16) |
+        ((bytes[at + 3] as number) << 24)) >>>
+      0;
+  return { bytes, words };
+}
+
+const NO_BYTES = expectedBytes(new Uint8Array(0));
+
 /** A fixed field of a template: its key and its bytes in the last line taken. */
 interface FixedField {
   readonly key: string;
-  last: Uint8Array;
+  last: ExpectedBytes;
 }
 
 /** What one piece of a layout is: bytes written as learnt, a string, a whole number. */
@@ -89,7 +113,7 @@ const FIXED = 2;
 interface Piece {
   readonly kind: typeof LITERAL | typeof STRING | typeof NUMBER;
   /** A literal's bytes. */
-  readonly bytes: Uint8Array;
+  readonly literal: ExpectedBytes;
   readonly use: typeof CHECKED | typeof READ | typeof FIXED;
   /** A string the schema wants at least one character in. */
   readonly nonEmpty: boolean;
@@ -177,9 +201,22 @@ function numberEnd(bytes: Uint8Array, at: number, end: number): number {
   return at;
 }
 
-function sameBytes(bytes: Uint8Array, at: number, expected: Uint8Array): boolean {
-  const length = expected.length;
-  for (let index = 0; index < length; index++) if (bytes[at + index] !== expected[index]) return false;
+// The bytes last compared with, and a view of them: a chunk holds many lines.
+let viewedBytes: Uint8Array = new Uint8Array(0);
+let bytesView = new DataView(viewedBytes.buffer);
+
+/** Whether `bytes` hold `expected` at `at`; the caller has made sure they reach that far. */
+function sameBytes(bytes: Uint8Array, at: number, expected: ExpectedBytes): boolean {
+  if (bytes !== viewedBytes) {
+    bytesView = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    viewedBytes = bytes;
+  }
+  const { words } = expected;
+  for (let index = 0; index < words.length; index++)
+    if (bytesView.getUint32(at + index * 4, true) !== words[index]) return false;
+  const tail = expected.bytes;
+  for (let index = words.length * 4; index < tail.length; index++)
+    if (bytes[at + index] !== tail[index]) return false;
   return true;
 }
 
@@ -199,14 +236,15 @@ function matches(template: LineTemplate<LineLayout>, line: NdjsonLineView): bool
   for (let index = 0; index < pieces.length; index++) {
     const piece = pieces[index] as Piece;
     if (piece.kind === LITERAL) {
-      const expected = piece.bytes;
-      if (at + expected.length > byteEnd || !sameBytes(bytes, at, expected)) return false;
-      at += expected.length;
+      const expected = piece.literal;
+      const length = expected.bytes.length;
+      if (at + length > byteEnd || !sameBytes(bytes, at, expected)) return false;
+      at += length;
     } else if (piece.kind === STRING) {
       if (piece.use === FIXED) {
         // Most lines repeat the last line's value, checked when it was read: compared as the literal it now is.
         const last = (template.fixed[piece.fixed] as FixedField).last;
-        const close = at + last.length;
+        const close = at + last.bytes.length;
         if (close < byteEnd && bytes[close] === QUOTE && sameBytes(bytes, at, last)) {
           template.fixedStarts[piece.fixed] = -1;
           at = close;
@@ -270,7 +308,7 @@ function recordOf(template: LineTemplate<LineLayout>, line: NdjsonLineView): Jso
     const end = template.fixedEnds[index] as number;
     // -1: the line repeats the last value; any other start is a value `matches` found to differ from it.
     if (start === -1) continue;
-    field.last = copyOf(bytes, start, end);
+    field.last = expectedBytes(copyOf(bytes, start, end));
     const content = textBetween(line, start, end);
     const value = content.includes('\\') ? (JSON.parse(`"${content}"`) as string) : ownString(content);
     record = { ...record, [field.key]: value };
@@ -320,7 +358,7 @@ function templateOf<Layout extends LineLayout>(
     if (written === '') return;
     const bytes = encoder.encode(written);
     if (bytes.length !== written.length) ascii = false;
-    pieces.push({ kind: LITERAL, bytes, use: CHECKED, nonEmpty: false, fixed: -1 });
+    pieces.push({ kind: LITERAL, literal: expectedBytes(bytes), use: CHECKED, nonEmpty: false, fixed: -1 });
     written = '';
   };
   let read = false;
@@ -336,9 +374,9 @@ function templateOf<Layout extends LineLayout>(
         ? FIXED
         : CHECKED;
     if (use === READ) read = true;
-    if (use === FIXED) fixed.push({ key: key as string, last: new Uint8Array(0) });
+    if (use === FIXED) fixed.push({ key: key as string, last: NO_BYTES });
     const at = use === FIXED ? fixed.length - 1 : -1;
-    pieces.push({ kind: STRING, bytes: new Uint8Array(0), use, nonEmpty, fixed: at });
+    pieces.push({ kind: STRING, literal: NO_BYTES, use, nonEmpty, fixed: at });
     written += '"';
   }
 
@@ -355,7 +393,7 @@ function templateOf<Layout extends LineLayout>(
         return true;
       case 'whole-number':
         endLiteral();
-        pieces.push({ kind: NUMBER, bytes: new Uint8Array(0), use: CHECKED, nonEmpty: false, fixed: -1 });
+        pieces.push({ kind: NUMBER, literal: NO_BYTES, use: CHECKED, nonEmpty: false, fixed: -1 });
         return true;
       case 'object':
         return addObject(value as JsonObject, shape.shape, path);
@@ -407,7 +445,7 @@ function templateOf<Layout extends LineLayout>(
     const start = template.fixedStarts[index] as number;
     // -1: the line's value is the empty one the field starts with.
     const end = template.fixedEnds[index] as number;
-    if (start !== -1) (fixed[index] as FixedField).last = copyOf(line.bytes, start, end);
+    if (start !== -1) (fixed[index] as FixedField).last = expectedBytes(copyOf(line.bytes, start, end));
   }
   return template;
 }
