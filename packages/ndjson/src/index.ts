@@ -14,6 +14,7 @@ export {
   type LazyStringBounds,
   lazyStringsMade,
   rawLazyString,
+  relocatedRecord,
 } from './lazy-strings.ts';
 export { MAX_OUTPUT_LINE_LENGTH } from './line-kind.ts';
 export { MAX_CANDIDATES } from './open-record-resync.ts';

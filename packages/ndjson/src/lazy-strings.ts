@@ -11,6 +11,8 @@
  * a skeleton that does not parse) gives up, and the caller parses the line as usual, so the result never differs.
  */
 
+import type { NdjsonRecord } from './types.ts';
+
 /** String values at least this long, in bytes between their quotes, are left undecoded until read. */
 export const LAZY_STRING_BYTES = 1024;
 
@@ -328,6 +330,21 @@ export function parseWithLazyStrings(
   const kept = bytes.slice();
   if (installLazyStrings(value, kept, payloads) !== payloads.length) return undefined;
   return { value, bytes: kept };
+}
+
+/**
+ * A copy of `record` at another place (a range's record moved to where it is in the whole file), its text still
+ * undecoded if it was: copying the text by reading it would decode a long line's text that its reader may never ask
+ * for.
+ */
+export function relocatedRecord(record: NdjsonRecord, line: number, offset: number): NdjsonRecord {
+  const payload = ownLazyKeys(record)?.get('text');
+  if (payload === undefined)
+    return { value: record.value, text: record.text, line, offset, length: record.length };
+  // In the order the tokenizer gives a record with a lazy text.
+  const moved: NdjsonRecord = { value: record.value, line, offset, length: record.length, text: '' };
+  defineLazy(moved, 'text', payload);
+  return moved;
 }
 
 /** Whether some of `holder`'s properties are strings not decoded yet. */

@@ -10,6 +10,7 @@ import {
   LAZY_STRING_BYTES,
   type NdjsonItem,
   type NdjsonRecord,
+  relocatedRecord,
 } from '@cursor-stream/ndjson';
 import { cutAt } from '@cursor-stream/test-kit/chunking';
 import { fc, test } from '@fast-check/vitest';
@@ -191,5 +192,42 @@ describe('lazy strings', () => {
     expect(frozen.content).toBe(content);
     expect(frozen.content).toBe(content);
     expect(JSON.stringify(frozen)).toBe(JSON.stringify({ content }));
+  });
+
+  test.prop([
+    fc.array(longRecord, { minLength: 1, maxLength: LINES_PER_DOCUMENT }),
+    fc.array(fc.nat(), { maxLength: 12 }),
+    fc.nat(),
+    fc.nat(),
+  ])(
+    'a record moved elsewhere is the record at its new place, its text undecoded if it was',
+    (records, cuts, lines, bytes) => {
+      const input = encodeUtf8(`${records.map((record) => JSON.stringify(record)).join('\n')}\n`);
+      for (const record of tokenize(cutAt(input, cuts), { lazyStrings: true }).items.filter(isRecord)) {
+        const lazy = isLazyString(record, 'text');
+        const moved = relocatedRecord(record, record.line + lines, record.offset + bytes);
+        expect(isLazyString(record, 'text')).toBe(lazy);
+        expect(isLazyString(moved, 'text')).toBe(lazy);
+        expect(Object.keys(moved)).toEqual(Object.keys(record));
+        expect(moved.value).toBe(record.value);
+        expect(moved.text).toBe(record.text);
+        expect({ ...moved, line: record.line, offset: record.offset }).toEqual({ ...record });
+        expect([moved.line, moved.offset]).toEqual([record.line + lines, record.offset + bytes]);
+      }
+    },
+  );
+
+  it('moves a record whose text is undecoded without decoding it', () => {
+    const content = 'm'.repeat(LAZY_LINE_BYTES);
+    const bytes = encodeUtf8(`${JSON.stringify({ type: 'tool_call', result: { content } })}\n`);
+    const [record] = tokenize(cutAt(bytes, [10]), { lazyStrings: true }).items.filter(isRecord);
+    if (record === undefined) throw new Error('no record');
+    expect(isLazyString(record, 'text')).toBe(true);
+    const moved = relocatedRecord(record, 40, 4000);
+    expect(isLazyString(record, 'text')).toBe(true);
+    expect(isLazyString(moved, 'text')).toBe(true);
+    expect(moved.text).toBe(new TextDecoder().decode(bytes.subarray(0, -1)));
+    expect(isLazyString(moved, 'text')).toBe(false);
+    expect([moved.line, moved.offset, moved.length]).toEqual([40, 4000, bytes.length]);
   });
 });

@@ -5,7 +5,7 @@
  */
 
 import type { CanonicalEvent, ForeignLog, SourceLocation } from '@cursor-stream/core/normalize';
-import type { NdjsonRecord } from '@cursor-stream/ndjson';
+import { type NdjsonRecord, relocatedRecord } from '@cursor-stream/ndjson';
 
 /** What positions read from a range's start are moved by: the lines and bytes of the file before it. */
 export interface Shift {
@@ -42,9 +42,9 @@ export function shiftEvent(event: CanonicalEvent, shift: Shift): void {
   }
 }
 
-/** A tokenizer record with its line and offset moved. */
+/** A tokenizer record with its line and offset moved; a long line's text stays undecoded until read. */
 export function shiftRecord(record: NdjsonRecord, shift: Shift): NdjsonRecord {
-  return { ...record, line: record.line + shift.lines, offset: record.offset + shift.bytes };
+  return relocatedRecord(record, record.line + shift.lines, record.offset + shift.bytes);
 }
 
 /** A foreign-log finding with its location moved. */
