@@ -1,6 +1,6 @@
 /**
- * The JSON line of the hottest event, written without `JSON.stringify`'s walk of the object. Nine in ten events of a
- * log are deltas of one token (`{"type":"reasoning-delta","text":" the","loc":{…},"sessionId":"…"}`), and writing
+ * The JSON line of the hottest event, written without `JSON.stringify`'s walk of the object. Most events of a log are
+ * deltas of one token (`{"type":"reasoning-delta","text":" the","loc":{…},"sessionId":"…"}`), and writing
  * one generically costs about twice what writing its four fields by name does, since the walk looks up each key's
  * property and escapes each key again. The line written is exactly `JSON.stringify`'s: the event must hold those four
  * fields, in that order, of those types, and nothing else that `JSON.stringify` would see; any other event is left
