@@ -131,8 +131,11 @@ function tooDeep(maxDepth: number): SafeJsonResult {
  * so a stream of events always gives a stream of lines.
  */
 export function stringifyEvent(event: CanonicalEvent): string {
-  const delta = deltaEventJsonOf(event);
-  if (delta !== undefined) return delta;
+  return deltaEventJsonOf(event) ?? stringifyEventByWalk(event);
+}
+
+/** {@link stringifyEvent} without trying a delta's writer first: for a caller that has tried it. */
+export function stringifyEventByWalk(event: CanonicalEvent): string {
   const result = safeJsonStringify(event);
   if (result.ok) return result.text;
   return JSON.stringify(unwritableEvent(event, result));

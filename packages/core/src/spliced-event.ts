@@ -7,7 +7,7 @@
 
 import { hasLazyStrings, isLazyString, lazyStringsMade, rawLazyString } from '@cursor-stream/ndjson';
 import type { CanonicalEvent } from './events/index.ts';
-import { deltaEventJsonOf, MAX_JSON_DEPTH, stringifyEvent } from './safe-json.ts';
+import { deltaEventJsonOf, MAX_JSON_DEPTH, stringifyEvent, stringifyEventByWalk } from './safe-json.ts';
 
 /** A piece of an event's JSON line: text, or the UTF-8 bytes of a string written as it came in. */
 export type EventPiece = string | Uint8Array;
@@ -72,12 +72,14 @@ export function stringifyEventPieces(event: CanonicalEvent): readonly EventPiece
     const delta = deltaEventJsonOf(event);
     if (delta !== undefined) return [delta];
   }
+  // Not a delta written by its fields, which was just tried: the walk writes it (the same text for a delta that
+  // holds an undecoded string of its own).
   const raws: Uint8Array[] = [];
   const copy = marked(event, raws, 0);
-  if (raws.length === 0 || copy === undefined) return [stringifyEvent(event)];
-  const text = stringifyEvent(copy as CanonicalEvent);
+  if (raws.length === 0 || copy === undefined) return [stringifyEventByWalk(event)];
+  const text = stringifyEventByWalk(copy as CanonicalEvent);
   const pieces = splitAtMarks(text, raws);
-  return pieces ?? [stringifyEvent(event)];
+  return pieces ?? [stringifyEventByWalk(event)];
 }
 
 /**
