@@ -59,6 +59,15 @@ function pushChildren(value: object, depth: number, stack: unknown[], depths: nu
 }
 
 /**
+ * Whether a JSON text of `length` characters may nest arrays and objects deeper than `maxDepth`: each level opens and
+ * closes with a character of its own, so a text of `2 * maxDepth` or fewer cannot. A byte length, never shorter than
+ * the text, may be given instead.
+ */
+export function mayNestDeeperThan(length: number, maxDepth: number): boolean {
+  return length > 2 * maxDepth;
+}
+
+/**
  * Whether `value` nests arrays and objects deeper than `maxDepth` (a scalar is depth 0, `[]` depth 1). Iterative, so
  * any depth is measured without recursion; it stops at the first path that is too deep. A getter that throws
  * counts as not too deep: the caller learns of it when it writes the value.
@@ -115,8 +124,7 @@ export function safeJsonStringify(
       message: `cannot be written as JSON: ${describeError(error)}`,
     };
   }
-  // Nesting deeper than maxDepth takes at least 2 * maxDepth characters, so short texts need no walk.
-  if (text !== undefined && text.length > 2 * maxDepth && exceedsJsonDepth(value, maxDepth))
+  if (text !== undefined && mayNestDeeperThan(text.length, maxDepth) && exceedsJsonDepth(value, maxDepth))
     return tooDeep(maxDepth);
   return { ok: true, text: text ?? 'null' };
 }

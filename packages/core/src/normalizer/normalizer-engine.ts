@@ -17,7 +17,13 @@ import { type ForeignLog, foreignAgentOf, foreignLog } from '../foreign-agents.t
 import { isJsonObject } from '../json-values.ts';
 import { createLineReader, type LineReader } from '../record-readers/line-templates.ts';
 import { MAX_LEARNT_RECORD_BYTES } from '../record-readers/record-templates.ts';
-import { exceedsJsonDepth, type JsonWriteProblem, MAX_JSON_DEPTH, safeJsonStringify } from '../safe-json.ts';
+import {
+  exceedsJsonDepth,
+  type JsonWriteProblem,
+  MAX_JSON_DEPTH,
+  mayNestDeeperThan,
+  safeJsonStringify,
+} from '../safe-json.ts';
 import { unknownEvent } from '../unknown-event.ts';
 import { createDialectRouter } from './dialect-router.ts';
 import type { Normalizer, NormalizerOptions } from './normalizer-types.ts';
@@ -79,7 +85,7 @@ function tooDeepRecord(
   length: number,
   events: readonly CanonicalEvent[] | undefined,
 ): boolean {
-  if (length <= 2 * MAX_JSON_DEPTH) return false;
+  if (!mayNestDeeperThan(length, MAX_JSON_DEPTH)) return false;
   if (events === undefined) return exceedsJsonDepth(value, MAX_JSON_DEPTH);
   // An event may hold a value a dialect parsed out of one of the record's strings, a level or two below the event.
   return events.some((event) => exceedsJsonDepth(event, MAX_JSON_DEPTH + 2));

@@ -6,7 +6,7 @@
 
 import type { JsonObject, SchemaIssue, ValidateOptions } from '../dialect.ts';
 import type { BuiltInDialectName } from '../dialects/registry.ts';
-import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../safe-json.ts';
+import { exceedsJsonDepth, MAX_JSON_DEPTH, mayNestDeeperThan } from '../safe-json.ts';
 import { toSchemaIssues, type ValidatorError } from './schema-issues.ts';
 
 /** A generated validator: returns whether `data` is valid and leaves its errors on `errors`. */
@@ -77,7 +77,8 @@ export function validateDialectRecord(
   const open = loaded('open')[dialect];
   if (options?.strict !== true) return check(open, record);
   const strict = loaded('strict')[dialect];
-  const mayBeTooDeep = options.textLength === undefined || options.textLength > 2 * MAX_JSON_DEPTH;
+  const mayBeTooDeep =
+    options.textLength === undefined || mayNestDeeperThan(options.textLength, MAX_JSON_DEPTH);
   if (mayBeTooDeep && exceedsJsonDepth(record, MAX_JSON_DEPTH)) return [{ ...TOO_DEEP }];
   return strictIssues({ open, strict }, record);
 }
