@@ -11,6 +11,7 @@
  * a skeleton that does not parse) gives up, and the caller parses the line as usual, so the result never differs.
  */
 
+import { jsonStringEnd, scannedBytes } from './string-bytes.ts';
 import type { NdjsonRecord } from './types.ts';
 
 /** String values at least this long, in bytes between their quotes, are left undecoded until read. */
@@ -40,14 +41,7 @@ export function lazyStringBounds(
 }
 
 const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 const COLON = 0x3a;
-const LOWEST_UNESCAPED = 0x20;
-const SLASH = 0x2f;
-
-/** Bytes that may follow a backslash in JSON, besides `u`. */
-const SHORT_ESCAPES = new Set([0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74]);
-const LETTER_U = 0x75;
 
 /** A placeholder's first character: a NUL, which a skeleton can only hold as the escape checked for below. */
 const PLACEHOLDER_MARK = '\u0000';
@@ -58,48 +52,6 @@ const ESCAPED_MARK = '\\u0000';
  * `Object.keys` never see it, and a walk that must not decode them (a depth check) can tell which properties to pass.
  */
 export const LAZY_KEYS: unique symbol = Symbol.for('cursor-stream.lazy-keys');
-
-function isHexDigit(byte: number | undefined): boolean {
-  if (byte === undefined) return false;
-  return (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66);
-}
-
-/** Length of the escape at `at` (a backslash) if JSON allows it, else 0. */
-function escapeLength(bytes: Uint8Array, at: number): number {
-  const next = bytes[at + 1];
-  if (next === undefined) return 0;
-  if (SHORT_ESCAPES.has(next)) return 2;
-  if (next !== LETTER_U) return 0;
-  for (let digit = at + 2; digit < at + 6; digit++) if (!isHexDigit(bytes[digit])) return 0;
-  return 6;
-}
-
-/** Where a string ends, and whether it is written as `JSON.stringify` writes strings. */
-interface StringEnd {
-  close: number;
-  canonical: boolean;
-}
-
-/**
- * The quote closing the string opened at `open`, when everything inside is valid JSON string content (no raw
- * control character, only allowed escapes); `undefined` otherwise, or when it ends unclosed.
- */
-function validStringEnd(bytes: Uint8Array, open: number): StringEnd | undefined {
-  let canonical = true;
-  for (let at = open + 1; at < bytes.length; ) {
-    const byte = bytes[at] as number;
-    if (byte === QUOTE) return { close: at, canonical };
-    if (byte < LOWEST_UNESCAPED) return undefined;
-    if (byte === BACKSLASH) {
-      const length = escapeLength(bytes, at);
-      if (length === 0) return undefined;
-      // `JSON.stringify` writes `/` as it is and `\u` only for a few characters; either escape rules a copy out.
-      if (length === 6 || bytes[at + 1] === SLASH) canonical = false;
-      at += length;
-    } else at += 1;
-  }
-  return undefined;
-}
 
 /** Whether the string closed at `close` is an object key: the next byte past whitespace is a colon. */
 function isKey(bytes: Uint8Array, close: number): boolean {
@@ -127,10 +79,11 @@ interface Payload {
  */
 function findPayloads(bytes: Uint8Array, stringBytes: number): Payload[] | undefined {
   const payloads: Payload[] = [];
+  const scanned = scannedBytes(bytes);
   for (let from = 0; ; ) {
     const open = bytes.indexOf(QUOTE, from);
     if (open === -1) return payloads;
-    const found = validStringEnd(bytes, open);
+    const found = jsonStringEnd(scanned, open);
     if (found === undefined) return undefined;
     const { close, canonical } = found;
     if (close - open - 1 >= stringBytes && !isKey(bytes, close))
