@@ -71,6 +71,13 @@ export interface ReadLogOptions extends ReadingOptions {
   onRecord?: (record: NdjsonRecord, dialect: Dialect | undefined) => void;
   /** Which records `onRecord` receives; see the normalizer's option of the same name. */
   onRecordFor?: NormalizerOptions['onRecordFor'];
+  /**
+   * Whether long strings are left undecoded until read; see the normalizer's option of the same name. A reader that
+   * reads every string anyway (a schema check does) turns it off: the scan that cuts them out would be extra work.
+   *
+   * @defaultValue `true`
+   */
+  lazyStrings?: boolean;
   /** Told the stream's dialect as soon as it is known (forced, or detected), before the events it read. */
   onDialect?: (dialect: string) => void;
 }
@@ -133,6 +140,7 @@ function normalizerOptions(options: ReadLogOptions): NormalizerOptions {
               dialect,
             );
   if (options.onRecordFor !== undefined) result.onRecordFor = options.onRecordFor;
+  if (options.lazyStrings !== undefined) result.lazyStrings = options.lazyStrings;
   return result;
 }
 

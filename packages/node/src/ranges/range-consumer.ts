@@ -38,6 +38,13 @@ export interface RangeConsumer {
    * @defaultValue `'every-record'`
    */
   readonly onRecordFor?: NormalizerOptions['onRecordFor'];
+  /**
+   * Whether the run leaves long strings undecoded until read, as the normalizer's option of that name says; a
+   * consumer that reads every string (a schema check) turns it off.
+   *
+   * @defaultValue `true`
+   */
+  readonly lazyStrings?: boolean;
   /** The stream's dialect, once known, before the events it read. */
   onDialect(name: string): void;
   /** A batch of events, positions in the file, in order. */

@@ -131,6 +131,8 @@ export interface RunStart {
    * normalizer take the lines of hot records without a value, as one thread does for the same command.
    */
   readonly onRecordFor: NonNullable<NormalizerOptions['onRecordFor']>;
+  /** Whether long strings are left undecoded until read: off for consumers that read every string. */
+  readonly lazyStrings: boolean;
 }
 
 const ignoreRecord: RecordTarget = () => undefined;
@@ -145,6 +147,7 @@ export function startReading(file: RangeFile, start: RunStart): ReadState {
     dialect: start.dialect,
     ...(start.maxRecordBytes === undefined ? {} : { maxRecordBytes: start.maxRecordBytes }),
     onRecordFor: start.onRecordFor,
+    lazyStrings: start.lazyStrings,
     onRecord(record, dialect) {
       cursor.lastRecordEnd = from + record.offset + record.length;
       cursor.target(record, dialect);

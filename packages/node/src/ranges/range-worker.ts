@@ -94,6 +94,7 @@ function start(file: RangeFile, factory: ConsumerFactory, message: ToRangeWorker
     maxRecordBytes: setup.maxRecordBytes,
     onRecordFor:
       consumer.onRecord === undefined ? 'unproven-records' : (consumer.onRecordFor ?? 'every-record'),
+    lazyStrings: consumer.lazyStrings ?? true,
   });
   void execute(
     message.run,

@@ -78,6 +78,8 @@ function validateConsumer(setup: ValidateRangeSetup): RangeConsumer {
     },
     // As on one thread (`validate-log.ts`): the lines taken without a value are proven to pass the schema.
     onRecordFor: 'unproven-records',
+    // As on one thread: the schema check reads every string.
+    lazyStrings: false,
     onDialect() {},
     onEvents(events, step) {
       at = step;

@@ -64,6 +64,8 @@ export async function validateLog(
     onRecord: collector.onRecord,
     // The collector only checks records against their schema, which a line taken without a value is proven to pass.
     onRecordFor: 'unproven-records',
+    // The schema check reads every string of a record: left undecoded, each would be scanned, then decoded anyway.
+    lazyStrings: false,
     onEvents: collector.onEvents,
     ...(context.progress === undefined ? {} : { progress: context.progress }),
   });
