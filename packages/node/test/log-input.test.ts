@@ -86,6 +86,27 @@ describe('expandLogPaths', () => {
     ]);
   });
 
+  test('without sizes, a walk lists the same logs, regular files, with no size; a link to a file is still followed', async () => {
+    await symlink(join(root, 'logs/b.ndjson'), join(root, 'logs/nested/to-b.ndjson'));
+    try {
+      const withSizes = await expandLogPaths([join(root, 'logs')]);
+      const without = await expandLogPaths([join(root, 'logs')], { sizes: false });
+      expect(without.map((entry) => entry.path)).toEqual(withSizes.map((entry) => entry.path));
+      expect(withSizes.map((entry) => ('size' in entry ? entry.size : 'error'))).toEqual([0, 3, 3, 3]);
+      expect(
+        without.map((entry) => ('regularFile' in entry ? [entry.regularFile, entry.size] : 'error')),
+      ).toEqual([
+        [true, undefined],
+        [true, undefined],
+        [true, undefined],
+        // Only a stat tells what a link names: a link to a file keeps its size.
+        [true, 3],
+      ]);
+    } finally {
+      await rm(join(root, 'logs/nested/to-b.ndjson'));
+    }
+  });
+
   test('files, missing paths and - are kept in argument order', async () => {
     const entries = await expandLogPaths(['-', join(root, 'missing.ndjson'), join(root, 'logs/notes.txt')]);
     expect(entries.map((entry) => [entry.path.replace(root, 'ROOT'), 'error' in entry])).toEqual([

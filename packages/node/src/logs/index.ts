@@ -40,7 +40,7 @@ export {
   startsLikeGzip,
   type TextSniffer,
 } from './text-sniff.ts';
-export { expandLogPaths, isLogFileName, type LogEntry } from './walk-logs.ts';
+export { type ExpandLogPathsOptions, expandLogPaths, isLogFileName, type LogEntry } from './walk-logs.ts';
 export {
   allowYoungGenerationGrowth,
   GROW_AFTER_BYTES,

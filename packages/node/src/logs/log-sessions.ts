@@ -165,7 +165,8 @@ export async function visitLogSessions<Whole = never>(
   // Asked only when it may say yes: a folder of small logs then pays no promise per log for asking.
   const mayReadInRanges = options.inRanges !== undefined && visitor.whole !== undefined;
   const outcome = await readEachLog(
-    await expandLogPaths(paths),
+    // Each log's size comes with its open: nothing here adds sizes up before reading.
+    await expandLogPaths(paths, { sizes: false }),
     async (path, regularFile) =>
       (mayReadInRanges ? await tryRanges(path, options, visitor, outside) : null) ??
       (await readOne(path, regularFile, options, visitor, outside)),

@@ -42,7 +42,7 @@ export async function censusOfLogs(
 ): Promise<CensusJson> {
   await loadSchemaValidators(CENSUS_VALIDATOR_KINDS);
   const tally = createCensusTally();
-  for (const entry of await expandLogPaths(paths)) {
+  for (const entry of await expandLogPaths(paths, { sizes: false })) {
     const where = displayPath(entry.path);
     if ('error' in entry) {
       tally.addUnreadable({ path: where, code: entry.error.code, message: entry.error.message });

@@ -224,7 +224,7 @@ export async function runExport(
         return output.writeLine;
       },
     });
-    for (const entry of await expandLogPaths(paths)) {
+    for (const entry of await expandLogPaths(paths, { sizes: false })) {
       const result =
         'error' in entry
           ? { ok: false as const, error: entry.error }

@@ -93,7 +93,7 @@ export async function runNormalize(
   io: CliIo,
 ): Promise<ExitCode> {
   if (refusesStdinTwice(paths, io)) return EXIT_USAGE_OR_IO;
-  const entries = await expandLogPaths(paths);
+  const entries = await expandLogPaths(paths, { sizes: false });
   const several = entries.length > 1;
   const redaction = await startRedaction(options.redact, io);
   const outcome = await readEachLog(entries, async (path) => {

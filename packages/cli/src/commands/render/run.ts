@@ -95,7 +95,7 @@ export async function runRender(
   io: CliIo,
 ): Promise<ExitCode> {
   if (refusesStdinTwice(paths, io)) return EXIT_USAGE_OR_IO;
-  const entries = await expandLogPaths(paths);
+  const entries = await expandLogPaths(paths, { sizes: false });
   const usageProblem = options.follow ? followProblem(entries) : undefined;
   if (usageProblem !== undefined) {
     reportError(io, usageProblem);

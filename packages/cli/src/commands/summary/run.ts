@@ -228,7 +228,7 @@ export async function runSummary(
   io: CliIo,
 ): Promise<ExitCode> {
   if (refusesStdinTwice(paths, io)) return EXIT_USAGE_OR_IO;
-  const entries = await expandLogPaths(paths);
+  const entries = await expandLogPaths(paths, { sizes: false });
   const several = entries.length > 1;
   const sink = summarySink(options, io);
   const invalidLines = createInvalidLinesJoin();

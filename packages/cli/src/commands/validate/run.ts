@@ -226,7 +226,8 @@ export async function runValidate(
 ): Promise<ExitCode> {
   if (refusesStdinTwice(paths, io)) return EXIT_USAGE_OR_IO;
   const jobs = jobsFor(io, options.jobs);
-  const entries = await expandLogPaths(paths);
+  // Sizes send the large logs to workers and make the progress bar's total (drawn only on a terminal).
+  const entries = await expandLogPaths(paths, { sizes: jobs > 1 || io.stderr.isTTY === true });
   const printer = createOrderedPrinter(entries, { ...options, jobs }, io);
   const tasks: ValidateTask[] = [];
   entries.forEach((entry, index) => {
