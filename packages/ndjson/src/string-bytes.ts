@@ -41,8 +41,9 @@ export function scannedBytes(bytes: Uint8Array): ScannedBytes {
 }
 
 /**
- * The high bit of each byte of `word` that may be a quote, a backslash or a control byte; 0 when none is. The lowest
- * flagged byte always is one (a borrow only flags bytes above a true one), which is all a scan reads.
+ * Non-zero when `word` may hold a quote, a backslash or a control byte, 0 when it holds none. A borrow may flag a
+ * plain byte beside a special one, and which byte is which depends on the machine's byte order, so a flagged word's
+ * bytes are then read one by one.
  */
 function specialBytes(word: number): number {
   const quote = word ^ 0x22222222;
@@ -68,11 +69,9 @@ function nextSpecialByte(scanned: ScannedBytes, at: number): number {
     if (isSpecialByte(bytes[at] as number)) return at;
   }
   const wordEnd = (base + end) >>> 2;
-  for (let word = (base + at) >>> 2; word < wordEnd; word++) {
-    const flags = specialBytes(words[word] as number);
-    if (flags !== 0) return (word << 2) - base + ((31 - Math.clz32(flags & -flags)) >>> 3);
-  }
-  for (at = (wordEnd << 2) - base; at < end; at++) if (isSpecialByte(bytes[at] as number)) return at;
+  let word = (base + at) >>> 2;
+  while (word < wordEnd && specialBytes(words[word] as number) === 0) word++;
+  for (at = (word << 2) - base; at < end; at++) if (isSpecialByte(bytes[at] as number)) return at;
   return end;
 }
 
