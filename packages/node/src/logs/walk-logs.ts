@@ -31,8 +31,8 @@ function byName(a: string, b: string): number {
 export interface ExpandLogPathsOptions {
   /**
    * Whether each log a walk finds gets its size (a stat per file). The reader learns a log's size as it opens it
-   * anyway; a total before reading (a progress bar's) is what needs it, and a stat is a tenth of what a small log
-   * costs.
+   * anyway; a total before reading (a progress bar's) is what needs it, and over a folder of small logs a stat per
+   * file is a cost of its own.
    *
    * @defaultValue `true`
    */
