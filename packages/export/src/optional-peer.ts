@@ -6,7 +6,6 @@
 
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 
 /** Whether `error` says that a module or package was not found (by `import` or by `require`). */
 export function isModuleNotFound(error: unknown): boolean {
@@ -16,8 +15,10 @@ export function isModuleNotFound(error: unknown): boolean {
 
 /**
  * Imports `specifier` through `importBeside` (an `import()` of it, resolved beside this package); when that finds
- * nothing, imports it from `projectDir` (default: the working directory) or a folder above it. The peers are
- * CommonJS packages without an `exports` map, so resolving as `require` does finds the file `import` would load.
+ * nothing, requires it from `projectDir` (default: the working directory) or a folder above it. The peers are
+ * CommonJS packages without an `exports` map, so `require` loads the very module `import` would. It is `require`
+ * rather than an `import()` of the file's URL because the command-line bundle runs as a script compiled from V8's
+ * code cache, where `import()` cannot be called.
  *
  * @throws The error of `importBeside` when the package is in neither place.
  */
@@ -30,13 +31,14 @@ export async function importPeer<T>(
     return await importBeside();
   } catch (error) {
     if (!isModuleNotFound(error)) throw error;
+    // The file name is never read: createRequire resolves from the folder it is in.
+    const fromProject = createRequire(join(projectDir, 'noop.js'));
     let path: string;
     try {
-      // The file name is never read: createRequire resolves from the folder it is in.
-      path = createRequire(join(projectDir, 'noop.js')).resolve(specifier);
+      path = fromProject.resolve(specifier);
     } catch {
       throw error;
     }
-    return (await import(pathToFileURL(path).href)) as T;
+    return fromProject(path) as T;
   }
 }

@@ -104,7 +104,8 @@ export async function* gunzipMembers(
   source: AsyncIterable<Uint8Array>,
   onProblem: (problem: GzipTrailingProblem) => void,
 ): AsyncGenerator<Uint8Array> {
-  const { createInflateRaw, crc32 } = await import('node:zlib');
+  // Loaded on the first gzip input, not with every command.
+  const { createInflateRaw, crc32 } = process.getBuiltinModule('node:zlib');
   const input = source[Symbol.asyncIterator]();
   let pending: Uint8Array = new Uint8Array(0);
   // Compressed offset of pending[0].
