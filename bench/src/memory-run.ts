@@ -15,7 +15,7 @@ import { runWholeProcess } from './whole-process.ts';
 /** The stream the memory run reads. */
 export const MEMORY_CORPUS = join(REPOSITORY_ROOT, 'corpus/generated/mixed-1gb.ndjson');
 const MEMORY_CORPUS_BYTES = 1e9;
-export const CLI_BUILT = join(REPOSITORY_ROOT, 'packages/cli/bundle/cli.js');
+export const CLI_BUILT = join(REPOSITORY_ROOT, 'packages/cli/bundle/cli.cjs');
 /** The fixed part of the target, MB (10^6 bytes). */
 const TARGET_BASE_MB = 100;
 /** One run of the CLI on one file. */

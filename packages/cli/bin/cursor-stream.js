@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 
 // Under V8's defaults the young generation grows to two 16 MB semi-spaces of headroom a streaming command never
@@ -12,13 +13,20 @@ if (ownYoungGeneration) setFlagsFromString('--semi-space-growth-factor=1');
 
 let main;
 try {
-  let allowYoungGenerationGrowth;
-  ({ main, allowYoungGenerationGrowth } = await import('../bundle/cli.js'));
+  const { codeCacheDir, runWithCodeCache } = await import('../bundle/code-cache.js');
+  const script = fileURLToPath(new URL('../bundle/cli.cjs', import.meta.url));
+  const loaded = runWithCodeCache(script, { dir: codeCacheDir(process.env), variant: process.argv[2] });
+  // As the process exits, so that the cache holds what this run compiled, not only the program's top level.
+  process.once('exit', loaded.saveCodeCache);
+  main = loaded.exports.main;
   // Up to a cap, and only until a long line comes: see `young-generation.ts` in @cursor-stream/node.
-  if (ownYoungGeneration) allowYoungGenerationGrowth();
+  if (ownYoungGeneration) loaded.exports.allowYoungGenerationGrowth();
 } catch (error) {
   // In a clone of the repository the bundle exists only after a build.
-  if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !String(error.message).includes('bundle')) throw error;
+  const missing =
+    (error?.code === 'ERR_MODULE_NOT_FOUND' && String(error.message).includes('bundle')) ||
+    (error?.code === 'ENOENT' && String(error.path).endsWith('cli.cjs'));
+  if (!missing) throw error;
   process.stderr.write('cursor-stream: the command is not built yet: run `pnpm build` first\n');
   process.exit(2);
 }

@@ -1,19 +1,21 @@
 /**
- * Bundles the CLI from its TypeScript sources into `bundle/`: one file for the program and one chunk per command,
- * loaded when that command runs. Loading a few bundled files instead of some eighty modules is what brings a
- * command on a small log close to Node's own start-up.
+ * Bundles the CLI from its TypeScript sources into `bundle/`. The program and its commands are one CommonJS script,
+ * `cli.cjs`, which the bin script runs from V8's code cache through `code-cache.js` (`src/code-cache/`): with its
+ * compiled code cached, the whole program starts faster than a few lazily loaded ES modules did. Everything that runs
+ * in a worker thread is an ES module, split in chunks, loaded when that command runs.
  *
  * Entry points sit side by side in `bundle/`, so that code resolving files relative to itself (`../package.json`,
  * the range and pool workers beside the range engine, the bench child) finds them as it does in `src/`. Each module
  * a worker loads by URL for a command (`src/commands/<name>/range-consumer.ts` and `worker-task.ts`) is an entry of
  * its own, `<name>-<module>.js`, where `src/command-modules.ts` finds it.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, transformSync } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const BUNDLE = join(root, 'bundle');
@@ -47,9 +49,16 @@ function workerModuleEntries() {
   return entries;
 }
 
-/** The entry points, by the name of the file each becomes. */
+/** The program: one CommonJS script, run from V8's code cache. */
+const CLI_ENTRY = 'src/cli.ts';
+const CLI_SCRIPT = 'cli.cjs';
+
+/** What the bin script loads first, to run the program from its code cache: one module, sharing no chunk. */
+const CODE_CACHE_ENTRY = 'src/code-cache/index.ts';
+const CODE_CACHE_MODULE = 'code-cache.js';
+
+/** The ES module entry points of the workers, by the name of the file each becomes. */
 const ENTRY_POINTS = {
-  cli: 'src/cli.ts',
   'range-worker': join(NODE_PACKAGE, 'src/ranges/range-worker.ts'),
   'pool-worker': join(NODE_PACKAGE, 'src/ranges/pool-worker.ts'),
   'bench-child': 'src/commands/bench/bench-child.ts',
@@ -57,7 +66,7 @@ const ENTRY_POINTS = {
 };
 
 /** The entry points' files, which a running CLI (or its workers) loads by name; they are swapped in last. */
-const ENTRIES = Object.keys(ENTRY_POINTS).map((name) => `${name}.js`);
+const ENTRIES = [...Object.keys(ENTRY_POINTS).map((name) => `${name}.js`), CODE_CACHE_MODULE, CLI_SCRIPT];
 
 /**
  * A chunk the new build no longer has is kept this long: a CLI started before the rebuild loads its command's chunk
@@ -100,6 +109,30 @@ async function swapIn(next, dir, keepMs) {
 
 async function buildInto(outdir) {
   await build(bundleOptions(outdir));
+  await build({ ...COMMON_OPTIONS, entryPoints: { 'code-cache': CODE_CACHE_ENTRY }, outdir, format: 'esm' });
+  const [script] = (await build(cliScriptOptions(outdir))).outputFiles;
+  const text = asciiOnly(script.text);
+  // The code cache is keyed by this digest: V8 itself checks only the source's length.
+  const key = createHash('sha256').update(text).digest('hex');
+  await writeFile(join(outdir, CLI_SCRIPT), `// code-cache-key: ${key}\n${text}`);
+}
+
+/**
+ * `text` with every character past ASCII written as a `\u` escape. esbuild escapes them everywhere but in regular
+ * expression literals (a few libraries match `…` or `ẞ`), and one such character makes the whole script a string of
+ * two-byte characters, which takes V8 twice the memory and Node several milliseconds more to decode at each start.
+ * An escape means the same character in a string, a template, an identifier and a regular expression, with or
+ * without the `u` flag (a surrogate pair of escapes is one code point there). The result is checked to parse.
+ */
+function asciiOnly(text) {
+  // A backslash before the character (an identity escape, which means the character itself) is dropped, or it would
+  // escape the new escape's own backslash.
+  const escaped = text.replace(/(\\*)([^\0-\x7f])/g, (_, backslashes, unit) => {
+    const kept = backslashes.length % 2 === 1 ? backslashes.slice(1) : backslashes;
+    return `${kept}\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  });
+  if (escaped !== text) transformSync(escaped, { loader: 'js', format: 'cjs', logLevel: 'silent' });
+  return escaped;
 }
 
 /**
@@ -122,29 +155,53 @@ const lazyChildProcessForCommander = {
   },
 };
 
-/** esbuild's options for the bundle written to `outdir`. */
+/** What both builds share. */
+const COMMON_OPTIONS = {
+  absWorkingDir: root,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  // Workspace packages are bundled from their sources, like tests read them.
+  conditions: ['@cursor-stream/source'],
+  external: OPTIONAL_PEERS,
+  // Smaller files parse faster.
+  minify: true,
+  plugins: [lazyChildProcessForCommander],
+  logLevel: 'warning',
+};
+
+/**
+ * esbuild's options for the program's script, returned in memory (`write: false`) to be written with its key. The
+ * script's `import()`s, of Node's modules and of the optional peers (CommonJS packages), become `require`s, which
+ * a script compiled from the code cache can call; `import.meta.url` is the script's own URL.
+ */
+export function cliScriptOptions(outdir) {
+  return {
+    ...COMMON_OPTIONS,
+    entryPoints: { cli: CLI_ENTRY },
+    outdir,
+    outExtension: { '.js': '.cjs' },
+    format: 'cjs',
+    supported: { 'dynamic-import': false },
+    define: { 'import.meta.url': '__cliScriptUrl' },
+    banner: { js: "const __cliScriptUrl = require('node:url').pathToFileURL(__filename).href;" },
+    write: false,
+  };
+}
+
+/** esbuild's options for the ES modules written to `outdir`. */
 export function bundleOptions(outdir) {
   return {
-    absWorkingDir: root,
+    ...COMMON_OPTIONS,
     entryPoints: ENTRY_POINTS,
     outdir,
-    bundle: true,
     splitting: true,
     format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    // Workspace packages are bundled from their sources, like tests read them.
-    conditions: ['@cursor-stream/source'],
-    external: OPTIONAL_PEERS,
-    // Smaller files parse faster: the bundle's size is most of a command's start-up on a small log.
-    minify: true,
-    plugins: [lazyChildProcessForCommander],
     // commander and ws are CommonJS; their require() calls need a require in the ES module. Most ask for Node's own
     // modules, which need no resolving: `node:module` (and a require of this file) is loaded only for any other.
     banner: {
       js: "const require = (id) => process.getBuiltinModule(id) ?? process.getBuiltinModule('node:module').createRequire(import.meta.url)(id);",
     },
-    logLevel: 'warning',
   };
 }
 

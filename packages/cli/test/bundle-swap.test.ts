@@ -41,7 +41,8 @@ describe('rebuilding the bundle', () => {
     expect(existsSync(stale)).toBe(false);
     expect(readdirSync(BUNDLE)).toEqual(
       expect.arrayContaining([
-        'cli.js',
+        'cli.cjs',
+        'code-cache.js',
         'range-worker.js',
         'pool-worker.js',
         'summary-range-consumer.js',

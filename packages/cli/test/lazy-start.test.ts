@@ -1,8 +1,9 @@
 /**
- * What the bundled CLI loads before a command runs, and what a command on a small log loads: read from esbuild's
- * account of the bundle, following the static imports of each file from the entry. A module imported through an
- * entry that gathers many (a package's subpath) lands in the chunk of everything it gathers, so a value imported
- * from such an entry on the start-up path would load all of it.
+ * What the bundled CLI runs before a command runs, and what a command on a small log runs: read from esbuild's
+ * account of the program's script, following the static imports of each module from the entry. The script holds
+ * every command, but a module reached only through an `import()` (a command's run module and what it alone imports)
+ * is wrapped in a function that runs it on that import: its top level costs nothing until then, and its code is
+ * compiled only when it runs.
  */
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
@@ -12,37 +13,42 @@ import { EXPORT_TARGETS } from '@cursor-stream/export/targets';
 import { build, type Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 // @ts-expect-error: a plain ES module script without declarations.
-import { bundleOptions } from '../scripts/bundle.mjs';
+import { bundleOptions, cliScriptOptions } from '../scripts/bundle.mjs';
 import { commandModuleUrl, type WorkerModule } from '../src/command-modules.ts';
 
-let metafile: Metafile;
+/** esbuild's account of the program's script. */
+let program: Metafile;
+/** esbuild's account of the workers' modules. */
+let workers: Metafile;
 const scratch = mkdtempSync(join(tmpdir(), 'cursor-stream-lazy-'));
 
 beforeAll(async () => {
-  const options = bundleOptions(scratch) as Parameters<typeof build>[0];
-  metafile = (await build({ ...options, write: false, metafile: true })).metafile as Metafile;
+  const metafileOf = async (options: unknown) =>
+    (await build({ ...(options as Parameters<typeof build>[0]), write: false, metafile: true }))
+      .metafile as Metafile;
+  program = await metafileOf(cliScriptOptions(scratch));
+  workers = await metafileOf(bundleOptions(scratch));
 }, 120_000);
 
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** The source files loaded once the outputs of `entries` are: each output with the ones it imports statically. */
+/** The source files whose top level runs once `entries` have: each module with those it imports statically. */
 function loadedBy(...entries: string[]): string[] {
-  const outputs = metafile.outputs;
-  const todo = Object.keys(outputs).filter((path) => entries.includes(outputs[path]?.entryPoint ?? ''));
-  expect(todo).toHaveLength(entries.length);
+  const inputs = program.inputs;
+  for (const entry of entries) expect(inputs, entry).toHaveProperty([entry]);
+  const todo = [...entries];
   const seen = new Set<string>();
-  for (let output = todo.pop(); output !== undefined; output = todo.pop()) {
-    if (seen.has(output)) continue;
-    seen.add(output);
-    for (const imported of outputs[output]?.imports ?? [])
-      if (imported.kind === 'import-statement' && imported.external !== true) todo.push(imported.path);
+  for (let input = todo.pop(); input !== undefined; input = todo.pop()) {
+    if (seen.has(input)) continue;
+    seen.add(input);
+    for (const imported of inputs[input]?.imports ?? [])
+      if (
+        (imported.kind === 'import-statement' || imported.kind === 'require-call') &&
+        imported.external !== true
+      )
+        todo.push(imported.path);
   }
-  const inputs = [...seen].flatMap((output) =>
-    Object.entries(outputs[output]?.inputs ?? {})
-      .filter(([, input]) => input.bytesInOutput > 0)
-      .map(([path]) => path),
-  );
-  return [...new Set(inputs)].sort();
+  return [...seen].sort();
 }
 
 /** Code no command on a small log needs: the agent runner, the report, the validators, the range engine's workers. */
@@ -77,9 +83,11 @@ describe('the bundled CLI', () => {
   });
 
   test("leaves out only the export targets' optional packages, each loaded when its target runs", () => {
-    // A require() esbuild cannot resolve stays external: ws's optional native add-ons, tried in a try/catch.
-    const external = Object.values(metafile.outputs).flatMap((output) =>
-      output.imports.filter(
+    // A require() esbuild cannot resolve stays external: ws's optional native add-ons, tried in a try/catch. The
+    // optional packages are import()s in the sources (each a require in the program's script, which runs from the
+    // code cache, where import() cannot be called).
+    const external = [...Object.values(program.inputs), ...Object.values(workers.inputs)].flatMap((input) =>
+      input.imports.filter(
         (imported) =>
           imported.external === true && !isBuiltin(imported.path) && imported.kind !== 'require-call',
       ),
@@ -87,6 +95,13 @@ describe('the bundled CLI', () => {
     expect(new Set(external.map((imported) => imported.kind))).toEqual(new Set(['dynamic-import']));
     const declared = new Set(EXPORT_TARGETS.flatMap((target) => target.peers));
     for (const { path } of external) expect(declared, path).toContain(path);
+  });
+
+  test("the program's script calls no import(): a script compiled from the code cache cannot", () => {
+    const [script] = Object.keys(program.outputs);
+    expect(
+      program.outputs[script ?? '']?.imports.filter((imported) => imported.kind === 'dynamic-import'),
+    ).toEqual([]);
   });
 
   test('loads no view before a command runs, but the list of the groupings of usage for --help', () => {
@@ -106,7 +121,7 @@ describe('the bundled CLI', () => {
 describe("the bundle's workers", () => {
   test('are files of their own, as is each module a worker loads for a command, where the CLI finds it', () => {
     const entries = new Map(
-      Object.entries(metafile.outputs).map(([output, { entryPoint }]) => [
+      Object.entries(workers.outputs).map(([output, { entryPoint }]) => [
         output.split('/').at(-1),
         entryPoint,
       ]),
