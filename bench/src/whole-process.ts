@@ -29,7 +29,7 @@ export interface WholeProcessRun {
 export type StdoutTarget = 'dev-null' | 'keep';
 
 /**
- * Runs `node [...nodeFlags] SCRIPT [...args]` and waits for it to exit.
+ * Runs `node [...nodeFlags] SCRIPT [...args]`, with `env` over the bench's own variables, and waits for it to exit.
  *
  * @throws Error when the process exits without reporting its resource usage (it did not start, or was killed).
  */
@@ -38,12 +38,14 @@ export async function runWholeProcess(
   args: readonly string[],
   nodeFlags: readonly string[],
   stdout: StdoutTarget,
+  env: Readonly<Record<string, string>> = {},
 ): Promise<WholeProcessRun> {
   const devNull = await open('/dev/null', 'w');
   try {
     const started = performance.now();
     const child = spawn(process.execPath, [...nodeFlags, '--import', REPORT_USAGE, script, ...args], {
       cwd: REPOSITORY_ROOT,
+      env: { ...process.env, ...env },
       stdio: ['ignore', stdout === 'keep' ? 'pipe' : devNull.fd, 'inherit', 'pipe'],
     });
     let printed = '';

@@ -113,10 +113,14 @@ describe('the fixed costs', () => {
       runs: 15,
       bareNodeMs: 40,
       rows: [timedRow('cursor-stream --version', START_UP_TARGET), timedRow('cursor-stream validate', 1.51)],
+      firstRun: timedRow('cursor-stream summary x.ndjson, first run', 2.25),
       loadMax: 0.6,
     });
     expect(text).toContain('| cursor-stream --version | 100 | 1.50x | 1.50x | met | 0 | 0.50-0.60 |');
     expect(text).toContain('| cursor-stream validate | 100 | 1.51x | 1.51x | not met |');
+    // A first run is reported beside the table, not judged in it.
+    expect(text).not.toContain('| cursor-stream summary x.ndjson, first run |');
+    expect(text).toContain('`cursor-stream summary x.ndjson, first run` 100 ms, 2.25x a bare node');
   });
 
   it('judge two jobs by their speed-up over one, at least the target', () => {
