@@ -4,8 +4,10 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   statSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -139,6 +141,25 @@ describe('runWithCodeCache', () => {
       chownSync(path, 65534, 65534);
       expect(runWithCodeCache(script, { dir }).codeCache).toBe('missing');
     }
+  });
+
+  test('reads no cache through a symbolic link, and writes none through one', () => {
+    if (process.platform === 'win32') return;
+    const dir = folder();
+    const script = keyedScript('exports.value = 42;');
+    runWithCodeCache(script, { dir }).saveCodeCache();
+    const name = caches(dir)[0] ?? '';
+    const real = join(dir, 'elsewhere');
+    renameSync(join(dir, name), real);
+    symlinkSync(real, join(dir, name));
+    expect(runWithCodeCache(script, { dir }).codeCache).toBe('missing');
+
+    const victim = join(scratch, 'victim');
+    writeFileSync(victim, 'precious');
+    rmSync(join(dir, name));
+    symlinkSync(victim, join(dir, `${name}.${process.pid}.partial`));
+    runWithCodeCache(keyedScript('exports.value = 42;  '), { dir }).saveCodeCache();
+    expect(readFileSync(victim, 'utf8')).toBe('precious');
   });
 
   test('a folder that cannot be written costs only the cache', () => {

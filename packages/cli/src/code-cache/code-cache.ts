@@ -13,6 +13,7 @@
 import { isAscii } from 'node:buffer';
 import {
   closeSync,
+  constants,
   fstatSync,
   mkdirSync,
   openSync,
@@ -119,7 +120,8 @@ function cacheFileFor(scriptPath: string, source: string, options: CodeCacheOpti
 function readOwnCache(path: string): Buffer | undefined {
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    // Not through a symbolic link, which someone else could have put in a shared folder.
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
   } catch {
     return undefined;
   }
@@ -139,15 +141,24 @@ function readOwnCache(path: string): Buffer | undefined {
 }
 
 function writeCache(file: CacheFile, data: Buffer): void {
+  // Created here and now ('wx'): never written through a file or link that was there before. A rename replaces the
+  // cache at once: a run starting meanwhile reads the old cache or the new, never half of one.
+  const partial = `${file.path}.${process.pid}.partial`;
   try {
     mkdirSync(file.dir, { recursive: true, mode: 0o700 });
-    // A rename replaces the file at once: a run starting meanwhile reads the old cache or the new, never half of one.
-    const partial = `${file.path}.${process.pid}.partial`;
-    writeFileSync(partial, data, { mode: 0o600 });
+    writeFileSync(partial, data, { mode: 0o600, flag: 'wx' });
     renameSync(partial, file.path);
-    pruneOldCaches(file.dir);
   } catch {
     // A read-only or full disk: the next run compiles the bundle again.
+    try {
+      unlinkSync(partial);
+    } catch {}
+    return;
+  }
+  try {
+    pruneOldCaches(file.dir);
+  } catch {
+    // Another run pruned the same files first.
   }
 }
 
