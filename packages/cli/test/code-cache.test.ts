@@ -60,10 +60,24 @@ describe('codeCacheDir', () => {
   test("is in the user's cache folder otherwise", () => {
     expect(codeCacheDir({ XDG_CACHE_HOME: '/data/cache' }, home)).toBe(join('/data/cache', 'cursor-stream'));
     expect(codeCacheDir({}, home)).toBe(join('/home/someone', '.cache', 'cursor-stream'));
-    // An empty variable counts as unset, as Node and the XDG specification read them.
+    // An empty variable counts as unset, as Node and the XDG specification read them; a relative one is ignored.
     expect(
       codeCacheDir({ NODE_DISABLE_COMPILE_CACHE: '', NODE_COMPILE_CACHE: '', XDG_CACHE_HOME: '' }, home),
     ).toBe(join('/home/someone', '.cache', 'cursor-stream'));
+    expect(codeCacheDir({ XDG_CACHE_HOME: 'cache' }, home)).toBe(
+      join('/home/someone', '.cache', 'cursor-stream'),
+    );
+  });
+
+  test('is off with no home folder, rather than in the working folder', () => {
+    const noHome = () => {
+      throw Object.assign(new Error('no home'), { code: 'ENOENT' });
+    };
+    expect(codeCacheDir({}, noHome)).toBeUndefined();
+    expect(codeCacheDir({}, () => '')).toBeUndefined();
+    expect(codeCacheDir({ XDG_CACHE_HOME: '/data/cache' }, noHome)).toBe(
+      join('/data/cache', 'cursor-stream'),
+    );
   });
 });
 

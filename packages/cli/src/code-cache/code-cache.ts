@@ -26,7 +26,7 @@ import {
 } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, isAbsolute, join } from 'node:path';
 import { Script } from 'node:vm';
 
 /** The first line the build gives a bundle: the hex digest of everything after it. */
@@ -56,13 +56,21 @@ export interface CodeCacheEnv {
 /**
  * The folder the code cache is kept in, or `undefined` when it is turned off. Node's own variables come first, so
  * that one setting governs both caches; then the user's cache folder (`$XDG_CACHE_HOME`, else `~/.cache`), never a
- * folder other users can write to.
+ * folder other users can write to. A relative `$XDG_CACHE_HOME` is ignored, as its specification says; with no home
+ * folder there is no cache, rather than one in whatever folder the command runs in.
  */
 export function codeCacheDir(env: CodeCacheEnv, home: () => string = homedir): string | undefined {
   if (env.NODE_DISABLE_COMPILE_CACHE) return undefined;
   if (env.NODE_COMPILE_CACHE) return env.NODE_COMPILE_CACHE;
-  const cacheHome = env.XDG_CACHE_HOME || join(home(), '.cache');
-  return join(cacheHome, 'cursor-stream');
+  if (env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME)) return join(env.XDG_CACHE_HOME, 'cursor-stream');
+  let homeDir: string;
+  try {
+    homeDir = home();
+  } catch {
+    // No home folder: os.homedir() throws when the user has none in the password database and $HOME is unset.
+    return undefined;
+  }
+  return isAbsolute(homeDir) ? join(homeDir, '.cache', 'cursor-stream') : undefined;
 }
 
 /** How a load used the code cache. */
