@@ -119,6 +119,20 @@ describe('runWithCodeCache', () => {
     expect(caches(dir)[0]).toContain('-other-');
   });
 
+  test("a variant's first run borrows another variant's cache of the same script, then writes its own", () => {
+    const dir = folder();
+    const key = 'b'.repeat(64);
+    runWithCodeCache(keyedScript('exports.value = 42;', key), { dir, variant: 'summary' }).saveCodeCache();
+    // Another script under another key has no cache to borrow.
+    expect(runWithCodeCache(keyedScript('exports.value = 42;'), { dir, variant: 'render' }).codeCache).toBe(
+      'missing',
+    );
+    const loaded = runWithCodeCache(keyedScript('exports.value = 42;', key), { dir, variant: 'render' });
+    expect(loaded.codeCache).toBe('borrowed');
+    loaded.saveCodeCache();
+    expect(caches(dir).filter((name) => name.startsWith(`script.cjs-${'b'.repeat(32)}-`))).toHaveLength(2);
+  });
+
   test('keeps no cache for a script without a key: its code could change without its length changing', () => {
     const dir = folder();
     const path = join(mkdtempSync(join(scratch, 'script-')), 'script.cjs');

@@ -77,6 +77,11 @@ export function codeCacheDir(env: CodeCacheEnv, home: () => string = homedir): s
 export type CodeCacheUse =
   /** V8 took the cache: nothing was parsed or compiled up front. */
   | 'taken'
+  /**
+   * There was none yet for this variant, and V8 took another variant's: this variant's is written when
+   * {@link LoadedScript.saveCodeCache} runs.
+   */
+  | 'borrowed'
   /** There was none yet (or it could not be read): it is written when {@link LoadedScript.saveCodeCache} runs. */
   | 'missing'
   /** V8 refused it (another Node, other flags): it is written anew. */
@@ -112,6 +117,8 @@ export interface LoadedScript {
 interface CacheFile {
   dir: string;
   path: string;
+  /** How the names of the same script's caches for other variants, on this V8, begin and end. */
+  siblings: { prefix: string; suffix: string };
 }
 
 function cacheFileFor(scriptPath: string, source: string, options: CodeCacheOptions): CacheFile | undefined {
@@ -120,8 +127,29 @@ function cacheFileFor(scriptPath: string, source: string, options: CodeCacheOpti
   if (dir === undefined || key === undefined) return undefined;
   const variantName = variant !== undefined && VARIANT.test(variant) ? variant : 'other';
   // V8 refuses a cache of another version, so each version keeps its own rather than one overwriting the other's.
-  const name = `${basename(scriptPath)}-${key.slice(0, 32)}-${variantName}-v8-${process.versions.v8}-${process.arch}`;
-  return { dir, path: join(dir, `${name}${CACHE_EXTENSION}`) };
+  const prefix = `${basename(scriptPath)}-${key.slice(0, 32)}-`;
+  const suffix = `-v8-${process.versions.v8}-${process.arch}${CACHE_EXTENSION}`;
+  return { dir, path: join(dir, `${prefix}${variantName}${suffix}`), siblings: { prefix, suffix } };
+}
+
+/**
+ * Another variant's cache of the same script, for a variant's first run: it holds the program's top level, which is
+ * most of what a cache saves, so that each command after the first starts fast from its first run.
+ */
+function readSiblingCache(file: CacheFile): Buffer | undefined {
+  const { prefix, suffix } = file.siblings;
+  let names: string[];
+  try {
+    names = readdirSync(file.dir);
+  } catch {
+    return undefined;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith(suffix)) continue;
+    const data = readOwnCache(join(file.dir, name));
+    if (data !== undefined) return data;
+  }
+  return undefined;
 }
 
 /** The cache's bytes, when the file is a regular file of this user's; else `undefined`. */
@@ -194,7 +222,8 @@ export function runWithCodeCache(scriptPath: string, options: CodeCacheOptions):
   // The build writes the bundle in ASCII: read as such, it is one-byte text, copied rather than decoded.
   const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
   const file = cacheFileFor(scriptPath, source, options);
-  const cachedData = file === undefined ? undefined : readOwnCache(file.path);
+  const ownCache = file === undefined ? undefined : readOwnCache(file.path);
+  const cachedData = file === undefined ? undefined : (ownCache ?? readSiblingCache(file));
   // The wrapper is on the source's first line, so that line numbers in stack traces stay the bundle's own. Strict, as
   // the ES modules the bundle is built from are.
   const script = new Script(
@@ -219,7 +248,9 @@ export function runWithCodeCache(scriptPath: string, options: CodeCacheOptions):
         ? 'missing'
         : script.cachedDataRejected === true
           ? 'rejected'
-          : 'taken';
+          : ownCache === undefined
+            ? 'borrowed'
+            : 'taken';
   let saved = false;
   return {
     exports: module.exports,
