@@ -108,9 +108,12 @@ async function swapIn(next, dir, keepMs) {
 }
 
 async function buildInto(outdir) {
-  await build(bundleOptions(outdir));
-  await build({ ...COMMON_OPTIONS, entryPoints: { 'code-cache': CODE_CACHE_ENTRY }, outdir, format: 'esm' });
-  const [script] = (await build(cliScriptOptions(outdir))).outputFiles;
+  const [, , cli] = await Promise.all([
+    build(bundleOptions(outdir)),
+    build({ ...COMMON_OPTIONS, entryPoints: { 'code-cache': CODE_CACHE_ENTRY }, outdir, format: 'esm' }),
+    build(cliScriptOptions(outdir)),
+  ]);
+  const [script] = cli.outputFiles;
   const text = asciiOnly(script.text);
   // The code cache is keyed by this digest: V8 itself checks only the source's length.
   const key = createHash('sha256').update(text).digest('hex');

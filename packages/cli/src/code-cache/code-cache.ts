@@ -210,6 +210,18 @@ function pruneOldCaches(dir: string): void {
   for (const { path } of caches.slice(CACHES_KEPT)) unlinkSync(path);
 }
 
+function cacheUse(
+  file: CacheFile | undefined,
+  ownCache: Buffer | undefined,
+  cachedData: Buffer | undefined,
+  script: Script,
+): CodeCacheUse {
+  if (file === undefined) return 'off';
+  if (cachedData === undefined) return 'missing';
+  if (script.cachedDataRejected === true) return 'rejected';
+  return ownCache === undefined ? 'borrowed' : 'taken';
+}
+
 /**
  * Runs the CommonJS script at `scriptPath` as `require` would, compiling it from the code cache when one is there for
  * this very script, this variant and this V8.
@@ -241,16 +253,7 @@ export function runWithCodeCache(scriptPath: string, options: CodeCacheOptions):
     dirname(scriptPath),
   );
 
-  const codeCache: CodeCacheUse =
-    file === undefined
-      ? 'off'
-      : cachedData === undefined
-        ? 'missing'
-        : script.cachedDataRejected === true
-          ? 'rejected'
-          : ownCache === undefined
-            ? 'borrowed'
-            : 'taken';
+  const codeCache = cacheUse(file, ownCache, cachedData, script);
   let saved = false;
   return {
     exports: module.exports,
