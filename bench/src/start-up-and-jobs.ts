@@ -113,25 +113,16 @@ export async function measureStartUp(runs: number, log: Log): Promise<StartUpRep
     await rm(directory, { recursive: true, force: true });
   }
   const bareNodeMs = median(bare.map((run) => run.ms));
-  const rows = START_UP_COMMANDS.map((args, index) => {
-    const row = timedRow(
-      `cursor-stream ${args.join(' ')}`,
-      commands[index] ?? [],
-      bare,
-      (own, base) => own / base,
-    );
+  /** A row timed against the bare node, logged as it is made. */
+  const startUpRow = (label: string, own: readonly Timed[]): TimedRow => {
+    const row = timedRow(label, own, bare, (ms, base) => ms / base);
     log(`start-up: ${row.label}: ${row.medianMs.toFixed(0)} ms, ${row.ratio.toFixed(2)}x a bare node`);
     return row;
-  });
-  const firstRun = timedRow(
-    `cursor-stream ${FIRST_RUN_COMMAND.join(' ')}, first run`,
-    firstRuns,
-    bare,
-    (own, base) => own / base,
+  };
+  const rows = START_UP_COMMANDS.map((args, index) =>
+    startUpRow(`cursor-stream ${args.join(' ')}`, commands[index] ?? []),
   );
-  log(
-    `start-up: ${firstRun.label}: ${firstRun.medianMs.toFixed(0)} ms, ${firstRun.ratio.toFixed(2)}x a bare node`,
-  );
+  const firstRun = startUpRow(`cursor-stream ${FIRST_RUN_COMMAND.join(' ')}, first run`, firstRuns);
   const loads = [...bare, ...commands.flat(), ...firstRuns].flatMap((run) => [run.loadBefore, run.loadAfter]);
   return { runs, bareNodeMs, rows, firstRun, loadMax: Math.max(...loads) };
 }
