@@ -60,4 +60,28 @@ describe('non-JSON output lines', () => {
       }),
     );
   });
+
+  // The tokenizer gives a line that does not start like JSON no parse at all: that must lose no record.
+  test('every text JSON.parse reads starts like JSON', () => {
+    const padding = fc.stringMatching(/^[ \t\r\n\uFEFF]{0,3}$/);
+    const text = fc.oneof(
+      fc.string({ maxLength: 12 }),
+      fc.tuple(padding, fc.json(), padding, fc.string({ maxLength: 3 })).map((parts) => parts.join('')),
+      fc
+        .tuple(padding, fc.constantFrom('true', 'false', 'null', 'tru', 'nul'), fc.string({ maxLength: 3 }))
+        .map((parts) => parts.join('')),
+    );
+    fc.assert(
+      fc.property(text, (line) => {
+        let parses = true;
+        try {
+          JSON.parse(line);
+        } catch {
+          parses = false;
+        }
+        if (parses) expect(startsLikeJson(line)).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+  });
 });
