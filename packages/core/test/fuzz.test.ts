@@ -172,6 +172,56 @@ describe('fuzz', { timeout: TIMEOUT_MS }, () => {
     },
   );
 
+  // A wrapper's text of one record is read whole, without the tokenizer; with a line feed after it, by the tokenizer.
+  // A text that is not JSON goes to the tokenizer either way, as it is: after it, a line feed would make a cut
+  // record a broken one.
+  const parses = (text: string): boolean => {
+    try {
+      JSON.parse(text);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const wrapperText = fc.oneof(
+    { weight: 4, arbitrary: line },
+    // A record written over several lines is whole JSON, but several lines to the tokenizer.
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(...corpusLines).map((text) => JSON.stringify(JSON.parse(text), null, 1)),
+    },
+  );
+  test.prop([fc.array(wrapperText, { minLength: 1, maxLength: 12 }), fc.boolean()], { numRuns: RUNS })(
+    "a wrapper's text gives the same events read whole as read by the tokenizer",
+    (texts, stored) => {
+      const wrapped = (suffix: string) =>
+        [
+          JSON.stringify({ type: 'system', subtype: 'init', payload: {} }),
+          ...texts.map((text) =>
+            JSON.stringify(
+              stored
+                ? {
+                    id: 'e',
+                    chatId: 'chat',
+                    type: 'assistant',
+                    payload: {},
+                    raw: text + (parses(text) ? suffix : ''),
+                  }
+                : { type: 'raw', data: text + (parses(text) ? suffix : '') },
+            ),
+          ),
+        ].join('\n');
+      // The line feed makes each outer line two bytes longer (`\n` in JSON): offsets differ, nothing else may.
+      const read = (suffix: string): unknown =>
+        JSON.parse(JSON.stringify(normalizeAll([new TextEncoder().encode(wrapped(suffix))])), (key, value) =>
+          key === 'offset' ? 0 : value,
+        );
+      const whole = read('');
+      expect(JSON.stringify(whole)).toContain('"type":"stream-start"');
+      expect(read('\n')).toEqual(whole);
+    },
+  );
+
   test.prop([fc.integer({ min: 1_000, max: 20_000 }), fc.integer({ min: 1, max: 64 })], { numRuns: 3 })(
     'a huge session streams through with its text once and no invalid line',
     (records, chunkSize) => {

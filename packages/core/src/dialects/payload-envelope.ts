@@ -178,10 +178,16 @@ function runPayloadEvents(
   return [event];
 }
 
+/** How the JSON text of an object starts: JSON whitespace, then a brace. */
+const OPENS_OBJECT = /^[ \t\r\n]*\{/;
+
 /** A stored client record's `raw`, when it is the JSON text of an object. */
 function parsableRaw(record: JsonObject): string | undefined {
   const raw = record.raw;
   if (typeof raw !== 'string' || typeof record.chatId !== 'string') return undefined;
+  // Most `raw` fields that are not records are empty or a line of output: a failed parse throws, which costs far
+  // more than this look at the first character.
+  if (!OPENS_OBJECT.test(raw)) return undefined;
   try {
     return isJsonObject(JSON.parse(raw)) ? raw : undefined;
   } catch {

@@ -5,6 +5,7 @@
 
 import {
   createNdjsonTokenizer,
+  DEFAULT_MAX_RECORD_BYTES,
   excerptOf,
   type NdjsonLineView,
   type NdjsonProblem,
@@ -32,6 +33,8 @@ import { skipFilterFor } from './skip-filter.ts';
 
 /** How deep `reparse` may nest (a wrapper's `raw` holding a stored record holding a `raw` ...). */
 const MAX_REPARSE_DEPTH = 8;
+const LEFT_BRACE = 0x7b;
+const RIGHT_BRACE = 0x7d;
 
 /** The dialects the engine routes between, and the one forced, if any. */
 export interface EngineDialects {
@@ -219,6 +222,7 @@ export function createNormalizerEngine(
   const router = createDialectRouter(dialects.list, dialects.forced);
   const tracker = createSessionTracker();
   const { onRecord, maxRecordBytes } = options;
+  const reparseLimit = maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
   const wanted = options.types === undefined ? undefined : new Set(options.types);
   const skipRecord = wanted === undefined ? undefined : skipFilterFor(dialects.list, wanted);
   let out: CanonicalEvent[] = [];
@@ -289,12 +293,33 @@ export function createNormalizerEngine(
     return tokenizer;
   }
 
+  /**
+   * The record `text` holds when it is one line that `JSON.parse` reads as an object, as most texts a wrapper holds
+   * are: the tokenizer would give that very record, so it is not asked (it would encode the text to bytes and decode
+   * it again). Anything else, several lines, a BOM, a broken record or one over the limit, is left to it.
+   */
+  function wholeRecordOf(text: string): JsonObject | undefined {
+    const last = text.length - 1;
+    // Three bytes at most for each UTF-16 unit: a text this short is within the limit in any encoding.
+    if (last < 1 || text.length > reparseLimit / 3) return undefined;
+    if (text.charCodeAt(0) !== LEFT_BRACE || text.charCodeAt(last) !== RIGHT_BRACE || text.includes('\n'))
+      return undefined;
+    try {
+      const value: unknown = JSON.parse(text);
+      return isJsonObject(value) ? value : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   function reparse(text: string, loc: SourceLocation): readonly CanonicalEvent[] {
     if (reparseDepth >= MAX_REPARSE_DEPTH) {
       return [invalidLine('unrecognized-record', 'Records nested too deeply to read.', excerptOf(text), loc)];
     }
     reparseDepth++;
     try {
+      const record = wholeRecordOf(text);
+      if (record !== undefined) return normalizeValue(record, loc, sourceOfText(text)).events;
       const tokenizer = reparseTokenizerAt(reparseDepth);
       const events: CanonicalEvent[] = [];
       for (const item of [...tokenizer.feed(text), ...tokenizer.end()]) {
