@@ -1,4 +1,5 @@
 import { createPalette, displayWidth, formatTable, shouldUseColor } from '@cursor-stream/inspect/terminal';
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 
 describe('shouldUseColor', () => {
@@ -51,5 +52,34 @@ describe('formatTable', () => {
       ]),
     ).toEqual(['閱讀  x', 'ab    y']);
     expect(displayWidth('閱讀a')).toBe(5);
+  });
+});
+
+describe('displayWidth', () => {
+  // Each character judged on its own: the definition the quick count of leading ASCII must agree with.
+  const WIDE =
+    /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1f64f}\u{1f900}-\u{1f9ff}\u{20000}-\u{3fffd}]/u;
+  const widthByCharacter = (text: string): number =>
+    [...text].reduce((width, char) => width + (/\p{M}/u.test(char) ? 0 : WIDE.test(char) ? 2 : 1), 0);
+
+  test('no character below U+0300 is a mark or wide', () => {
+    for (let code = 0; code < 0x300; code++) {
+      expect(widthByCharacter(String.fromCharCode(code))).toBe(1);
+    }
+  });
+
+  test('counts every string as its characters one by one do', () => {
+    const piece = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 6 }),
+      fc.string({ unit: 'grapheme', maxLength: 6 }),
+      fc.constantFrom('é', 'e\u0301', '閱', '😀', '\ud83d', '\ude00', 'ab'),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 6 }), (pieces) => {
+        const text = pieces.join('');
+        expect(displayWidth(text)).toBe(widthByCharacter(text));
+      }),
+      { numRuns: 1000 },
+    );
   });
 });

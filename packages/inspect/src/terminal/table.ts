@@ -30,8 +30,19 @@ export function formatTable(rows: readonly (readonly Cell[])[], indent = ''): st
 const WIDE =
   /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1f64f}\u{1f900}-\u{1f9ff}\u{20000}-\u{3fffd}]/u;
 
+/** The first combining mark; below it no character is a mark or wide. */
+const FIRST_MARK = 0x300;
+
 /** Terminal columns a string takes: wide characters count two, combining marks none. */
 export function displayWidth(text: string): number {
+  // Most of what a table holds is ASCII: one column a character, without a test of each against two patterns.
+  for (let index = 0; index < text.length; index++) {
+    if (text.charCodeAt(index) >= FIRST_MARK) return index + widthOfCharacters(text.slice(index));
+  }
+  return text.length;
+}
+
+function widthOfCharacters(text: string): number {
   let width = 0;
   for (const char of text) {
     if (/\p{M}/u.test(char)) continue;
