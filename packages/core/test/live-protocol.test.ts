@@ -203,6 +203,21 @@ describe('python-wrapper logs', () => {
     expect(pythonWrapperDialect.validate(wrapped(data, 'EventType.ASSISTANT_DELTA'))).toEqual([]);
     expect(pythonWrapperDialect.validate(wrapped(data, 'EventType.assistant'))).not.toEqual([]);
   });
+
+  test("a start without its tool's name takes it from an earlier start of its own session only", () => {
+    const init = { type: 'system', subtype: 'init', session_id: 's', model: 'm', workspace: '/w' };
+    const start = (extra: JsonObject) => ({ type: 'tool-call-started', tool_call_id: 'call-0', ...extra });
+    const records = [
+      init,
+      start({ tool_name: 'Shell', parameters: { command: 'ls' } }),
+      init,
+      start({ parameters: { path: 'a' } }),
+      { type: 'tool-call-completed', tool_call_id: 'call-0', result: { success: true } },
+    ];
+    const events = normalizeText(ndjson(records));
+    expect(ofType(events, 'tool-call').map((call) => call.providerToolName)).toEqual(['Shell', 'unknown']);
+    expect(ofType(events, 'tool-result').map((result) => result.providerToolName)).toEqual(['unknown']);
+  });
 });
 
 describe.skipIf(!REAL_CORPUS.present)(`the real recordings ${REAL_CORPUS.needs}`, () => {

@@ -110,6 +110,24 @@ describe('official tool calls', () => {
     });
     expect(ofType(events, 'finish')[0]?.pendingToolCallIds).toEqual([]);
   });
+
+  test('a call is paired with a start of its own session only: an id met again after an init is a new call', () => {
+    const init = (session: string) => ({ type: 'system', subtype: 'init', session_id: session, model: 'm' });
+    const records = [
+      init('s1'),
+      started({ readToolCall: { args: { path: 'x' } } }, { call_id: 'call-0', timestamp_ms: 100 }),
+      init('s2'),
+      completed({ readToolCall: { result: { success: {} } } }, { call_id: 'call-0', timestamp_ms: 900 }),
+      started({ shellToolCall: { args: { command: 'ls' } } }, { call_id: 'call-1', timestamp_ms: 1000 }),
+      completed({ shellToolCall: { result: { success: {} } } }, { call_id: 'call-1', timestamp_ms: 1500 }),
+    ];
+    const results = ofType(normalizeText(ndjson(records)), 'tool-result');
+    // The first completion's start was another session's: no duration spans the two, as an orphan has none.
+    expect(results.map((result) => [result.toolCallId, result.durationMs])).toEqual([
+      ['call-0', undefined],
+      ['call-1', 500],
+    ]);
+  });
 });
 
 describe('official assistant text', () => {

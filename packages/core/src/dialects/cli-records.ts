@@ -210,3 +210,13 @@ export const CLI_STREAM_STATE: unique symbol = Symbol('cli stream state');
 export function createCliStreamState(): CliStreamState {
   return { text: createAssistantTextState(), calls: new Map() };
 }
+
+/**
+ * A new session (`system/init`): its text is never a repeat of the last one's, and a call is paired with a start of
+ * its own session only. A run of the CLI cannot complete another run's call; an id met again in a later session
+ * (logs of runs concatenated, producers that number calls from 0 in every run) names a call of its own.
+ */
+export function startCliSession(state: CliStreamState): void {
+  resetAssistantTurn(state.text);
+  state.calls.clear();
+}

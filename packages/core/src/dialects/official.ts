@@ -25,6 +25,7 @@ import {
   NO_EVENTS,
   resultEvents,
   runRecordEvents,
+  startCliSession,
   thinkingEvents,
   userEvent,
 } from './cli-records.ts';
@@ -139,8 +140,7 @@ function normalizeOfficial(
       return toolCallEvents(record, state.calls, loc);
     case 'system':
       if (record.subtype !== 'init') return runRecordEvents(record, loc);
-      // A new session: its text is never a repeat of the last one's, even when no prompt came between.
-      resetAssistantTurn(state.text);
+      startCliSession(state);
       return [initEvent(record, loc, record.session_id)];
     case 'connection':
     case 'retry':

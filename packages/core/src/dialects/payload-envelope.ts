@@ -23,6 +23,7 @@ import {
   messageText,
   NO_EVENTS,
   runRecordEvent,
+  startCliSession,
   thinkingEvents,
   userEvent,
 } from './cli-records.ts';
@@ -150,7 +151,7 @@ function payloadEvents(
       return toolEvents(record, payload, state.calls, loc);
     case 'system':
       if (record.subtype !== 'init') return runPayloadEvents(record, payload, loc);
-      resetAssistantTurn(state.text);
+      startCliSession(state);
       return [initEvent(payload, loc, sessionId)];
     case 'connection':
     case 'retry':

@@ -30,6 +30,7 @@ import {
   NO_EVENTS,
   resultEvents,
   runRecordEvents,
+  startCliSession,
   thinkingEvents,
   userEvent,
 } from './cli-records.ts';
@@ -158,7 +159,7 @@ function normalizeWrapperShape(
       return toolEvents(record, state.calls, loc);
     case 'system':
       if (record.subtype !== 'init') return runRecordEvents(record, loc);
-      resetAssistantTurn(state.text);
+      startCliSession(state);
       return [initEvent(record, loc, record.session_id)];
     case 'user':
       resetAssistantTurn(state.text);
