@@ -155,9 +155,11 @@ test('random logs give the same output on one job and on two, and the traps are 
     }),
     { numRuns: 12 },
   );
-  // The property held on logs that were really cut, at cuts both taken and refused, and read again from a cut.
+  // The property held on logs that were really cut, at cuts both taken and refused. A call completed in a later
+  // session than its start pairs with nothing on one thread either (the CLI's calls end with their session), so no
+  // run from a cut is read again.
   expect(seen.split).toBeGreaterThan(seen.cases / 2);
   expect(seen.accepted).toBeGreaterThan(0);
   expect(seen.refused).toBeGreaterThan(0);
-  expect(seen.resumed).toBeGreaterThan(0);
+  expect(seen.resumed).toBe(0);
 }, 300_000);

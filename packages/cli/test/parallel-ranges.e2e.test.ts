@@ -92,8 +92,22 @@ describe('a log read in ranges on worker threads', () => {
     expect(counts?.ranges).toBeGreaterThan(40);
     expect(counts?.written).toBeGreaterThan(20);
     expect(counts?.written).toBeLessThan(counts?.ranges ?? 0);
-    // The copies complete tool calls that an earlier copy started and never completed: read again from the cut.
-    expect(counts?.resumed).toBeGreaterThan(0);
+    // The copies repeat the ids of calls an earlier copy started and never completed. The CLI's dialects forget
+    // them at a session start, as every cut is, so no run from a cut needs anything of the ranges before.
+    expect(counts?.resumed).toBe(0);
+  });
+
+  test('is read again from a cut when a range meets a call an earlier range left open, in a dialect that keeps them', async () => {
+    // The SDK's stream starts each run as the CLI does, and keeps a call a `tool_use` block started across runs: a
+    // later run's block of the same id starts nothing on one thread, so a run from the cut must not start it either.
+    const sdk = readFileSync(join(REPO_ROOT, 'corpus', 'cursor-sdk', 'run-stream-messages.ndjson'), 'utf8');
+    const runs = [1, 2, 3, 4].map((copy) => sdk.replaceAll('000000000002"', `00000000000${copy}0"`));
+    const path = await scratchFile('sdk-runs.ndjson', runs.join(''));
+    const inRanges = await normalizeInRanges(path);
+    const one = await runCli(['normalize', '--jobs', '1', path]);
+    expect(inRanges?.text).toBe(one.stdout);
+    expect(inRanges?.counts.ranges).toBeGreaterThan(1);
+    expect(inRanges?.counts.resumed).toBeGreaterThan(0);
   });
 
   test.each(COMMANDS.map((args) => [args.join(' '), args] as const))(

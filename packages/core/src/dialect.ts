@@ -116,6 +116,13 @@ export interface Dialect<State = unknown, Name extends string = string> {
   /** Maps one record this dialect explains to canonical events (possibly none). Must not throw. */
   normalize(record: JsonObject, context: DialectContext<State>): readonly CanonicalEvent[];
   /**
+   * Whether the record that starts a session (its `stream-start`) makes the dialect forget the calls started before
+   * it, so that a completion pairs with a start of its own session only. What it makes of the records from a session
+   * start on then depends on no earlier record's calls: a log read in parts cut at session starts (`--jobs`) needs
+   * nothing from the parts before about them. By default a dialect is taken to remember them.
+   */
+  readonly callsEndWithSession?: boolean;
+  /**
    * Reads the records this dialect meets most (a `thinking` delta, an `assistant` delta) straight from their text,
    * without `JSON.parse`, once it has learnt their layout from one parsed the usual way (see `createRecordReader`).
    * The normalizer asks it while the stream is this dialect's (or, before that is known, while this dialect explains

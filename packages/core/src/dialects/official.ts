@@ -204,6 +204,7 @@ export const officialDialect: Dialect<CliStreamState, 'official'> = {
   createState: createCliStreamState,
   stateKey: CLI_STREAM_STATE,
   normalize: normalizeOfficial,
+  callsEndWithSession: true,
   skipPrefixes: reasoningSkipPrefixes(CLI_THINKING_PREFIXES),
   encode: encodeOfficial,
   hotLines: officialHotLines,

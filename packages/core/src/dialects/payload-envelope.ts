@@ -226,6 +226,7 @@ export const payloadEnvelopeDialect: Dialect<CliStreamState, 'payload-envelope'>
   createState: createCliStreamState,
   stateKey: CLI_STREAM_STATE,
   normalize: normalizePayloadEnvelope,
+  callsEndWithSession: true,
   skipPrefixes: reasoningSkipPrefixes(ENVELOPE_THINKING_PREFIXES),
   encode: encodePayloadEnvelope,
 };

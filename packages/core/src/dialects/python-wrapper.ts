@@ -240,6 +240,7 @@ export const pythonWrapperDialect: Dialect<CliStreamState, 'python-wrapper'> = {
   createState: createCliStreamState,
   stateKey: CLI_STREAM_STATE,
   normalize: normalizePythonWrapper,
+  callsEndWithSession: true,
   skipPrefixes: reasoningSkipPrefixes(CLI_THINKING_PREFIXES),
   encode: encodePythonWrapper,
 };

@@ -24,6 +24,7 @@
 
 import { readSync } from 'node:fs';
 import {
+  BUILT_IN_DIALECTS,
   type CanonicalEvent,
   createNormalizer,
   type Dialect,
@@ -109,6 +110,11 @@ interface Output {
   dialect: string | undefined;
   /** Tool calls started in this run and not completed: the run's own view of its dialect's started calls. */
   readonly started: Set<string>;
+  /**
+   * Whether the run's events may depend on calls started before it, so that the ids it touches without a start of
+   * its own are named: not when it starts at a cut, a session start, of a dialect whose calls end with their session.
+   */
+  readonly followsTouches: boolean;
   blind: boolean;
   touches: string[];
   events: number;
@@ -164,7 +170,7 @@ export function startReading(file: RangeFile, start: RunStart): ReadState {
   };
 }
 
-function createOutput(consumer: RangeConsumer, from: number, silent = false): Output {
+function createOutput(consumer: RangeConsumer, from: number, silent = false, followsTouches = true): Output {
   return {
     consumer,
     silent,
@@ -172,6 +178,7 @@ function createOutput(consumer: RangeConsumer, from: number, silent = false): Ou
     collected: [],
     dialect: undefined,
     started: new Set(),
+    followsTouches,
     blind: false,
     touches: [],
     events: 0,
@@ -186,7 +193,7 @@ function createOutput(consumer: RangeConsumer, from: number, silent = false): Ou
 /** Follows the dialect's record of started calls through the events that change it. */
 function followCalls(out: Output, event: CanonicalEvent): void {
   if (event.type === 'tool-call' || event.type === 'tool-result') {
-    if (!out.started.has(event.toolCallId)) out.touches.push(event.toolCallId);
+    if (out.followsTouches && !out.started.has(event.toolCallId)) out.touches.push(event.toolCallId);
     if (event.type === 'tool-call') out.started.add(event.toolCallId);
     else out.started.delete(event.toolCallId);
   } else if (event.type === 'invalid-line' && event.code === 'too-deep') {
@@ -439,6 +446,14 @@ async function readOn(
   return undefined;
 }
 
+/**
+ * Whether a run from a cut reads exactly what one thread does whatever calls the ranges before it left open: its
+ * first record is a session start (the cut is accepted only then) of a dialect that forgets them there.
+ */
+function callsEndAtCut(file: RangeFile): boolean {
+  return BUILT_IN_DIALECTS.find((dialect) => dialect.name === file.dialect)?.callsEndWithSession === true;
+}
+
 /** Reads from the start of a range with a fresh normalizer. */
 export function runFresh(
   state: ReadState,
@@ -447,7 +462,9 @@ export function runFresh(
   io: RunIo,
   endOfInput: SourceLocation,
 ): Promise<RunEnd | undefined> {
-  return readOn(state, createOutput(consumer, state.pos), file, io, endOfInput);
+  const fromCut = state.pos > 0;
+  const out = createOutput(consumer, state.pos, false, !(fromCut && callsEndAtCut(file)));
+  return readOn(state, out, file, io, endOfInput);
 }
 
 /** A consumer that takes everything and keeps nothing, for reading that only brings the state along. */

@@ -12,7 +12,9 @@
  * a head batch that names one of those is never written. The range is read again (a resume) by the last run whose
  * state is exactly one thread's (the first, or an earlier resume), which kept its normalizer at the cut it stopped at:
  * it reads on without output up to the range, then writes it, leaving out the items already written. Each resume
- * starts at or after the last one's range, so all resumes together read the file at most once more.
+ * starts at or after the last one's range, so all resumes together read the file at most once more. A dialect whose
+ * calls end with their session (the CLI's: see `Dialect.callsEndWithSession`) forgets them at the session start every
+ * cut is, as one thread does: a run from a cut then touches nothing of the ranges before, and is never read again.
  *
  * Memory stays bounded whatever the file's size: a run ahead of the head sends batches of about 256 KiB, the main
  * thread holds at most {@link HOLD_BYTES} of a run's unwritten output before it stops granting credit (a worker
