@@ -61,6 +61,23 @@ describe('the split plan', () => {
     }
   });
 
+  test('prefers a session start after a record to one after a line of output, and takes that one when alone', async () => {
+    const output = 'ActionRequiredError: Named models unavailable\n';
+    const session = `${INIT}\n${TOOL_START}\n${RESULT}\n`;
+    const afterOutput = `${session}${output}`;
+    const path = await file('output-before-init.ndjson', `${afterOutput}${session}${RESULT}\r\n${session}`);
+    const fd = openSync(path, 'r');
+    try {
+      const secondInit = Buffer.byteLength(afterOutput);
+      const thirdInit = secondInit + Buffer.byteLength(`${session}${RESULT}\r\n`);
+      // The run the output line ends is cut at the next start that follows a record, CR LF or not.
+      expect(findSessionStart(fd, 1, thirdInit + 10)).toBe(thirdInit);
+      expect(findSessionStart(fd, 1, thirdInit)).toBe(secondInit);
+    } finally {
+      closeSync(fd);
+    }
+  });
+
   test('leaves to one thread what it cannot split or must not', async () => {
     const session = `${INIT}\n${TOOL_START}\n${RESULT}\n`;
     const options = { jobs: 2, dialect: 'auto' as const, splitBytes: 1 };

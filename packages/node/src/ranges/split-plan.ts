@@ -106,21 +106,51 @@ function detectDialect(fd: number, options: SplitOptions): string | undefined {
   return undefined;
 }
 
-/** The start of the first session line at or after `from` and before `limit`, or -1. */
+const CLOSING_BRACE = 0x7d;
+const CARRIAGE_RETURN = 0x0d;
+
+/**
+ * Whether the line before the session line whose line feed is at `at` of `window` ends like a record: a cut is
+ * accepted only after a whole record (see `range-run.ts`), and a line of the CLI's own output (the error it prints
+ * before a run ends) often stands right before the next run's start. Unknown at the window's first byte.
+ */
+function followsRecordEnd(window: Uint8Array, at: number): boolean {
+  if (at === 0) return true;
+  const last = window[at - 1] === CARRIAGE_RETURN ? at - 2 : at - 1;
+  return last < 0 || window[last] === CLOSING_BRACE;
+}
+
+/**
+ * The start of the first session line at or after `from` and before `limit` that follows a line ending like a record,
+ * else of the first session line there, or -1.
+ */
 export function findSessionStart(fd: number, from: number, limit: number): number {
   const overlap = Math.max(...SESSION_STARTS.map((start) => start.length)) - 1;
+  let fallback = -1;
   // The line feed before a session line at `from` itself is at `from - 1`.
   for (let position = from - 1; position < limit; position += READ_BYTES) {
     const window = readAt(fd, position, READ_BYTES + overlap);
-    let found = -1;
-    for (const start of SESSION_STARTS) {
-      const at = window.indexOf(start);
-      if (at !== -1 && (found === -1 || at < found)) found = at;
+    const last = window.length < READ_BYTES + overlap;
+    // A session line starting in the overlap is the next window's, unless this window is the last.
+    for (const at of sessionLineFeeds(window, last ? window.length : READ_BYTES)) {
+      const start = position + at + 1;
+      if (start >= limit) break;
+      if (followsRecordEnd(window, at)) return start;
+      if (fallback === -1) fallback = start;
     }
-    if (found !== -1) return position + found + 1 < limit ? position + found + 1 : -1;
-    if (window.length < READ_BYTES + overlap) return -1;
+    if (last) break;
   }
-  return -1;
+  return fallback;
+}
+
+/** Where the line feeds before session lines are in `window`, before `end`, in order. */
+function sessionLineFeeds(window: Buffer, end: number): number[] {
+  const found: number[] = [];
+  for (const start of SESSION_STARTS) {
+    for (let at = window.indexOf(start); at !== -1 && at < end; at = window.indexOf(start, at + 1))
+      found.push(at);
+  }
+  return found.sort((a, b) => a - b);
 }
 
 /** Proposed cuts: the first session start after each target, targets `rangeBytes` past the previous cut. */
