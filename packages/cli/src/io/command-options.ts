@@ -68,11 +68,12 @@ Exit codes:
 /** Help text on reading a large file on several threads. */
 export const JOBS_HELP = `
 Large files:
-  Given --jobs N (N > 1), a regular file of 32 MiB or more is read in ranges on
+  Given --jobs N (N > 1), a regular file of 128 MiB or more is read in ranges on
   N worker threads; standard input, pipes and .gz files on one. The output and
   the exit code are the same as with --jobs 1. CURSOR_STREAM_SPLIT_BYTES sets the
-  size (e.g. 128m). One thread is the default: since long strings are read
-  lazily, one thread is faster than two on the logs measured.`;
+  size (e.g. 64m). One thread is the default: each worker starts and compiles
+  the reader anew, which two threads win back only on files of some hundreds
+  of MB, and they take about twice the memory.`;
 
 /** `--jobs`: worker threads at most; one per CPU by default, or `defaultJobs`. */
 export function jobsOption(description: string, defaultJobs?: number): Option {
