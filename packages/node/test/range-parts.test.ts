@@ -76,6 +76,15 @@ describe('the split plan', () => {
     } finally {
       closeSync(fd);
     }
+    // A better start is looked for a few sessions' worth past the first only, not through the whole search.
+    const far = `${afterOutput}${session}${`${TOOL_START}\n`.repeat(3000)}${session}`;
+    const farPath = await file('output-then-far.ndjson', far);
+    const farFd = openSync(farPath, 'r');
+    try {
+      expect(findSessionStart(farFd, 1, Buffer.byteLength(far))).toBe(Buffer.byteLength(afterOutput));
+    } finally {
+      closeSync(farFd);
+    }
   });
 
   test('leaves to one thread what it cannot split or must not', async () => {

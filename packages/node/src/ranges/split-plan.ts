@@ -123,14 +123,22 @@ function followsRecordEnd(window: Uint8Array, at: number): boolean {
 }
 
 /**
- * The start of the first session line at or after `from` and before `limit` that follows a line ending like a record,
- * else of the first session line there, or -1.
+ * How far past the first session line one that follows a record is looked for: a few sessions' worth, so that a log
+ * whose every run ends in a line of output costs no more reading than another.
+ */
+const BETTER_CUT_SEARCH_BYTES = 256 * 1024;
+
+/**
+ * The start of the first session line at or after `from` and before `limit` that follows a line ending like a record
+ * (looked for up to {@link BETTER_CUT_SEARCH_BYTES} past the first session line), else of the first session line, or
+ * -1.
  */
 export function findSessionStart(fd: number, from: number, limit: number): number {
   const overlap = Math.max(...SESSION_STARTS.map((start) => start.length)) - 1;
   let fallback = -1;
   // The line feed before a session line at `from` itself is at `from - 1`.
   for (let position = from - 1; position < limit; position += READ_BYTES) {
+    if (fallback !== -1 && position > fallback + BETTER_CUT_SEARCH_BYTES) break;
     const window = readAt(fd, position, READ_BYTES + overlap);
     const last = window.length < READ_BYTES + overlap;
     // A session line starting in the overlap is the next window's, unless this window is the last.
