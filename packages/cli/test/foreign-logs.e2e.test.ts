@@ -18,12 +18,15 @@ afterAll(async () => {
 });
 
 describe.each([
-  ['claude-code-stream-json', 'Claude Code stream-json'],
-  ['codex-exec-json', 'Codex exec --json'],
-  ['gemini-cli-stream-json', 'Gemini CLI stream-json'],
+  ['claude-code-stream-json.ndjson', 'a Claude Code stream-json'],
+  ['claude-code-session.jsonl', 'a Claude Code session'],
+  ['codex-exec-json.ndjson', 'a Codex exec --json'],
+  ['codex-session-rollout.jsonl', 'a Codex session'],
+  ['gemini-cli-stream-json.ndjson', 'a Gemini CLI stream-json'],
+  ['opencode-run-json.ndjson', 'an opencode run --format json'],
 ])('a %s log', (name, format) => {
-  const path = join(REPO_ROOT, 'corpus/foreign', `${name}.ndjson`);
-  const said = `cursor-stream: ${path}: line 1: this looks like a ${format} log, not cursor-agent; left out\n`;
+  const path = join(REPO_ROOT, 'corpus/foreign', name);
+  const said = `cursor-stream: ${path}: line 1: this looks like ${format} log, not cursor-agent; left out\n`;
 
   test('usage says what it is on stderr and exits 1', async () => {
     const run = await runCli(['usage', '--json', path]);
@@ -57,7 +60,7 @@ describe.each([
       const run = await runCli([command], { input: await readFile(path) });
       expect([run.code, run.stderr]).toEqual([
         1,
-        `cursor-stream: <stdin>: line 1: this looks like a ${format} log, not cursor-agent\n`,
+        `cursor-stream: <stdin>: line 1: this looks like ${format} log, not cursor-agent\n`,
       ]);
       expect(run.stdout).not.toBe('');
     },
@@ -106,29 +109,38 @@ describe('a real Claude Code log among Cursor logs', () => {
     expect([mixed.code, mixed.stderr]).toEqual([1, leftOut(join(folder, 'claude.ndjson'))]);
   });
 
-  test('summary shows no session of it, report draws none, census warns', async () => {
+  test('summary shows no session of it, report draws none, census counts none of it and says why', async () => {
     const report = join(scratch, 'claude.html');
     const [summary, page, census] = await Promise.all([
       runCli(['summary', '--json', claude]),
       runCli(['report', claude, '-o', report]),
-      runCli(['census', claude]),
+      runCli(['census', '--json', claude]),
     ]);
     expect(JSON.parse(summary.stdout).sessions).toEqual([]);
     expect([summary.code, summary.stderr]).toEqual([1, leftOut(claude)]);
     expect(page.code).toBe(1);
     // The log's session id appears nowhere on the page.
     expect(await readFile(report, 'utf8')).not.toContain('183164b0-885f-4d09-945f-4b0c51f82c81');
-    const [foreign, unknown, ...rest] = census.stderr.split('\n');
-    expect([census.code, foreign, rest]).toEqual([
-      1,
-      `cursor-stream: ${claude}: line 1: this looks like a Claude Code stream-json log, not cursor-agent`,
-      [''],
+    // Claude's records are not Cursor's records drifting: none is counted as a record of a Cursor dialect.
+    expect([census.code, census.stderr]).toEqual([1, leftOut(claude)]);
+    expect(JSON.parse(census.stdout)).toMatchObject({ files: 1, records: 0, rows: [] });
+  });
+
+  test('census of a folder counts the Cursor log as it does alone', async () => {
+    const folder = join(scratch, 'census-mixed');
+    await mkdir(folder, { recursive: true });
+    await copyFile(cursor, join(folder, 'cursor.ndjson'));
+    await copyFile(claude, join(folder, 'claude.ndjson'));
+    const [mixed, alone] = await Promise.all([
+      runCli(['census', '--json', folder]),
+      runCli(['census', '--json', cursor]),
     ]);
-    // What the census found unknown in it, counted, after the warning.
-    expect(unknown).toMatch(
-      new RegExp(
-        `^cursor-stream: ${claude}: \\d+ record types not modelled, \\d+ unknown fields, the first at line \\d+: listed above$`,
-      ),
-    );
+    const rowsOf = (run: { stdout: string }) =>
+      (JSON.parse(run.stdout) as { rows: { type: string; subtype: string; count: number }[] }).rows.map(
+        ({ type, subtype, count }) => [type, subtype, count],
+      );
+    expect(rowsOf(mixed)).toEqual(rowsOf(alone));
+    expect(rowsOf(alone).length).toBeGreaterThan(3);
+    expect([mixed.code, mixed.stderr]).toEqual([1, leftOut(join(folder, 'claude.ndjson'))]);
   });
 });

@@ -80,14 +80,17 @@ describe('validate on the recordings of the real shapes', () => {
   );
 
   test.each([
-    ['claude-code-stream-json', 'Claude Code stream-json'],
-    ['codex-exec-json', 'Codex exec --json'],
-    ['gemini-cli-stream-json', 'Gemini CLI stream-json'],
+    ['claude-code-stream-json.ndjson', 'a Claude Code stream-json'],
+    ['claude-code-session.jsonl', 'a Claude Code session'],
+    ['codex-exec-json.ndjson', 'a Codex exec --json'],
+    ['codex-session-rollout.jsonl', 'a Codex session'],
+    ['gemini-cli-stream-json.ndjson', 'a Gemini CLI stream-json'],
+    ['opencode-run-json.ndjson', 'an opencode run --format json'],
   ])(
     'a %s log is one foreign-format problem naming the agent, exit 1; summary says it on stderr',
     async (name, format) => {
-      const path = join(REPO_ROOT, 'corpus/foreign', `${name}.ndjson`);
-      const sentence = `this looks like a ${format} log, not cursor-agent`;
+      const path = join(REPO_ROOT, 'corpus/foreign', name);
+      const sentence = `this looks like ${format} log, not cursor-agent`;
       const run = await runCli(['validate', path]);
       expect(run.code).toBe(1);
       expect(run.stdout.split('\n')[0]).toBe(`${path}:1: foreign-format: ${sentence}`);

@@ -1,23 +1,43 @@
 /**
  * Logs of other coding agents that look like cursor-agent's: Claude Code's `stream-json` shares the flag name and
- * much of the envelope (`system/init`, `assistant`, `user`, `result`), and Codex and Gemini CLI write JSON lines of
- * their own. A log of theirs must be named as such, never passed as a valid Cursor log, so each is recognised from
- * records only it writes.
+ * much of the envelope (`system/init`, `assistant`, `user`, `result`), its session transcripts the `assistant` and
+ * `user` records, and Codex, Gemini CLI, opencode and pi write JSON lines of their own; other agents speak the Agent
+ * Client Protocol too. A log of theirs must be named as such, never passed as a valid Cursor log, so each is
+ * recognised from records only it writes. A log none of whose records any dialect explains is no Cursor log either
+ * (see {@link unknownFormatLog}).
  */
 
 import type { JsonObject } from './dialect.ts';
 import type { SourceLocation } from './events/index.ts';
 import { isJsonObject } from './json-values.ts';
 
-/** An agent whose logs are recognised and refused. */
-export type ForeignAgent = 'claude-code' | 'codex' | 'gemini-cli';
+/**
+ * An agent whose logs are recognised and refused: `acp-agent` is another agent's Agent Client Protocol traffic (the
+ * message names it), `unknown` a log of JSON records no dialect explains.
+ */
+export type ForeignAgent =
+  | 'claude-code'
+  | 'codex'
+  | 'gemini-cli'
+  | 'opencode'
+  | 'pi'
+  | 'acp-agent'
+  | 'unknown';
 
 /** How each foreign agent's log format is called. */
 export const FOREIGN_FORMAT_NAMES: Readonly<Record<ForeignAgent, string>> = {
   'claude-code': 'Claude Code stream-json',
   codex: 'Codex exec --json',
   'gemini-cli': 'Gemini CLI stream-json',
+  opencode: 'opencode run --format json',
+  pi: 'pi --mode json',
+  'acp-agent': 'Agent Client Protocol',
+  unknown: 'JSON',
 };
+
+/** Formats of an agent besides the one {@link FOREIGN_FORMAT_NAMES} names. */
+const CLAUDE_CODE_TRANSCRIPT = 'Claude Code session';
+const CODEX_ROLLOUT = 'Codex session';
 
 /** A log found to be another agent's, where the first record only that agent writes stands. */
 export interface ForeignLog {
@@ -33,6 +53,8 @@ export interface ForeignLog {
  * result counting `num_turns` is not enough: cursor-agent's documentation announces those too.
  */
 function isClaudeCodeRecord(record: JsonObject): boolean {
+  // An SDK message of `@cursor/sdk` has `tool_use` blocks too, beside the ids of its agent and run.
+  if (record.agent_id !== undefined || record.run_id !== undefined) return false;
   switch (record.type) {
     case 'system':
       return (
@@ -42,8 +64,9 @@ function isClaudeCodeRecord(record: JsonObject): boolean {
           typeof record.output_style === 'string')
       );
     case 'assistant':
+      return 'parent_tool_use_id' in record || hasBlock(record, 'tool_use', 'id');
     case 'user':
-      return 'parent_tool_use_id' in record;
+      return 'parent_tool_use_id' in record || hasBlock(record, 'tool_result', 'tool_use_id');
     case 'result':
       return typeof record.total_cost_usd === 'number';
     case 'stream_event':
@@ -53,8 +76,82 @@ function isClaudeCodeRecord(record: JsonObject): boolean {
   }
 }
 
+/**
+ * Whether the record's message holds a content block of `type` with a string `field`: Claude's tool use and its
+ * result, where cursor-agent writes its tool calls as records of their own.
+ */
+function hasBlock(record: JsonObject, type: string, field: string): boolean {
+  const content = isJsonObject(record.message) ? record.message.content : undefined;
+  return (
+    Array.isArray(content) &&
+    content.some((block) => isJsonObject(block) && block.type === type && typeof block[field] === 'string')
+  );
+}
+
+/**
+ * Claude Code's session transcripts (`~/.claude/projects/…/*.jsonl`): every message linked to its parent by uuid, in
+ * or out of a side chain, and the file-history snapshots between them.
+ */
+function isClaudeCodeTranscriptRecord(record: JsonObject): boolean {
+  if ('parentUuid' in record && typeof record.isSidechain === 'boolean') return true;
+  return record.type === 'file-history-snapshot' && isJsonObject(record.snapshot);
+}
+
 /** Codex `exec --json`: `thread.started`, `turn.started` / `turn.completed` / `turn.failed`, `item.*`. */
 const CODEX_TYPE = /^(?:thread|turn|item)\.[a-z_]+$/;
+
+/** Codex's session rollouts (`~/.codex/sessions/…/rollout-*.jsonl`): a timestamp, a type and its `payload`. */
+const CODEX_ROLLOUT_TYPES = new Set([
+  'session_meta',
+  'response_item',
+  'event_msg',
+  'turn_context',
+  'compacted',
+]);
+
+function isCodexRolloutRecord(record: JsonObject): boolean {
+  return (
+    CODEX_ROLLOUT_TYPES.has(record.type as string) &&
+    typeof record.timestamp === 'string' &&
+    isJsonObject(record.payload)
+  );
+}
+
+/** opencode `run --format json`: each event names its session as `sessionID` and carries the message `part`. */
+function isOpencodeRecord(record: JsonObject): boolean {
+  return typeof record.sessionID === 'string' && isJsonObject(record.part);
+}
+
+/** pi's JSON mode: a `session` header with its format version, then agent, turn, message and tool events. */
+const PI_TYPES = new Set([
+  'agent_start',
+  'agent_end',
+  'turn_start',
+  'turn_end',
+  'message_start',
+  'message_update',
+  'message_end',
+  'tool_execution_start',
+  'tool_execution_update',
+  'tool_execution_end',
+]);
+
+function isPiRecord(record: JsonObject): boolean {
+  if (record.type === 'session') return typeof record.version === 'number' && typeof record.cwd === 'string';
+  return PI_TYPES.has(record.type as string);
+}
+
+/**
+ * The name another agent gives itself in its answer to ACP's `initialize` (as sent, or in a client's `{dir, msg}`
+ * log): cursor-agent names none, so any name but Cursor's is another agent's.
+ */
+function acpAgentName(record: JsonObject): string | undefined {
+  const message = isJsonObject(record.msg) ? record.msg : record;
+  if (message.jsonrpc !== '2.0' || !isJsonObject(message.result)) return undefined;
+  const info = message.result.agentInfo;
+  const name = isJsonObject(info) ? info.name : undefined;
+  return typeof name === 'string' && !/cursor/i.test(name) ? name : undefined;
+}
 
 /** Gemini CLI: `init`, `message` with a `role`, `tool_use` / `tool_result` with a `tool_id`, a `result` with `stats`. */
 function isGeminiRecord(record: JsonObject): boolean {
@@ -75,15 +172,59 @@ function isGeminiRecord(record: JsonObject): boolean {
 
 /** The agent that alone writes `record`, or `undefined` for a record cursor-agent (or any agent) may write. */
 export function foreignAgentOf(record: JsonObject): ForeignAgent | undefined {
+  return foreignFormatOf(record)?.agent;
+}
+
+/** The agent that alone writes `record` and the name of its format. */
+function foreignFormatOf(record: JsonObject): { agent: ForeignAgent; format: string } | undefined {
   const type = record.type;
-  if (typeof type !== 'string') return undefined;
-  if (isClaudeCodeRecord(record)) return 'claude-code';
-  if (CODEX_TYPE.test(type)) return 'codex';
-  if (isGeminiRecord(record)) return 'gemini-cli';
+  if (typeof type !== 'string') {
+    const name = acpAgentName(record);
+    if (name === undefined) return undefined;
+    return {
+      agent: 'acp-agent',
+      format: `${FOREIGN_FORMAT_NAMES['acp-agent']} (agent ${JSON.stringify(name.slice(0, 60))})`,
+    };
+  }
+  const known = (agent: ForeignAgent, format = FOREIGN_FORMAT_NAMES[agent]) => ({ agent, format });
+  if (isClaudeCodeRecord(record)) return known('claude-code');
+  if (isClaudeCodeTranscriptRecord(record)) return known('claude-code', CLAUDE_CODE_TRANSCRIPT);
+  if (CODEX_TYPE.test(type)) return known('codex');
+  if (isCodexRolloutRecord(record)) return known('codex', CODEX_ROLLOUT);
+  if (isGeminiRecord(record)) return known('gemini-cli');
+  if (isOpencodeRecord(record)) return known('opencode');
+  if (isPiRecord(record)) return known('pi');
   return undefined;
+}
+
+/** The {@link ForeignLog} of a log whose `record` at `loc` only another agent writes; `undefined` for any other. */
+export function foreignLogOf(record: JsonObject, loc: SourceLocation): ForeignLog | undefined {
+  const found = foreignFormatOf(record);
+  return found === undefined ? undefined : foreignLogAs(found.agent, found.format, loc);
 }
 
 /** The {@link ForeignLog} of a log whose record at `loc` only `agent` writes. */
 export function foreignLog(agent: ForeignAgent, loc: SourceLocation): ForeignLog {
-  return { agent, message: `this looks like a ${FOREIGN_FORMAT_NAMES[agent]} log, not cursor-agent`, loc };
+  return foreignLogAs(agent, FOREIGN_FORMAT_NAMES[agent], loc);
+}
+
+function foreignLogAs(agent: ForeignAgent, format: string, loc: SourceLocation): ForeignLog {
+  const article = /^[aeiou]/i.test(format) ? 'an' : 'a';
+  return { agent, message: `this looks like ${article} ${format} log, not cursor-agent`, loc };
+}
+
+/**
+ * The {@link ForeignLog} of a log that ended with no record any dialect explains, named at its first record (of
+ * `type`, when it has a string one): whatever wrote it, it was not cursor-agent or a wrapper of it.
+ */
+export function unknownFormatLog(type: string | undefined, loc: SourceLocation): ForeignLog {
+  const first =
+    type === undefined
+      ? 'its first record has no `type`'
+      : `its first record is of type ${JSON.stringify(type.slice(0, 60))}`;
+  return {
+    agent: 'unknown',
+    message: `no record of this log is one cursor-agent or its wrappers write (${first}): not a Cursor log`,
+    loc,
+  };
 }

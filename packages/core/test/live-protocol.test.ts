@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import {
   type CanonicalEvent,
+  createNormalizer,
   type JsonObject,
   officialDialect,
   pythonWrapperDialect,
@@ -133,21 +134,72 @@ describe('orphans and cuts', () => {
 
 describe('logs of other agents', () => {
   const foreign = [
-    ['claude-code-stream-json', 'claude-code', 'Claude Code stream-json'],
-    ['codex-exec-json', 'codex', 'Codex exec --json'],
-    ['gemini-cli-stream-json', 'gemini-cli', 'Gemini CLI stream-json'],
+    ['claude-code-stream-json.ndjson', 'claude-code', 'a Claude Code stream-json', 1],
+    ['claude-code-stream-json-blocks.ndjson', 'claude-code', 'a Claude Code stream-json', 2],
+    ['claude-code-session.jsonl', 'claude-code', 'a Claude Code session', 1],
+    ['codex-exec-json.ndjson', 'codex', 'a Codex exec --json', 1],
+    ['codex-session-rollout.jsonl', 'codex', 'a Codex session', 1],
+    ['gemini-cli-stream-json.ndjson', 'gemini-cli', 'a Gemini CLI stream-json', 1],
+    ['opencode-run-json.ndjson', 'opencode', 'an opencode run --format json', 1],
+    ['../captures/foreign/harness-cli-normalizer__pi.ndjson', 'pi', 'a pi --mode json', 1],
   ] as const;
 
-  for (const [name, agent, format] of foreign) {
-    test(`${name} is named as ${agent} at its first record`, () => {
-      const { normalizer } = normalizeChunks([readFileSync(join(CORPUS_DIR, 'foreign', `${name}.ndjson`))]);
+  for (const [name, agent, format, line] of foreign) {
+    test(`${basename(name)} is named as ${agent} at its first record only that agent writes`, () => {
+      const text = readFileSync(join(CORPUS_DIR, 'foreign', name), 'utf8');
+      const { normalizer } = normalizeChunks([text]);
+      const offset =
+        text
+          .split('\n')
+          .slice(0, line - 1)
+          .join('\n').length + (line > 1 ? 1 : 0);
       expect(normalizer.foreign).toEqual({
         agent,
-        message: `this looks like a ${format} log, not cursor-agent`,
-        loc: { line: 1, offset: 0 },
+        message: `this looks like ${format} log, not cursor-agent`,
+        loc: { line, offset },
       });
     });
   }
+
+  test("another agent's ACP traffic is named by the name its answer to initialize gives", () => {
+    const { normalizer } = normalizeChunks([readFileSync(join(CORPUS_DIR, 'acp', 'fx-wire-capture.ndjson'))]);
+    expect(normalizer.foreign).toMatchObject({
+      agent: 'acp-agent',
+      message: 'this looks like an Agent Client Protocol (agent "fx") log, not cursor-agent',
+      loc: { line: 2 },
+    });
+    const named = (name: string) =>
+      normalizeChunks([
+        `${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { protocolVersion: 1, agentInfo: { name } } })}\n`,
+      ]).normalizer.foreign?.agent;
+    expect([named('Cursor Agent'), named('cursor-agent'), named('gemini')]).toEqual([
+      undefined,
+      undefined,
+      'acp-agent',
+    ]);
+  });
+
+  test('a log no record of which a dialect explains is named as no Cursor log, at its first record', () => {
+    const text = '{"kind":"identity"}\n{"type":"ping","at":1}\n';
+    expect(normalizeChunks([text]).normalizer.foreign).toEqual({
+      agent: 'unknown',
+      message:
+        'no record of this log is one cursor-agent or its wrappers write (its first record has no `type`): not a Cursor log',
+      loc: { line: 1, offset: 0 },
+    });
+    const typed = normalizeChunks(['{"type":"ping","at":1}\n']).normalizer.foreign;
+    expect(typed?.message).toContain('its first record is of type "ping"');
+    // Known only once the log ends: a record a dialect explains may still come.
+    const open = createNormalizer();
+    open.feed(text);
+    expect(open.foreign).toBeUndefined();
+    // Records of types no dialect knows, in a log of Cursor's, leave it Cursor's; so does a dialect forced.
+    const cursor = readFileSync(official('docs-example-zh'), 'utf8');
+    expect(normalizeChunks([text, cursor]).normalizer.foreign).toBeUndefined();
+    expect(normalizeChunks([text], { dialect: 'official' }).normalizer.foreign).toBeUndefined();
+    // An empty log, or one of blank lines, is no log of anyone's.
+    expect(normalizeChunks(['\n\n']).normalizer.foreign).toBeUndefined();
+  });
 
   test('a mixed log is named at its first foreign record', () => {
     const cursor = readFileSync(official('docs-example-zh'), 'utf8');
@@ -157,8 +209,13 @@ describe('logs of other agents', () => {
     expect(normalizer.foreign?.loc.line).toBe(cursor.split('\n').length);
   });
 
+  // The ACP corpus holds other agents' traffic too (corpus/acp/SOURCES.md, "Other agents").
+  const OTHER_AGENTS_ACP = new Set(['fx-wire-capture.ndjson', 'claude-code-repeated-tool-call.ndjson']);
+
   test("no recording of cursor-agent or its wrappers is taken for another agent's", () => {
-    const paths = [...dialectRecordings(), ...REAL_CORPUS.ndjsonFiles()];
+    const paths = [...dialectRecordings(), ...REAL_CORPUS.ndjsonFiles()].filter(
+      (path) => !OTHER_AGENTS_ACP.has(basename(path)),
+    );
     expect(paths.length).toBeGreaterThan(10);
     for (const path of paths) {
       expect(normalizeChunks([readFileSync(path)]).normalizer.foreign, basename(path)).toBeUndefined();

@@ -14,7 +14,7 @@ import {
 } from '@cursor-stream/ndjson';
 import type { Dialect, DialectContext, JsonObject } from '../dialect.ts';
 import type { CanonicalEvent, InvalidLineCode, InvalidLineEvent, SourceLocation } from '../events/index.ts';
-import { type ForeignLog, foreignAgentOf, foreignLog } from '../foreign-agents.ts';
+import { type ForeignLog, foreignAgentOf, foreignLogOf, unknownFormatLog } from '../foreign-agents.ts';
 import { isJsonObject } from '../json-values.ts';
 import { createLineReader, type LineReader } from '../record-readers/line-templates.ts';
 import { MAX_LEARNT_RECORD_BYTES } from '../record-readers/record-templates.ts';
@@ -230,6 +230,8 @@ export function createNormalizerEngine(
   let ended = false;
   let pushedRecords = 0;
   let foreign: ForeignLog | undefined;
+  // What the log is named if it ends with no record a dialect explains.
+  let firstUnexplained: ForeignLog | undefined;
 
   /**
    * One context per dialect for top-level records, reused: a record's context lives only during its `normalize`.
@@ -252,14 +254,15 @@ export function createNormalizerEngine(
   }
 
   function normalizeValue(record: JsonObject, loc: SourceLocation, source: RecordSource): Normalized {
-    if (foreign === undefined && reparseDepth === 0) {
-      const agent = foreignAgentOf(record);
-      if (agent !== undefined) foreign = foreignLog(agent, loc);
-    }
+    if (foreign === undefined && reparseDepth === 0) foreign = foreignLogOf(record, loc);
     if (tooDeepRecord(record, source.length, undefined))
       return { dialect: undefined, events: [tooDeepLine(source.text, loc)] };
     const dialect = router.route(record);
-    if (dialect === undefined) return { dialect, events: [unexplainedRecord(record, loc, source.text)] };
+    if (dialect === undefined) {
+      if (firstUnexplained === undefined && reparseDepth === 0)
+        firstUnexplained = unknownFormatLog(typeof record.type === 'string' ? record.type : undefined, loc);
+      return { dialect, events: [unexplainedRecord(record, loc, source.text)] };
+    }
     let events: readonly CanonicalEvent[];
     try {
       events = dialect.normalize(record, contextFor(dialect, loc, source));
@@ -495,6 +498,8 @@ export function createNormalizerEngine(
       tokenizer.end();
       tracker.end(out);
       ended = true;
+      if (foreign === undefined && router.locked === undefined && router.fallback === undefined)
+        foreign = firstUnexplained;
       return drain();
     },
     foreign: () => foreign,

@@ -5,6 +5,7 @@ import { displayPath } from '@cursor-stream/core/text';
 import {
   CENSUS_VALIDATOR_KINDS,
   type CensusJson,
+  type CensusReader,
   censusDriftSummary,
   createCensusReader,
   createCensusTally,
@@ -48,22 +49,48 @@ export async function censusOfLogs(
       tally.addUnreadable({ path: where, code: entry.error.code, message: entry.error.message });
       continue;
     }
-    const reader = createCensusReader(tally, where);
+    const reader = heldUntilKnownCursors(createCensusReader(tally, where));
     // Named one by one (spreads last): spreads first take V8's slow path, microseconds per log of a folder.
     const result = await readLog(entry.path, {
       dialect: options.dialect,
       maxRecordBytes: options.maxRecordBytes,
       regularFile: entry.regularFile,
       stdin: context.stdin,
+      foreignLogs: 'leave-out',
       onRecord: reader.onRecord,
       onEvents: reader.onEvents,
       ...(context.progress === undefined ? {} : { progress: context.progress }),
     });
+    // A log of Cursor's whose records gave no event at all still has its records held.
+    if (result.ok && !result.value.leftOut) reader.onEvents([]);
     if (result.ok) for (const problem of result.value.inputProblems) context.onProblem?.(problem);
     if (result.ok) tally.addFile();
     else tally.addUnreadable({ path: where, code: result.error.code, message: result.error.message });
   }
   return tally.result();
+}
+
+/**
+ * A census reader that counts a log's records only once the log is known to be Cursor's. Another agent's log is left
+ * out of the census as out of every count: the reader of the log holds its first events until it knows (see
+ * `foreignLogs: 'leave-out'`) and delivers none of a log left out, so the records read meanwhile wait for the first
+ * events delivered, and are dropped with the log otherwise. They are the records of the reader's first window only.
+ */
+function heldUntilKnownCursors(reader: CensusReader): CensusReader {
+  let held: Parameters<CensusReader['onRecord']>[] | null = [];
+  return {
+    onRecord(record, explainedBy) {
+      if (held === null) reader.onRecord(record, explainedBy);
+      else held.push([record, explainedBy]);
+    },
+    onEvents(events) {
+      if (held !== null) {
+        for (const [record, explainedBy] of held) reader.onRecord(record, explainedBy);
+        held = null;
+      }
+      reader.onEvents(events);
+    },
+  };
 }
 
 /**
