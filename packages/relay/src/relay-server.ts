@@ -116,8 +116,37 @@ interface Context {
   started: Set<string>;
   /** Open event streams. */
   connections: number;
+  /** Requests doing what costs a body or a log's worth of memory at once, by kind (see {@link BUSY_LIMITS}). */
+  busy: Record<keyof typeof BUSY_LIMITS, number>;
   /** The journals being written, one per run in flight. */
   journals: Set<Promise<void>>;
+}
+
+/**
+ * Requests at a time that read a body (a body may take its time to come, held as it comes) or summarize a run (its
+ * log read through, a large record held as bytes and text): each is bounded, and these bound how many, so that
+ * requests that never finish, or many at once, cost a bounded amount together. Past them, a `503` with
+ * `Retry-After`.
+ */
+const BUSY_LIMITS = { bodies: 32, summaries: 4 } as const;
+
+/** Time a client has to send a whole request, headers and body. */
+const REQUEST_TIMEOUT_MS = 30_000;
+
+/** Takes one of `kind`'s places, or `undefined` when all are taken; the function returned gives it back. */
+function takeBusy(context: Context, kind: keyof typeof BUSY_LIMITS): (() => void) | undefined {
+  if (context.busy[kind] >= BUSY_LIMITS[kind]) return undefined;
+  context.busy[kind] += 1;
+  let taken = true;
+  return () => {
+    if (taken) context.busy[kind] -= 1;
+    taken = false;
+  };
+}
+
+function sendBusy(response: ServerResponse, what: string): void {
+  response.setHeader('retry-after', '5');
+  sendError(response, 503, 'busy', `too many ${what} at once; try again later`);
 }
 
 const SECURITY_HEADERS = {
@@ -225,7 +254,17 @@ function sendPage(request: IncomingMessage, response: ServerResponse, target: Re
 }
 
 async function postRun(context: Context, request: IncomingMessage, response: ServerResponse): Promise<void> {
-  const body = await readJsonBody(request, context.options.maxBodyBytes);
+  const done = takeBusy(context, 'bodies');
+  if (done === undefined) {
+    sendBusy(response, 'requests sending a body');
+    return;
+  }
+  let body: unknown;
+  try {
+    body = await readJsonBody(request, context.options.maxBodyBytes);
+  } finally {
+    done();
+  }
   const parsed = parseRunRequest(body, context.options);
   if ('problem' in parsed) {
     sendError(response, 400, 'invalid-request', parsed.problem);
@@ -261,11 +300,20 @@ async function routeRun(
     return;
   }
   if (action === undefined && request.method === 'GET') {
-    sendJson(
-      response,
-      200,
-      await summarizeRun(context.store, record, context.runs.live(runId) !== undefined),
-    );
+    const done = takeBusy(context, 'summaries');
+    if (done === undefined) {
+      sendBusy(response, 'run summaries');
+      return;
+    }
+    try {
+      sendJson(
+        response,
+        200,
+        await summarizeRun(context.store, record, context.runs.live(runId) !== undefined),
+      );
+    } finally {
+      done();
+    }
     return;
   }
   if (action === 'cancel' && request.method === 'POST') {
@@ -540,10 +588,15 @@ export function createRelayServer(options: RelayServerOptions): RelayServer {
     },
     started: new Set(),
     connections: 0,
+    busy: { bodies: 0, summaries: 0 },
     journals: new Set(),
   };
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   const server = createServer((request, response) => handleRequest(context, request, response));
+  // A request's body comes within this or the request ends (408): a body that trickles holds one of the few places
+  // of `BUSY_LIMITS` for at most this long, where Node's default is five minutes.
+  server.requestTimeout = REQUEST_TIMEOUT_MS;
+  server.headersTimeout = REQUEST_TIMEOUT_MS;
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     // Node leaves an upgraded socket without an error listener: a reset must not end the process.
     socket.on('error', () => {});

@@ -10,7 +10,13 @@
 import { compareEventIds, type EventId } from './event-ids.ts';
 import { type JournalCursor, openJournalCursor } from './event-journal.ts';
 import type { LiveRun } from './live-run.ts';
-import { createLogEventReader, type LogEventReader, type RunEvent, type RunFailure } from './log-events.ts';
+import {
+  createLogEventReader,
+  LARGE_EVENT_JSON,
+  type LogEventReader,
+  type RunEvent,
+  type RunFailure,
+} from './log-events.ts';
 import type { RunJournalReader, RunLogReader, RunStore } from './run-store.ts';
 
 /** Events handed to a client at once. */
@@ -49,6 +55,34 @@ async function openCursor(source: SubscriptionSource): Promise<LogCursor> {
     position: 0,
     buffer: new Uint8Array(READ_BYTES),
   };
+}
+
+/**
+ * Large events read back from a run's journal or log, by run and id, while anyone holds them. Each client that reads
+ * back reads its own copy; clients that came after the run, or fell behind its ring, and do not read on would each
+ * hold a copy of the event they are stuck on. Given the same event, they share its JSON and the bytes made of it for
+ * each transport (`shared-bytes.ts`), as live clients share the ring's. Only large events are entered, and only while
+ * one is alive, so the map holds what memory holds anyway.
+ */
+const readBack = new Map<string, WeakRef<RunEvent>>();
+const forgetReadBack = new FinalizationRegistry<string>((key) => {
+  if (readBack.get(key)?.deref() === undefined) readBack.delete(key);
+});
+
+/** `events`, each large one replaced by the same event read back by another client while it holds it. */
+function sharedReadBack(runId: string, events: RunEvent[]): RunEvent[] {
+  for (let index = 0; index < events.length; index++) {
+    const event = events[index] as RunEvent;
+    if (event.json.length < LARGE_EVENT_JSON) continue;
+    const key = `${runId} ${event.idText}`;
+    const held = readBack.get(key)?.deref();
+    if (held !== undefined && held.seq === event.seq) events[index] = held;
+    else {
+      readBack.set(key, new WeakRef(event));
+      forgetReadBack.register(event, key);
+    }
+  }
+  return events;
 }
 
 /** Where a client is: the id of the last event it was given (or asked to start after), and the next event's seq. */
@@ -137,6 +171,7 @@ async function* followRing(
  * past the position).
  */
 async function* readJournal(
+  runId: string,
   journal: RunJournalReader,
   position: Position,
   signal: AbortSignal,
@@ -145,7 +180,10 @@ async function* readJournal(
   if (cursor === undefined) return 'none';
   let given = false;
   while (!signal.aborted) {
-    const events = (await cursor.next()).filter((event) => isAfter(event, position));
+    const events = sharedReadBack(
+      runId,
+      (await cursor.next()).filter((event) => isAfter(event, position)),
+    );
     advance(position, events);
     if (cursor.finished) {
       yield { events, final: true };
@@ -188,7 +226,7 @@ export async function* subscribe(
         if (journal !== undefined && (journal.complete || live !== undefined)) {
           let read: 'done' | 'more' | 'none';
           try {
-            read = yield* readJournal(journal, position, signal);
+            read = yield* readJournal(source.runId, journal, position, signal);
           } finally {
             await journal.close();
           }
@@ -202,7 +240,10 @@ export async function* subscribe(
       if (read > 0) {
         cursor.position += read;
         const events = cursor.reader.feed(cursor.buffer.subarray(0, read));
-        const batch = events.filter((event) => isAfter(event, position));
+        const batch = sharedReadBack(
+          source.runId,
+          events.filter((event) => isAfter(event, position)),
+        );
         position.next = cursor.reader.count;
         advance(position, batch);
         if (batch.length > 0) yield { events: batch, final: false };
@@ -216,7 +257,10 @@ export async function* subscribe(
         continue;
       }
       yield {
-        events: cursor.reader.end(source.failure()).filter((event) => isAfter(event, position)),
+        events: sharedReadBack(
+          source.runId,
+          cursor.reader.end(source.failure()).filter((event) => isAfter(event, position)),
+        ),
         final: true,
       };
       return;

@@ -111,6 +111,34 @@ describe('event bytes', () => {
     },
   );
 
+  test('of a large event read back from the log of an ended run are shared by the clients sending it', async () => {
+    // Each client reads the log on its own (it came after the run); those stuck on the same event share it.
+    const log = largeRecords();
+    const store = {
+      openLog: async () => ({
+        read: async (buffer: Uint8Array, position: number) => {
+          const bytes = log.subarray(position, position + buffer.length);
+          buffer.set(bytes);
+          return bytes.length;
+        },
+        close: async () => {},
+      }),
+    } as unknown as RunStore;
+    const source: SubscriptionSource = {
+      runId: '000000000-000000000001',
+      store,
+      live: undefined,
+      failure: () => null,
+    };
+    const [first, second] = await framesOf(source, 'canonical');
+    const large = (first ?? []).flatMap((frames, index) =>
+      frames.some((frame) => frame.some((part) => part.length > 100_000)) ? [index] : [],
+    );
+    expect(large).toHaveLength(6);
+    expect(second).toEqual(first);
+    for (const index of large) expect(second?.[index]?.[0]?.[1]).toBe(first?.[index]?.[0]?.[1]);
+  });
+
   test('in ai-sdk, whose messages depend on the events before, are made per client, the same', async () => {
     const source = await endedLiveRun();
     const [first, second] = await framesOf(source, 'ai-sdk');

@@ -1,4 +1,6 @@
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { createRelayServer, RelayConfigError } from '@cursor-stream/relay';
 import { DOCS_EXAMPLE } from '@cursor-stream/test-kit/corpus';
@@ -118,6 +120,48 @@ describe('the listening server', () => {
       expect(lines).toContain('relay: Error: accept EMFILE');
       expect((await fetch(`${url}/api/runs`)).status).toBe(200);
     } finally {
+      await relay.close();
+    }
+  });
+});
+
+describe('caps on requests that hold memory while they last', () => {
+  test('bodies that never finish take a bounded number of places; past them a 503, freed as they close', async () => {
+    const { relay, url } = await startRelay({ dataDir: join(space.dir, 'bodies') });
+    const { hostname, port } = new URL(url);
+    const sockets: Socket[] = [];
+    try {
+      // Each declares a body it never finishes sending; the server holds what came while it waits for the rest.
+      const partial = Buffer.alloc(64 * 1024, 0x20);
+      for (let index = 0; index < 32; index++) {
+        const socket = connect({ host: hostname, port: Number(port) });
+        socket.on('error', () => {});
+        await once(socket, 'connect');
+        socket.write(
+          rawRequest(url, 'POST', '/api/runs', [
+            'Content-Type: application/json',
+            `Content-Length: ${1024 * 1024}`,
+          ]),
+        );
+        socket.write(partial);
+        sockets.push(socket);
+      }
+      const post = () =>
+        fetch(`${url}/api/runs`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ prompt: 42 }),
+        });
+      await until(async () => (await post()).status === 503, 'the places taken');
+      const refused = await post();
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('5');
+      expect(await errorOf(refused)).toBe('busy');
+      for (const socket of sockets) socket.destroy();
+      // The places come back as the bodies end: the next request is read, and refused for what it is.
+      await until(async () => (await post()).status === 400, 'a place freed');
+    } finally {
+      for (const socket of sockets) socket.destroy();
       await relay.close();
     }
   });
