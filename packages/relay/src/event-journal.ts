@@ -8,7 +8,7 @@
  */
 
 import { compareEventIds, type EventId, parseEventId } from './event-ids.ts';
-import type { LiveRun } from './live-run.ts';
+import type { JournalHold, LiveRun } from './live-run.ts';
 import { LARGE_EVENT_JSON, type RunEvent } from './log-events.ts';
 import type { RunJournalReader, RunJournalWriter } from './run-store.ts';
 
@@ -98,11 +98,16 @@ async function appendLines(writer: RunJournalWriter, events: readonly RunEvent[]
 }
 
 /**
- * Writes the journal of a run in flight from its ring, until the run has ended (the journal is then complete). If the
- * ring moves past what is written (the journal cannot keep up), or a write fails, the journal is abandoned: resumes
- * read the log, as they would without one.
+ * Writes the journal of a run in flight from its ring, until the run has ended (the journal is then complete). The
+ * journal's `hold` (taken when the run started, see `LiveRun.holdForJournal`) keeps what it has not written in the
+ * ring; it lets go when the journal is done. If the ring moved past what is written all the same (the hold was taken
+ * late), or a write fails, the journal is abandoned: resumes read the log, as they would without one.
  */
-export async function writeJournal(live: LiveRun, writer: RunJournalWriter): Promise<void> {
+export async function writeJournal(
+  live: LiveRun,
+  writer: RunJournalWriter,
+  hold: JournalHold,
+): Promise<void> {
   let next = 0;
   try {
     for (;;) {
@@ -114,6 +119,7 @@ export async function writeJournal(live: LiveRun, writer: RunJournalWriter): Pro
       if (events.length > 0) {
         await appendLines(writer, events);
         next += events.length;
+        hold.advance(next);
         continue;
       }
       if (live.ended) {
@@ -125,6 +131,8 @@ export async function writeJournal(live: LiveRun, writer: RunJournalWriter): Pro
   } catch (error) {
     await writer.abandon().catch(() => {});
     throw error;
+  } finally {
+    hold.release();
   }
 }
 

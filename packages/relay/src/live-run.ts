@@ -21,6 +21,17 @@ export interface RingLimits {
 /** Default of the bytes of stdout waiting to be written before reading the agent's output is held back: 4 MiB. */
 export const DEFAULT_MAX_PENDING_BYTES = 4 * 1024 * 1024;
 
+/**
+ * A journal's hold on a run's ring (see {@link LiveRun.holdForJournal}): the events from the position it has written
+ * up to stay in the ring until it has written them.
+ */
+export interface JournalHold {
+  /** Everything before `seq` is written. */
+  advance(seq: number): void;
+  /** The journal is done (complete or abandoned): the ring holds nothing more for it. */
+  release(): void;
+}
+
 /** A run in flight; see the module comment. */
 export interface LiveRun {
   readonly runId: string;
@@ -43,6 +54,13 @@ export interface LiveRun {
   readonly pendingBytes: number;
   /** Ends the run once every append is written; resolves when the last events are in the ring. */
   end(failure: RunFailure | null): Promise<void>;
+  /**
+   * Keeps the events the journal has not written yet in the ring, from the ring's start now, until the journal has
+   * written them or lets go. Output is read into more events only while those waiting for the journal are within
+   * the ring's bounds, so a journal is never outrun (its run's records of any size are journaled), and waiting for
+   * it holds back the agent's output as a slow log does.
+   */
+  holdForJournal(): JournalHold;
 }
 
 /**
@@ -72,6 +90,10 @@ export function createLiveRun(
   // Why the log stopped being written or read; from then on nothing more is read into events.
   let logFailure: RunFailure | undefined;
   const listeners = new Set<() => void>();
+  /** The seq of the first event the journal has not written, while a journal holds the ring. */
+  let journalNext: number | undefined;
+  /** Called when the journal moves on or lets go. */
+  let journalMoved: (() => void)[] = [];
 
   function notify(): void {
     const current = [...listeners];
@@ -87,12 +109,39 @@ export function createLiveRun(
     // The newest event stays, so a client following the ring always has the next event or waits for it. The run's
     // last events stay too: a client that read the log to its end goes on in the ring, and only the ring has the
     // events of how the run ended.
-    while (ring.length > 1 && ringStart < endSeq && (ring.length > maxEvents || ringBytes > maxBytes)) {
+    while (
+      ring.length > 1 &&
+      ringStart < endSeq &&
+      (journalNext === undefined || ringStart < journalNext) &&
+      (ring.length > maxEvents || ringBytes > maxBytes)
+    ) {
       const dropped = ring.shift();
       ringBytes -= dropped?.json.length ?? 0;
       ringStart += 1;
     }
     if (events.length > 0) notify();
+  }
+
+  /** Whether the events the journal has yet to write pass the ring's bounds: reading waits for it then. */
+  function journalBehind(): boolean {
+    if (journalNext === undefined) return false;
+    let events = 0;
+    let bytes = 0;
+    for (let index = Math.max(journalNext - ringStart, 0); index < ring.length; index++) {
+      events += 1;
+      bytes += (ring[index] as RunEvent).json.length;
+    }
+    return events > maxEvents || bytes > maxBytes;
+  }
+
+  function journalMoves(): Promise<void> {
+    return new Promise((resolve) => journalMoved.push(resolve));
+  }
+
+  function tellJournalMoved(): void {
+    const waiting = journalMoved;
+    journalMoved = [];
+    for (const resolve of waiting) resolve();
   }
 
   return {
@@ -136,6 +185,7 @@ export function createLiveRun(
           }
           try {
             publish(reader.feed(chunk));
+            while (journalBehind()) await journalMoves();
           } catch (error) {
             logFailure = {
               code: 'log-read-failed',
@@ -163,6 +213,24 @@ export function createLiveRun(
       }
       ended = true;
       notify();
+    },
+    holdForJournal() {
+      journalNext = ringStart;
+      let held = true;
+      return {
+        advance(seq) {
+          if (!held) return;
+          journalNext = seq;
+          tellJournalMoved();
+        },
+        release() {
+          if (!held) return;
+          held = false;
+          journalNext = undefined;
+          // What the journal held may go now, as the next events come.
+          tellJournalMoved();
+        },
+      };
     },
   };
 }

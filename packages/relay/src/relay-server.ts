@@ -184,11 +184,16 @@ function keepJournal(context: Context, runId: string): void {
   const live = context.runs.live(runId);
   const create = context.store.createJournal;
   if (live === undefined || create === undefined) return;
+  // Taken now, before the run's first events: the ring keeps them until the journal has written them.
+  const hold = live.holdForJournal();
   const writing = create
     .call(context.store, runId)
-    .then((writer) => writeJournal(live, writer))
+    .then((writer) => writeJournal(live, writer, hold))
     .catch((error: unknown) => context.log(`relay: the journal of run ${runId}: ${describeError(error)}`))
-    .finally(() => context.journals.delete(writing));
+    .finally(() => {
+      hold.release();
+      context.journals.delete(writing);
+    });
   context.journals.add(writing);
 }
 

@@ -170,15 +170,19 @@ describe("a run's journal", () => {
       const live = createLiveRun('000000000-000000000000', { append: async () => {}, close: async () => {} });
       const written: Buffer[] = [];
       let completed = false;
-      const writing = writeJournal(live, {
-        append: async (lines) => {
-          written.push(...lines.map((line) => Buffer.from(line)));
+      const writing = writeJournal(
+        live,
+        {
+          append: async (lines) => {
+            written.push(...lines.map((line) => Buffer.from(line)));
+          },
+          complete: async () => {
+            completed = true;
+          },
+          abandon: async () => {},
         },
-        complete: async () => {
-          completed = true;
-        },
-        abandon: async () => {},
-      });
+        live.holdForJournal(),
+      );
       live.append(log);
       await live.end(null);
       await writing;
@@ -187,4 +191,52 @@ describe("a run's journal", () => {
       expect(Buffer.concat(written).equals(expected)).toBe(true);
     },
   );
+
+  test('of a run whose events outrun the ring is written whole: the ring waits for it, and the output for the ring', async () => {
+    // Every record's event passes the ring's bound alone, and the journal writes slowly: without its hold, the ring
+    // would have moved past what it wrote, and it would have been abandoned.
+    const session = { session_id: 's-outrun' };
+    const log = Buffer.from(
+      Array.from({ length: 12 }, (_, index) => ({
+        type: 'assistant',
+        message: { role: 'assistant', content: [{ type: 'text', text: `${index} ${'x'.repeat(20_000)}` }] },
+        ...session,
+      }))
+        .map((line) => `${JSON.stringify(line)}\n`)
+        .join(''),
+    );
+    const live = createLiveRun(
+      '000000000-000000000000',
+      { append: async () => {}, close: async () => {} },
+      { maxBytes: 4096, maxEvents: 2 },
+      1024,
+    );
+    const written: Buffer[] = [];
+    let outcome = 'writing';
+    const hold = live.holdForJournal();
+    const writing = writeJournal(
+      live,
+      {
+        append: async (lines) => {
+          await new Promise((resolve) => setTimeout(resolve, 2));
+          written.push(...lines.map((line) => Buffer.from(line)));
+        },
+        complete: async () => {
+          outcome = 'complete';
+        },
+        abandon: async () => {
+          outcome = 'abandoned';
+        },
+      },
+      hold,
+    );
+    // The agent's output, a chunk at a time, waiting when told to (as runAgent's stdout does).
+    for (let at = 0; at < log.length; at += 4096) await live.append(log.subarray(at, at + 4096));
+    await live.end(null);
+    await writing;
+    expect(outcome).toBe('complete');
+    expect(Buffer.concat(written).equals(Buffer.concat(eventsOf(log, null).map(journalLine)))).toBe(true);
+    // Once the journal let go, the ring keeps within its bounds again, besides the run's last events.
+    expect(live.eventsFrom(0, 100)).toBeUndefined();
+  });
 });
