@@ -39,4 +39,21 @@ process.stdout.on('error', (error) => {
   process.exit(2);
 });
 
+// A failure the command did not catch (a bug of its own, thrown from a callback) is said in one line, never as a
+// stack trace, with the exit code of such failures.
+const internal = (error) => {
+  let what;
+  try {
+    what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  } catch {
+    what = 'an unknown error';
+  }
+  process.stderr.write(
+    `cursor-stream: internal error (${what.split('\n')[0].slice(0, 300)}); please report it with the command and its input\n`,
+  );
+  process.exit(70);
+};
+process.on('uncaughtException', internal);
+process.on('unhandledRejection', internal);
+
 process.exitCode = await main(process.argv.slice(2));

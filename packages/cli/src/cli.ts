@@ -6,7 +6,7 @@
 import { CommanderError } from 'commander';
 import { cliError } from './io/cli-error.ts';
 import { type CliIo, processIo, reportError } from './io/cli-io.ts';
-import { EXIT_OK, EXIT_USAGE_OR_IO, type ExitCode } from './io/exit-codes.ts';
+import { EXIT_INTERNAL, EXIT_OK, EXIT_USAGE_OR_IO, type ExitCode } from './io/exit-codes.ts';
 import { createProgram } from './program.ts';
 
 export { allowYoungGenerationGrowth } from '@cursor-stream/node/young-generation';
@@ -16,7 +16,8 @@ export { allowYoungGenerationGrowth } from '@cursor-stream/node/young-generation
  *
  * @param argv - The arguments after the program name.
  * @param io - The streams to use; the process's own by default.
- * @returns The exit code: 0 success, 1 problems found in the input, 2 usage or I/O error.
+ * @returns The exit code: 0 success, 1 problems found in the input, 2 usage or I/O error, 70 a failure of the
+ *   command's own (one line on stderr, no stack trace).
  */
 export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<ExitCode> {
   if (argv.length === 0) {
@@ -36,7 +37,22 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   } catch (error) {
     // --help and --version end through here too, with exit code 0; every other commander error is a usage error.
     if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE_OR_IO;
-    throw error;
+    reportError(io, internalError(error));
+    return EXIT_INTERNAL;
   }
   return exitCode;
+}
+
+/** The one line that says a command failed by a fault of its own. */
+export function internalError(error: unknown): ReturnType<typeof cliError> {
+  let what: string;
+  try {
+    what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  } catch {
+    what = 'an unknown error';
+  }
+  return cliError(
+    'internal',
+    `internal error (${what.split('\n')[0]?.slice(0, 300)}); please report it with the command and its input`,
+  );
 }

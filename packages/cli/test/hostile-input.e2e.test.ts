@@ -180,3 +180,65 @@ describe('a line cut inside a string', () => {
     expect(render.stdout).toContain('echo resynced');
   });
 });
+
+describe('names every object inherits, as a tool, a tool kind or a field', () => {
+  // An MCP server may name a tool anything: a name looked up in a table must find the table's own entries only.
+  const NAMES = ['toString', 'constructor', '__proto__', 'hasOwnProperty', 'valueOf', '__defineGetter__'];
+  const logs: Record<string, string> = {
+    official: [
+      INIT,
+      ...NAMES.flatMap((name, index) => [
+        `{"type":"tool_call","subtype":"started","call_id":"k${index}","session_id":"s1","tool_call":{"${name}ToolCall":{"args":{"a":1}}}}`,
+        `{"type":"tool_call","subtype":"started","call_id":"m${index}","session_id":"s1","tool_call":{"mcpToolCall":{"args":{"name":"${name}","toolName":"${name}","providerIdentifier":"p","args":{}}}}}`,
+        `{"type":"connection","subtype":"reconnecting","session_id":"s1","${name}":1}`,
+      ]),
+      RESULT,
+    ].join('\n'),
+    'python-wrapper': NAMES.map(
+      (name, index) =>
+        `{"type":"tool-call-started","tool_name":"${name}","tool_call_id":"c${index}","parameters":{"command":"ls"}}`,
+    ).join('\n'),
+    'cursor-sdk': [
+      '{"type":"system","subtype":"init","agent_id":"a1","run_id":"r1","model":{"id":"composer-2"}}',
+      ...NAMES.map(
+        (name, index) =>
+          `{"type":"tool_call","agent_id":"a1","run_id":"r1","call_id":"c${index}","name":"${name}","status":"completed","args":{"command":"ls"},"result":{"exitCode":0}}`,
+      ),
+      '{"type":"status","agent_id":"a1","run_id":"r1","status":"toString"}',
+    ].join('\n'),
+    acp: NAMES.map(
+      (name, index) =>
+        `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"t${index}","title":"Edit","kind":"${name}","status":"pending","rawInput":{}}}}\n{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"t${index}","status":"completed"}}}`,
+    ).join('\n'),
+  };
+
+  const expectNoStack = (run: { stderr: string; stdout: string }) => {
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    expect(run.stdout).not.toMatch(/\n\s+at .*\(.*:\d+:\d+\)/);
+  };
+
+  test.each(Object.keys(logs))('in a %s log, every command reads them as names', async (dialect) => {
+    const input = `${logs[dialect]}\n`;
+    for (const args of [
+      ['render', '-'],
+      ['summary', '--json', '-'],
+      ['normalize', '-'],
+      ['validate', '-'],
+    ]) {
+      const run = await runCli(args, { input });
+      expectNoStack(run);
+      expect(run.code, `${args[0]}: ${run.stderr}`).toBeLessThan(2);
+    }
+    const page = join(scratch, `inherited-${dialect}.html`);
+    const report = await runCli(['report', '-', '-o', page], { input });
+    expectNoStack(report);
+    expect(await readFile(page, 'utf8')).toContain('</html>');
+    const summary = await runCli(['summary', '--json', '-'], { input });
+    const names = (
+      JSON.parse(summary.stdout) as { sessions: { toolCalls: { toolName: unknown }[] }[] }
+    ).sessions
+      .flatMap((session) => session.toolCalls)
+      .map((call) => call.toolName);
+    expect(names.every((name) => typeof name === 'string')).toBe(true);
+  });
+});

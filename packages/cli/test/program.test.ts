@@ -121,3 +121,26 @@ describe('argument handling', () => {
     ]);
   });
 });
+
+describe('a failure of the command itself', () => {
+  test('is one line on stderr naming it, exit 70, not a stack trace', async () => {
+    const { io, stdout, stderr } = fakeIo([
+      '{"type":"system","subtype":"init","session_id":"s","model":"m"}\n',
+    ]);
+    // An environment that throws when read stands for any fault of the command's own.
+    const broken = {
+      ...io,
+      env: new Proxy({} as Record<string, string>, {
+        get() {
+          throw new TypeError('the environment cannot be read');
+        },
+      }),
+    };
+    const code = await main(['summary', '-'], broken);
+    expect(code).toBe(70);
+    expect(stderr.text).toBe(
+      'cursor-stream: internal error (TypeError: the environment cannot be read); please report it with the command and its input\n',
+    );
+    expect(stdout.text).not.toMatch(/\n\s+at /);
+  });
+});

@@ -55,3 +55,18 @@ export function assignDefined<T extends object>(target: T, fields: { [K in keyof
   }
   return target;
 }
+
+/**
+ * The value `table` holds under `key` as its own, else `undefined`. Keys come from logs and may be any string: a
+ * plain lookup of `toString`, `constructor` or `__proto__` finds what every object inherits.
+ */
+export function ownEntry<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
+/** Sets `target[key]` as its own field, `__proto__` too (a plain assignment of it would set the prototype). */
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}

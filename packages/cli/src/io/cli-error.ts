@@ -15,7 +15,9 @@ export type CliErrorCode =
   /** `validate` found problems in logs. */
   | 'validation-problems'
   /** `census` found what the schemas or the canonical model do not know. */
-  | 'unknown-to-schemas';
+  | 'unknown-to-schemas'
+  /** The command failed by a fault of its own (exit code 70). */
+  | 'internal';
 
 /** A usage or I/O error, printed as `cursor-stream: PATH: MESSAGE`. */
 export interface CliError {

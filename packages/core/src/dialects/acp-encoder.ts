@@ -22,7 +22,7 @@ import {
   type UsageEvent,
   unreachable,
 } from '../events/index.ts';
-import { isJsonObject } from '../json-values.ts';
+import { isJsonObject, ownEntry } from '../json-values.ts';
 import { ACP_STATUS_UPDATES } from './acp-status-updates.ts';
 import { withDefined } from './encoder-support.ts';
 
@@ -93,7 +93,7 @@ function toolCallUpdate(state: EncoderState, event: ToolCallEvent): void {
         // The protocol requires a title; the tool's own name stands in for one the source did not give.
         title: event.title ?? event.providerToolName,
         name: event.providerToolName,
-        kind: event.kind ?? KIND_OF_TOOL[event.toolName] ?? 'other',
+        kind: event.kind ?? ownEntry(KIND_OF_TOOL, event.toolName) ?? 'other',
         status: 'in_progress',
       },
       { rawInput: event.input },

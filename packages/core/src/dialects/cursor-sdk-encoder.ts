@@ -17,6 +17,7 @@ import {
   type TurnTokens,
   unreachable,
 } from '../events/index.ts';
+import { ownEntry } from '../json-values.ts';
 import { textMessage, withDefined } from './encoder-support.ts';
 
 /** The envelopes' schema version, `LOCAL_RUN_STREAM_SCHEMA_VERSION` of the SDK. */
@@ -117,7 +118,7 @@ function finishLines(state: EncoderState, event: FinishEvent): void {
   const error = state.error;
   state.error = undefined;
   message(state, withDefined({ type: 'status', status }, { message: error?.message }));
-  envelope(state, 'result', { status: RESULT_STATUS[status] ?? 'error' });
+  envelope(state, 'result', { status: ownEntry(RESULT_STATUS, status) ?? 'error' });
   envelope(state, 'done');
 }
 

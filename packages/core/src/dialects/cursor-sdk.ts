@@ -23,7 +23,15 @@ import type {
   TurnTokens,
   Usage,
 } from '../events/index.ts';
-import { asCount, asNumber, asObject, asString, assignDefined, isJsonObject } from '../json-values.ts';
+import {
+  asCount,
+  asNumber,
+  asObject,
+  asString,
+  assignDefined,
+  isJsonObject,
+  ownEntry,
+} from '../json-values.ts';
 import { malformedRecord } from '../malformed-record.ts';
 import { typeNameOf, unknownEvent } from '../unknown-event.ts';
 import { messageText, NO_EVENTS } from './cli-records.ts';
@@ -164,7 +172,7 @@ function endRun(
 ): readonly CanonicalEvent[] {
   if (hasEnded(state, origin.runId)) return NO_EVENTS;
   markEnded(state, origin.runId);
-  const reason = ENDINGS[status] ?? 'incomplete';
+  const reason = ownEntry(ENDINGS, status) ?? 'incomplete';
   const isError = reason === 'error';
   const runUsage = state.runUsage?.runId === origin.runId ? state.runUsage?.usage : undefined;
   const requestId = state.runRequest?.runId === origin.runId ? state.runRequest?.requestId : undefined;

@@ -6,7 +6,7 @@
 
 import type { JsonObject } from '../dialect.ts';
 import type { InteractionEvent, SourceLocation, StatusEvent, StatusKind } from '../events/index.ts';
-import { asNumber, asObject, asString, isJsonObject } from '../json-values.ts';
+import { asNumber, asObject, asString, isJsonObject, ownEntry, setOwn } from '../json-values.ts';
 
 /** Where each status kind comes from: the record's `type` and `subtype`. */
 export const STATUS_RECORDS: Readonly<Record<StatusKind, { type: string; subtype: string }>> = {
@@ -86,12 +86,12 @@ function copyFields<E extends StatusEvent | InteractionEvent>(
   const target = event as unknown as Record<string, unknown>;
   for (const key in record) {
     if (key === 'type' || key === 'subtype') continue;
-    const field = fields[key];
+    const field = ownEntry(fields, key);
     const value = field === undefined ? undefined : field[1](record[key]);
     if (field !== undefined && value !== undefined) target[field[0]] = value;
     else {
       event.extraFields ??= {};
-      event.extraFields[key] = record[key];
+      setOwn(event.extraFields, key, record[key]);
     }
   }
   if (loc !== undefined) event.loc = loc;

@@ -4,6 +4,7 @@
  */
 
 import { KNOWN_TOOL_NAMES, type ToolName } from '../events/index.ts';
+import { ownEntry } from '../json-values.ts';
 
 const TOOL_CALL_SUFFIX = 'ToolCall';
 
@@ -52,7 +53,7 @@ export function isToolKind(key: string): boolean {
 
 /** The canonical name of a tool kind: a known name, else the kind without its `ToolCall` suffix. */
 export function toolNameOfKind(kind: string): ToolName {
-  const known = KIND_NAMES[kind];
+  const known = ownEntry(KIND_NAMES, kind);
   if (known !== undefined) return known;
   return isToolKind(kind) ? kind.slice(0, -TOOL_CALL_SUFFIX.length) : kind;
 }
@@ -63,7 +64,9 @@ export function toolNameOfKind(kind: string): ToolName {
  * (`SemanticSearch` → `semanticSearch`).
  */
 export function toolNameOfLabel(label: string): ToolName {
-  const known = WRAPPER_NAMES[label] ?? CANONICAL_SPELLINGS[label.toLowerCase().replace(/[_\s]/g, '-')];
+  const known =
+    ownEntry(WRAPPER_NAMES, label) ??
+    ownEntry(CANONICAL_SPELLINGS, label.toLowerCase().replace(/[_\s]/g, '-'));
   if (known !== undefined) return known;
   if (isToolKind(label)) return toolNameOfKind(label);
   if (label.length === 0) return 'unknown';

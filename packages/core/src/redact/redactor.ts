@@ -6,6 +6,7 @@
  */
 
 import type { CanonicalEvent } from '../events/index.ts';
+import { setOwn } from '../json-values.ts';
 import { unwritableEvent } from '../safe-json.ts';
 import { markSessionDialect, sessionDialectOf } from '../session-dialect.ts';
 import { type RedactionOptions, redactTextInto } from './redact-text.ts';
@@ -37,12 +38,6 @@ function isEnvironmentObject(value: object, named: boolean): boolean {
   const record = value as Record<string, unknown>;
   if (!named && !ENV_PROBE.every((name) => typeof record[name] === 'string')) return false;
   return keys.every((key) => typeof record[key] === 'string');
-}
-
-function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__')
-    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  else target[key] = value;
 }
 
 /** A redactor; its counts add up over every text, value and event it is given. */

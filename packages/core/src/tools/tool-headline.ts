@@ -4,6 +4,7 @@
  * view: the terminal transcript, the report and the live page.
  */
 
+import { ownEntry } from '../json-values.ts';
 import { safeJsonStringify } from '../safe-json.ts';
 import { codePointCount, escapeControls, plural, truncate, truncateMiddle } from '../text/index.ts';
 import { firstLine, isToolRecord, MAX_TOOL_TEXT_LENGTH, type ToolRecord } from './tool-values.ts';
@@ -337,7 +338,7 @@ const HEADLINES: Readonly<Record<string, HeadlineOf>> = {
 };
 
 function headlineOf(toolName: string, input: unknown): Headline {
-  const specific = HEADLINES[toolName];
+  const specific = ownEntry(HEADLINES, toolName);
   if (!isToolRecord(input))
     return toolName === 'truncated' && specific !== undefined ? specific({}) : NO_HEADLINE;
   const found = specific?.(input) ?? NO_HEADLINE;
