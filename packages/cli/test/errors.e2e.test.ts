@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '@cursor-stream/test-kit/corpus';
@@ -150,4 +150,30 @@ describe('help and version', () => {
       expect(run.stdout).toMatch(new RegExp(`^Usage: cursor-stream ${command} `));
     },
   );
+});
+
+describe('an output that is one of the logs read', () => {
+  test('report and export refuse it, by any name, with one line and exit 2, and the log is left as it was', async () => {
+    const folder = join(scratch, 'over-input');
+    await mkdir(folder, { recursive: true });
+    const log = join(folder, 'run.ndjson');
+    const text = await readFile(RECORDING, 'utf8');
+    await writeFile(log, text);
+    const runs = await Promise.all([
+      runCli(['report', log, '-o', log]),
+      runCli(['report', folder, '-o', join(folder, '.', 'run.ndjson')]),
+      runCli(['export', '--format', 'otlp', log, '-o', log]),
+    ]);
+    for (const run of runs) {
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(
+        /^cursor-stream: [^\n]*: -o names a log this command reads \([^\n]*\): it would be lost\n$/,
+      );
+    }
+    expect(await readFile(log, 'utf8')).toBe(text);
+    // A new file, or one that is no input, is written as always.
+    const page = join(folder, 'page.html');
+    expect((await runCli(['report', log, '-o', page])).code).toBe(0);
+    expect((await runCli(['report', log, '-o', page])).code).toBe(0);
+  });
 });

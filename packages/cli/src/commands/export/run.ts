@@ -35,6 +35,7 @@ import {
 } from '../../io/cli-io.ts';
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../../io/exit-codes.ts';
 import type { InputOptions } from '../../io/options.ts';
+import { outputOverInput } from '../../io/output-over-input.ts';
 import { startRedaction } from '../../io/redaction.ts';
 
 /** Options of `export`: the reading options, the target and its flags. */
@@ -205,6 +206,11 @@ export async function runExport(
   const usage = exportUsageError(options);
   if (usage !== undefined) {
     reportError(io, usage);
+    return EXIT_USAGE_OR_IO;
+  }
+  const overInput = options.output === undefined ? undefined : await outputOverInput(options.output, paths);
+  if (overInput !== undefined) {
+    reportError(io, overInput);
     return EXIT_USAGE_OR_IO;
   }
   const target = exportTarget(options.format);

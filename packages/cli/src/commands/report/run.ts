@@ -16,6 +16,7 @@ import {
 } from '../../io/cli-io.ts';
 import { EXIT_USAGE_OR_IO, type ExitCode } from '../../io/exit-codes.ts';
 import type { InputOptions } from '../../io/options.ts';
+import { outputOverInput } from '../../io/output-over-input.ts';
 import { startRedaction } from '../../io/redaction.ts';
 import { createValueProblemList, type LogsOutcome, withValueProblems } from '../../io/value-problems.ts';
 
@@ -43,10 +44,15 @@ function fileWriter(handle: FileHandle, path: string) {
     try {
       await handle.write(text);
     } catch (error) {
-      failure = cliError('read-failed', `cannot write the report: ${ioError(path, error).message}`, path);
+      failure = cliError('read-failed', `cannot write the report: ${writeErrorOf(error)}`, path);
     }
   };
   return { write, failure: () => failure };
+}
+
+/** Why a write failed, as Node says it (`ENOSPC: no space left on device, write`). */
+function writeErrorOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** What the report makes of invalid lines, said when they make it exit 1. */
@@ -120,6 +126,11 @@ export async function runReport(
 ): Promise<ExitCode> {
   if (refusesStdinTwice(paths, io)) return EXIT_USAGE_OR_IO;
   const { output, redact, ...inputOptions } = options;
+  const overInput = await outputOverInput(output, paths);
+  if (overInput !== undefined) {
+    reportError(io, overInput);
+    return EXIT_USAGE_OR_IO;
+  }
   const redaction = await startRedaction(redact, io);
   const readOptions = {
     ...inputOptions,
