@@ -7,7 +7,7 @@ import {
   type SDKMessage,
   type TokenUsage,
 } from '@cursor/sdk';
-import { cursorSdkDialect, reduceSessions } from '@cursor-stream/core';
+import { createNormalizer, cursorSdkDialect, reduceSessions } from '@cursor-stream/core';
 import { CORPUS_DIR } from '@cursor-stream/test-kit/corpus';
 import { ndjson } from '@cursor-stream/test-kit/ndjson';
 import { fc, test } from '@fast-check/vitest';
@@ -185,5 +185,20 @@ describe('each session of a stream that mixes the CLI’s records and SDK messag
       'official',
       'cursor-sdk',
     ]);
+  });
+});
+
+describe('a finish already given', () => {
+  test('keeps its usage when the run reports usage again after its end, however the stream is cut', () => {
+    const text = ndjson([...RUN_MESSAGES, { type: 'usage', ...ids, usage: USAGE } as SDKMessage]);
+    const usageOf = (chunks: readonly string[]) => {
+      const normalizer = createNormalizer();
+      const events = [...chunks.flatMap((chunk) => [...normalizer.feed(chunk)]), ...normalizer.end()];
+      return ofType(events, 'finish').map((finish) => finish.usage);
+    };
+    const whole = usageOf([text]);
+    const byLine = usageOf(text.split(/(?<=\n)/));
+    expect(whole).toEqual(byLine);
+    expect(whole[0]?.inputTokens).toBe(USAGE.inputTokens);
   });
 });

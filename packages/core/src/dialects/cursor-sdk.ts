@@ -181,8 +181,10 @@ function endRun(
       { type: 'finish', finishReason: reason, isError, pendingToolCallIds: [], stopReason: status },
       {
         text: fields.text,
+        // A copy: usage the run reports after its end (a repeated message) must not change a finish already given.
         usage:
-          fields.usage ?? (runUsage !== undefined && Object.keys(runUsage).length > 0 ? runUsage : undefined),
+          fields.usage ??
+          (runUsage !== undefined && Object.keys(runUsage).length > 0 ? { ...runUsage } : undefined),
         requestId: fields.requestId ?? requestId,
         durationMs: fields.durationMs,
       },
