@@ -179,3 +179,27 @@ describe('usage periods in a zone', () => {
     expect(march?.totalCost).toBe(1.25);
   });
 });
+
+describe('the usage table', () => {
+  propTest.prop([fc.array(fc.integer({ min: 0, max: 2 ** 40 }), { minLength: 1, maxLength: 3 })], {
+    numRuns: 50,
+  })(
+    'keeps every count a cell of its own, however many digits: the cells read back are the counts',
+    (counts) => {
+      const options = resolveUsageOptions({ by: 'model', json: false, timeZone: 'UTC' });
+      if (!options.ok) throw new Error(options.error.message);
+      const output = createUsageOutput(options.value);
+      for (const count of counts) output.add(facts('no-such-model', Date.UTC(2026, 0, 5), count));
+      const total = output
+        .end()
+        .split('\n')
+        .find((line) => line.startsWith('Total'));
+      const cells = (total ?? '').trim().split(/\s+/).slice(1);
+      const sum = counts.reduce((a, b) => a + b, 0);
+      // Sessions, without usage, input, output, cache write, cache read, total, cost.
+      expect(cells.slice(0, 7)).toEqual(
+        [String(counts.length), '0', sum, 0, 0, 0, sum].map((n) => n.toLocaleString('en-US')),
+      );
+    },
+  );
+});

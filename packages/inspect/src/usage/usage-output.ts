@@ -95,8 +95,8 @@ export interface UsageOutput {
   end(): string;
 }
 
-const NUMBER_WIDTH = 13;
-const COST_WIDTH = 12;
+const NUMBER_WIDTH = 12;
+const COST_WIDTH = 11;
 const LABEL_WIDTH = 40;
 const SESSION_LABEL_WIDTH = 38;
 const COLUMNS = ['Sessions', 'No usage', 'Input', 'Output', 'Cache write', 'Cache read', 'Total'] as const;
@@ -222,7 +222,9 @@ function tableLine(
   style = (text: string) => text,
 ): string {
   const shown = truncate(escapeControls(label), width).padEnd(width);
-  return `${style(shown)}${cells.join('')}`.trimEnd();
+  // Each cell after a space of its own: a count wider than its column (a billion tokens and more) pushes the
+  // columns after it right rather than running into its neighbour.
+  return `${style(shown)}${cells.map((cell) => ` ${cell}`).join('')}`.trimEnd();
 }
 
 function headerLine(label: string, width: number, palette: Palette): string {
