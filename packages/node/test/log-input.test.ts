@@ -107,6 +107,23 @@ describe('expandLogPaths', () => {
     }
   });
 
+  test('a link named like a log that leads nowhere is listed, to be said unreadable, not passed over', async () => {
+    const dangling = join(root, 'logs/nested/gone.ndjson');
+    await symlink(join(root, 'nowhere.ndjson'), dangling);
+    try {
+      for (const sizes of [true, false]) {
+        const entries = await expandLogPaths([join(root, 'logs')], { sizes });
+        expect(entries.find((entry) => entry.path === dangling)).toEqual({
+          path: dangling,
+          size: undefined,
+          regularFile: false,
+        });
+      }
+    } finally {
+      await rm(dangling);
+    }
+  });
+
   test('files, missing paths and - are kept in argument order', async () => {
     const entries = await expandLogPaths(['-', join(root, 'missing.ndjson'), join(root, 'logs/notes.txt')]);
     expect(entries.map((entry) => [entry.path.replace(root, 'ROOT'), 'error' in entry])).toEqual([

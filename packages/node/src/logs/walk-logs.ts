@@ -41,7 +41,8 @@ export interface ExpandLogPathsOptions {
 
 /**
  * The log files under a directory, depth first in name order. Symbolic links to files are followed; links to
- * directories are not, so a link cycle cannot loop.
+ * directories are not, so a link cycle cannot loop; a link named like a log that leads to nothing is listed, so that
+ * its reader says so.
  */
 async function walk(directory: string, sizes: boolean): Promise<LogEntry[]> {
   let dirents: Dirent[];
@@ -65,6 +66,9 @@ async function walk(directory: string, sizes: boolean): Promise<LogEntry[]> {
     // Synchronous: a stat is microseconds, where a thread-pool round trip per file is most of a small log's cost.
     const info = statOf(path);
     if (info?.isFile() === true) entries.push({ path, size: info.size, regularFile: true });
+    // A link named like a log that leads nowhere (or to no file) is said, as a log named on the command line would
+    // be, not passed over; its reader reports why it cannot be read.
+    else if (info === undefined) entries.push({ path, size: undefined, regularFile: false });
   }
   return entries;
 }
