@@ -116,6 +116,12 @@ export interface Dialect<State = unknown, Name extends string = string> {
   /** Maps one record this dialect explains to canonical events (possibly none). Must not throw. */
   normalize(record: JsonObject, context: DialectContext<State>): readonly CanonicalEvent[];
   /**
+   * The events of what the dialect held back for a record that did not come, given as the stream ends (before the
+   * finishes of the sessions left open): an ACP call announced without its arguments yet, in a log cut off before
+   * its update. They have no location of their own. Must not throw.
+   */
+  endStream?(state: State): readonly CanonicalEvent[];
+  /**
    * Whether the record that starts a session (its `stream-start`) makes the dialect forget the calls started before
    * it, so that a completion pairs with a start of its own session only. What it makes of the records from a session
    * start on then depends on no earlier record's calls: a log read in parts cut at session starts (`--jobs`) needs

@@ -93,6 +93,34 @@ describe('a Cursor prompt turn over ACP', () => {
     expect(grep).toMatchObject({ kind: 'search', providerToolName: 'search' });
   });
 
+  test('a call announced in a log cut off before its update is still a call, left pending', () => {
+    const announced = {
+      jsonrpc: '2.0',
+      method: 'session/update',
+      params: {
+        sessionId: 's1',
+        update: {
+          sessionUpdate: 'tool_call',
+          toolCallId: 't1',
+          title: 'Run ls',
+          kind: 'execute',
+          status: 'pending',
+          rawInput: { command: 'ls' },
+        },
+      },
+    };
+    const events = normalizeText(ndjson([announced]));
+    expect(ofType(events, 'tool-call')).toEqual([
+      expect.objectContaining({
+        toolCallId: 't1',
+        toolName: 'shell',
+        input: { command: 'ls' },
+        sessionId: 's1',
+      }),
+    ]);
+    expect(ofType(events, 'finish').map((finish) => finish.pendingToolCallIds)).toEqual([['t1']]);
+  });
+
   test('a cancelled turn fails with the stop reason, and says so', () => {
     const events = read('cursor-cancel.ndjson');
     const [session] = reduceSessions(events);

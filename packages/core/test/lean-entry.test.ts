@@ -86,6 +86,8 @@ test('the text and tools entries load the text helpers and the tool texts alone'
   expect(tools.filter((source) => !source.startsWith('packages/ndjson/src/'))).toEqual([
     // Writing an event as JSON writes a delta by its fields.
     'delta-event-json.ts',
+    // A headline's table is read by its own keys (a tool may be named `toString`).
+    'json-values.ts',
     'safe-json.ts',
     'text/detached-text.ts',
     'text/display-text.ts',
@@ -134,6 +136,8 @@ test('the redact entry loads the redaction, the depth-safe JSON helpers and the 
   const sources = await sourcesOf('@cursor-stream/core/redact');
   expect(sources.filter((source) => !source.startsWith('packages/ndjson/src/'))).toEqual([
     'delta-event-json.ts',
+    // A redacted record's field named `__proto__` is set as its own.
+    'json-values.ts',
     'redact/index.ts',
     'redact/redact-text.ts',
     'redact/redactor.ts',

@@ -723,6 +723,30 @@ function createAcpRecordNamer(): RecordNamer {
 }
 
 /** The Agent Client Protocol dialect: `agent acp` traffic, Cursor's or another agent's. */
+/**
+ * The calls announced and never given: a call waits for its arguments (Cursor announces most with none) until an
+ * update or the turn's end; a log cut off before either still had them started.
+ */
+function endAcpStream(state: AcpState): readonly CanonicalEvent[] {
+  const events: CanonicalEvent[] = [];
+  for (const [id, call] of state.calls) {
+    if (call.emitted) continue;
+    call.emitted = true;
+    const event = assignDefined<ToolCallEvent>(
+      {
+        type: 'tool-call',
+        toolCallId: id,
+        toolName: toolNameOf(call.kind, call.title),
+        providerToolName: nativeNameOf(call),
+        input: call.input ?? null,
+      },
+      { title: call.title, kind: call.kind, sessionId: state.sessionId },
+    );
+    events.push(event);
+  }
+  return events;
+}
+
 export const acpDialect: Dialect<AcpState, 'acp'> = {
   name: 'acp',
   description:
@@ -733,6 +757,7 @@ export const acpDialect: Dialect<AcpState, 'acp'> = {
   // The CLI's `thinking` records are none of this dialect's: skipping them when no reasoning is wanted loses it nothing.
   skipPrefixes: reasoningSkipPrefixes(ENVELOPE_THINKING_PREFIXES),
   normalize: normalizeAcp,
+  endStream: endAcpStream,
   readTextLine: readPrefixedLine,
   createRecordNamer: createAcpRecordNamer,
   encode: encodeAcp,

@@ -6,6 +6,8 @@ export interface DialectRouter {
   route(record: JsonObject): Dialect | undefined;
   /** The stream's state of `dialect`, made on first use. */
   stateOf(dialect: Dialect): unknown;
+  /** Each state made so far, with the dialect that made it, in the order they were made. */
+  states(): readonly (readonly [Dialect, unknown])[];
   /** The dialect detected (or forced), if any. */
   readonly locked: Dialect | undefined;
   /** The dialect that explained the first shared record: the best answer for a stream with none distinctive. */
@@ -31,6 +33,7 @@ export function createDialectRouter(
   forced: Dialect | undefined,
 ): DialectRouter {
   const states = new Map<unknown, unknown>();
+  const madeBy: [Dialect, unknown][] = [];
 
   /** Set by {@link firstExplaining}: whether the dialect it returned found the record distinctive. */
   let foundDistinctive = false;
@@ -67,9 +70,14 @@ export function createDialectRouter(
     },
     stateOf(dialect) {
       const key = dialect.stateKey ?? dialect;
-      if (!states.has(key)) states.set(key, dialect.createState());
+      if (!states.has(key)) {
+        const state = dialect.createState();
+        states.set(key, state);
+        madeBy.push([dialect, state]);
+      }
       return states.get(key);
     },
+    states: () => madeBy,
   };
   return router;
 }

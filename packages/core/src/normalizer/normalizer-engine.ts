@@ -496,6 +496,14 @@ export function createNormalizerEngine(
     },
     end() {
       tokenizer.end();
+      for (const [dialect, state] of router.states()) {
+        if (dialect.endStream === undefined) continue;
+        try {
+          emit(dialect.endStream(state), dialect);
+        } catch {
+          // A dialect must not throw; a third party's might, and the stream still ends.
+        }
+      }
       tracker.end(out);
       ended = true;
       if (foreign === undefined && router.locked === undefined && router.fallback === undefined)
