@@ -53,8 +53,6 @@ export interface ForeignLog {
  * result counting `num_turns` is not enough: cursor-agent's documentation announces those too.
  */
 function isClaudeCodeRecord(record: JsonObject): boolean {
-  // An SDK message of `@cursor/sdk` has `tool_use` blocks too, beside the ids of its agent and run.
-  if (record.agent_id !== undefined || record.run_id !== undefined) return false;
   switch (record.type) {
     case 'system':
       return (
@@ -64,9 +62,12 @@ function isClaudeCodeRecord(record: JsonObject): boolean {
           typeof record.output_style === 'string')
       );
     case 'assistant':
-      return 'parent_tool_use_id' in record || hasBlock(record, 'tool_use', 'id');
+      return 'parent_tool_use_id' in record || (!isSdkMessage(record) && hasBlock(record, 'tool_use', 'id'));
     case 'user':
-      return 'parent_tool_use_id' in record || hasBlock(record, 'tool_result', 'tool_use_id');
+      return (
+        'parent_tool_use_id' in record ||
+        (!isSdkMessage(record) && hasBlock(record, 'tool_result', 'tool_use_id'))
+      );
     case 'result':
       return typeof record.total_cost_usd === 'number';
     case 'stream_event':
@@ -74,6 +75,11 @@ function isClaudeCodeRecord(record: JsonObject): boolean {
     default:
       return false;
   }
+}
+
+/** An SDK message of `@cursor/sdk`, which has `tool_use` blocks too, beside the ids of its agent and run. */
+function isSdkMessage(record: JsonObject): boolean {
+  return record.agent_id !== undefined || record.run_id !== undefined;
 }
 
 /**
@@ -175,9 +181,16 @@ export function foreignAgentOf(record: JsonObject): ForeignAgent | undefined {
   return foreignFormatOf(record)?.agent;
 }
 
+/**
+ * Types only Cursor's formats write, most of a log's records: no other agent's record is of one, so the tests below
+ * are not run on them.
+ */
+const CURSOR_ONLY_TYPES = new Set(['thinking', 'tool_call', 'connection', 'retry', 'interaction_query']);
+
 /** The agent that alone writes `record` and the name of its format. */
 function foreignFormatOf(record: JsonObject): { agent: ForeignAgent; format: string } | undefined {
   const type = record.type;
+  if (CURSOR_ONLY_TYPES.has(type as string)) return undefined;
   if (typeof type !== 'string') {
     const name = acpAgentName(record);
     if (name === undefined) return undefined;
