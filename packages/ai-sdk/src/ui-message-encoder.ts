@@ -53,6 +53,9 @@ const FINISH_REASONS: Record<FinishEvent['finishReason'], FinishReason> = {
   incomplete: 'other',
 };
 
+/** Error messages of a run the `error` chunk joins, at most: a run that errs in a loop still gives one short text. */
+const MAX_ERRORS = 3;
+
 /**
  * Creates an encoder of one assistant message. Block ids are `text-1`, `reasoning-1`, `text-2`, ... in the order the
  * blocks open, so the same events always give the same chunks (a relay replaying a log sends the same ids again).
@@ -70,7 +73,8 @@ export function createUIMessageEncoder(options: UIMessageEncoderOptions = {}): U
   let ended = false;
   let block: { kind: BlockKind; id: string } | undefined;
   const blockCounts: Record<BlockKind, number> = { text: 0, reasoning: 0 };
-  let errorText: string | undefined;
+  /** The run's error messages, each once, in order: the first is often the cause, the last what it came to. */
+  const errors: string[] = [];
   let finishReason: FinishReason | undefined;
 
   function start(out: UIMessageChunk[]): void {
@@ -115,8 +119,9 @@ export function createUIMessageEncoder(options: UIMessageEncoderOptions = {}): U
   }
 
   function toolOutput(out: UIMessageChunk[], result: ToolResultEvent): void {
-    // The AI SDK attaches an output to an existing tool part, so a result without its call opens the part first.
-    if (!openTools.has(result.toolCallId)) toolInput(out, result, undefined);
+    // The AI SDK attaches an output to an existing tool part, so a result without its call opens the part first,
+    // with the arguments the result repeats, else none: the chunk's `input` is required (`{}` as the harness sends).
+    if (!openTools.has(result.toolCallId)) toolInput(out, result, result.input ?? {});
     openTools.delete(result.toolCallId);
     out.push(
       result.isError
@@ -141,7 +146,14 @@ export function createUIMessageEncoder(options: UIMessageEncoderOptions = {}): U
   function finish(out: UIMessageChunk[], event: FinishEvent): void {
     closeSession(out);
     finishReason = FINISH_REASONS[event.finishReason];
-    if (event.isError && errorText === undefined) errorText = event.text ?? 'The agent reported an error.';
+    // A run that failed, or ended without a result after the agent said why (its `failure`), shows why.
+    if (errors.length > 0) return;
+    if (event.isError) addError(event.text ?? event.failure?.message ?? 'The agent reported an error.');
+    else if (event.failure !== undefined) addError(event.failure.message);
+  }
+
+  function addError(message: string): void {
+    if (errors.length < MAX_ERRORS && !errors.includes(message)) errors.push(message);
   }
 
   function route(out: UIMessageChunk[], event: CanonicalEvent): void {
@@ -163,7 +175,7 @@ export function createUIMessageEncoder(options: UIMessageEncoderOptions = {}): U
         toolOutput(out, event);
         return;
       case 'error':
-        errorText = event.message;
+        addError(event.message);
         return;
       case 'finish':
         finish(out, event);
@@ -197,7 +209,7 @@ export function createUIMessageEncoder(options: UIMessageEncoderOptions = {}): U
       ended = true;
       start(out);
       closeSession(out);
-      if (errorText !== undefined) out.push({ type: 'error', errorText });
+      if (errors.length > 0) out.push({ type: 'error', errorText: errors.join('\n') });
       out.push(finishReason === undefined ? { type: 'finish' } : { type: 'finish', finishReason });
       return out;
     },

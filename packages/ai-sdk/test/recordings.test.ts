@@ -1,7 +1,8 @@
 import { relative } from 'node:path';
-import { toolErrorText, UNFINISHED_TOOL_ERROR_TEXT } from '@cursor-stream/ai-sdk';
+import { createUIMessageEncoder, toolErrorText, UNFINISHED_TOOL_ERROR_TEXT } from '@cursor-stream/ai-sdk';
 import type { CanonicalEvent, SessionSummary } from '@cursor-stream/core';
 import { CORPUS_DIR, REAL_CORPUS } from '@cursor-stream/test-kit/corpus';
+import { uiMessageChunkSchema } from 'ai';
 import { describe, expect, test } from 'vitest';
 import { partText, readAsAiSdk, readRecording, recordingsIn, toolParts } from './support.ts';
 
@@ -47,9 +48,23 @@ async function checkRecording(path: string): Promise<void> {
     expect(part).toMatchObject(expectedTool(events, call));
   }
 
-  // A failed run reports why, once, as the AI SDK's error; a successful one reports nothing.
-  const failed = events.some((event) => event.type === 'error' || (event.type === 'finish' && event.isError));
+  // A failed run reports why, once, as the AI SDK's error, and so does one that ended without a result after the
+  // agent said why; a successful one reports nothing.
+  const failed = events.some(
+    (event) =>
+      event.type === 'error' || (event.type === 'finish' && (event.isError || event.failure !== undefined)),
+  );
   expect(errors).toHaveLength(failed ? 1 : 0);
+
+  // Every chunk as it goes over the wire (JSON, as SSE sends it) is one the AI SDK's own schema accepts: `useChat`
+  // validates each and stops the stream at the first it refuses.
+  const encoder = createUIMessageEncoder();
+  const chunks = [...events.flatMap((event) => encoder.encode(event)), ...encoder.end()];
+  const schema = uiMessageChunkSchema();
+  for (const chunk of chunks) {
+    const checked = await schema.validate?.(JSON.parse(JSON.stringify(chunk)));
+    expect(checked?.success, JSON.stringify(chunk)).toBe(true);
+  }
 }
 
 describe("this repository's recordings through the AI SDK's readUIMessageStream", () => {
