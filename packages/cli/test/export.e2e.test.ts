@@ -62,6 +62,16 @@ describe('export --format duckdb', () => {
     expect(again.code).toBe(0);
     expect(await countRows(database)).toEqual(counts);
   });
+
+  test('runs piped in one after another are logs of their own: the second keeps the rows of the first', async () => {
+    const database = join(scratch, 'piped.duckdb');
+    for (const log of CLEAN_LOGS.slice(0, 2)) {
+      const input = await readFile(join(REPO_ROOT, log));
+      const run = await runCli(['export', '--format', 'duckdb', '-o', database, '-'], { input });
+      expect(run.code, run.stderr).toBe(0);
+    }
+    expect((await countRows(database)).sessions).toBe(2);
+  });
 });
 
 describe('export --format otlp', () => {
@@ -76,6 +86,22 @@ describe('export --format otlp', () => {
     const lines = (a ?? '').trimEnd().split('\n');
     expect(lines).toHaveLength(3);
     for (const line of lines) expect(JSON.parse(line)).toHaveProperty('resourceSpans');
+  });
+
+  test('sends a lone surrogate of a log as U+FFFD, and says so: OTLP strings are UTF-8', async () => {
+    const input = [
+      '{"type":"system","subtype":"init","session_id":"s-\\ud800-x","model":"m\\udc00"}',
+      '{"type":"tool_call","subtype":"started","call_id":"c\\ud83d","session_id":"s-\\ud800-x","tool_call":{"shellToolCall":{"args":{"command":"ls"}}}}',
+      '{"type":"result","subtype":"success","result":"","session_id":"s-\\ud800-x","is_error":false}',
+      '',
+    ].join('\n');
+    const run = await runCli(['export', '--format', 'otlp', '-'], { input });
+    expect(run.stdout).not.toMatch(/\\ud[89ab]/i);
+    expect(run.stdout).toContain('s-\ufffd-x');
+    expect(run.stderr).toContain(
+      'holds a lone surrogate, which no UTF-8 text can; sent with U+FFFD in its place',
+    );
+    expect(run.code).toBe(1);
   });
 
   test('writes to standard output without -o', async () => {

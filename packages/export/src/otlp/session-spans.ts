@@ -14,6 +14,7 @@ import type { Resource } from '@opentelemetry/resources';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { jsonText } from '../json-text.ts';
 import type { ExportSession, ExportToolCall } from '../session-collector.ts';
+import { wellFormedText } from '../well-formed-text.ts';
 import { AGENT_NAME, ATTR, GEN_AI_SCHEMA_URL, PROVIDER_NAME } from './gen-ai-conventions.ts';
 import type { SessionSpanIds } from './span-ids.ts';
 
@@ -44,7 +45,10 @@ export interface SpanOptions {
    * {@link DEFAULT_ATTRIBUTE_VALUE_LENGTH_LIMIT}.
    */
   attributeValueLengthLimit?: number;
-  /** Hears of a duration that would end a span past any time (`duration_ms: 1e308`), with its line. */
+  /**
+   * Hears of a value a span cannot carry as it is, with its line when it has one: a duration that would end it past
+   * any time (`duration_ms: 1e308`), a string with a lone surrogate.
+   */
   onProblem?(line: number | null, message: string): void;
 }
 
@@ -113,14 +117,30 @@ function contentText(value: unknown, options: SpanOptions): string {
   return limitAttributeText(text, options.attributeValueLengthLimit ?? DEFAULT_ATTRIBUTE_VALUE_LENGTH_LIMIT);
 }
 
+/**
+ * A string of a span as OTLP can carry it: each lone surrogate replaced (protobuf strings are UTF-8, and a collector
+ * refuses the whole request for one), said as a problem, then cut to the limit.
+ */
+function spanText(text: string, where: string, options: SpanOptions): string {
+  const fitted = wellFormedText(text);
+  if (fitted.changed)
+    options.onProblem?.(
+      null,
+      `${where} holds a lone surrogate, which no UTF-8 text can; sent with U+FFFD in its place`,
+    );
+  return limitAttributeText(
+    fitted.text,
+    options.attributeValueLengthLimit ?? DEFAULT_ATTRIBUTE_VALUE_LENGTH_LIMIT,
+  );
+}
+
 /** Every string of the attributes cut to the limit: ids, names and messages come from the log too. */
 function limitAttributes(attributes: Attributes, options: SpanOptions): Attributes {
-  const limit = options.attributeValueLengthLimit ?? DEFAULT_ATTRIBUTE_VALUE_LENGTH_LIMIT;
   for (const [key, value] of Object.entries(attributes)) {
-    if (typeof value === 'string') attributes[key] = limitAttributeText(value, limit);
+    if (typeof value === 'string') attributes[key] = spanText(value, key, options);
     else if (Array.isArray(value))
       attributes[key] = value.map((item) =>
-        typeof item === 'string' ? limitAttributeText(item, limit) : item,
+        typeof item === 'string' ? spanText(item, key, options) : item,
       ) as string[] | number[];
   }
   return attributes;
@@ -139,13 +159,12 @@ interface SpanParts {
 function readableSpan(parts: SpanParts, options: SpanOptions): ReadableSpan {
   const startMs = withinRecordTimes(parts.startMs);
   const endMs = Math.max(withinRecordTimes(parts.endMs), startMs);
-  const limit = options.attributeValueLengthLimit ?? DEFAULT_ATTRIBUTE_VALUE_LENGTH_LIMIT;
   const status =
     parts.status.message === undefined
       ? parts.status
-      : { ...parts.status, message: limitAttributeText(parts.status.message, limit) };
+      : { ...parts.status, message: spanText(parts.status.message, 'the status message', options) };
   const span: ReadableSpan = {
-    name: limitAttributeText(parts.name, limit),
+    name: spanText(parts.name, 'the span name', options),
     kind: SPAN_KIND_INTERNAL,
     spanContext: () => parts.ids,
     startTime: hrTime(startMs),

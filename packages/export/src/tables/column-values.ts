@@ -11,6 +11,7 @@
  * Each change is said once, with the column, the value, and what was stored instead.
  */
 
+import { wellFormedText } from '../well-formed-text.ts';
 import type { Column, ColumnType, Row, Table } from './table-schema.ts';
 
 const RANGES: Record<Exclude<ColumnType, 'string'>, readonly [number, number]> = {
@@ -18,9 +19,6 @@ const RANGES: Record<Exclude<ColumnType, 'string'>, readonly [number, number]> =
   int32: [-(2 ** 31), 2 ** 31 - 1],
   flag: [0, 255],
 };
-
-/** A lone surrogate: a high one not followed by a low one, or a low one not after a high one. */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /** A value changed to fit its column, and why. */
 export interface ColumnChange {
@@ -58,13 +56,14 @@ function integerValue(table: Table, column: Column, value: number, changes: Colu
 }
 
 function stringValue(table: Table, column: Column, value: string, changes: ColumnChange[]): string {
-  LONE_SURROGATE.lastIndex = 0;
-  if (!LONE_SURROGATE.test(value)) return value;
-  changes.push({
-    column: column.name,
-    message: `${table.name}.${column.name} holds a lone surrogate, which no UTF-8 text can; stored with U+FFFD in its place`,
-  });
-  return value.replace(LONE_SURROGATE, '\ufffd');
+  const fitted = wellFormedText(value);
+  if (fitted.changed) {
+    changes.push({
+      column: column.name,
+      message: `${table.name}.${column.name} holds a lone surrogate, which no UTF-8 text can; stored with U+FFFD in its place`,
+    });
+  }
+  return fitted.text;
 }
 
 /**

@@ -152,7 +152,9 @@ async function exportLog(
   io: CliIo,
   warnings: ReturnType<typeof createWarningLines>,
 ): Promise<Result<LogStats>> {
-  const resolved = path === '-' ? '<stdin>' : resolve(path);
+  // A log is keyed by its name, and exporting it again replaces its rows. Standard input is a new log each time (the
+  // next run piped in), so it is named by the time it was read: one pipe never replaces another's rows.
+  const resolved = path === '-' ? `<stdin ${new Date().toISOString()}>` : resolve(path);
   const name = options.redactor?.text(resolved) ?? resolved;
   let modifiedMs: number | undefined;
   if (path !== '-') {
