@@ -278,3 +278,28 @@ describe('every event sequence', () => {
     },
   );
 });
+
+describe('a source that throws', () => {
+  test('ends the message as a failed run: open parts finished, an error saying why, then finish', async () => {
+    async function* failing(): AsyncGenerator<CanonicalEvent> {
+      yield {
+        type: 'tool-call',
+        toolCallId: 'c1',
+        toolName: 'shell',
+        providerToolName: 'shellToolCall',
+        input: {},
+      };
+      throw new Error('the pipe broke');
+    }
+    const chunks: UIMessageChunk[] = [];
+    for await (const chunk of toUIMessageStream(failing())) chunks.push(chunk);
+    expect(chunks.map((chunk) => chunk.type)).toEqual([
+      'start',
+      'tool-input-available',
+      'tool-output-error',
+      'error',
+      'finish',
+    ]);
+    expect(chunks.at(-2)).toEqual({ type: 'error', errorText: "the run's events stopped: the pipe broke" });
+  });
+});
