@@ -1,7 +1,7 @@
 import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO_ROOT } from '@cursor-stream/test-kit/corpus';
+import { FOREIGN_LOGS, REPO_ROOT } from '@cursor-stream/test-kit/corpus';
 import { runCli, startCli } from '@cursor-stream/test-kit/run-cli';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
@@ -17,14 +17,7 @@ afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
-describe.each([
-  ['claude-code-stream-json.ndjson', 'a Claude Code stream-json'],
-  ['claude-code-session.jsonl', 'a Claude Code session'],
-  ['codex-exec-json.ndjson', 'a Codex exec --json'],
-  ['codex-session-rollout.jsonl', 'a Codex session'],
-  ['gemini-cli-stream-json.ndjson', 'a Gemini CLI stream-json'],
-  ['opencode-run-json.ndjson', 'an opencode run --format json'],
-])('a %s log', (name, format) => {
+describe.each(FOREIGN_LOGS)('a %s log', (name, format) => {
   const path = join(REPO_ROOT, 'corpus/foreign', name);
   const said = `cursor-stream: ${path}: line 1: this looks like ${format} log, not cursor-agent; left out\n`;
 

@@ -2,7 +2,7 @@ import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { OWN_STREAMS, REAL_CORPUS, REPO_ROOT } from '@cursor-stream/test-kit/corpus';
+import { FOREIGN_LOGS, OWN_STREAMS, REAL_CORPUS, REPO_ROOT } from '@cursor-stream/test-kit/corpus';
 import { RECORDING, runCli } from '@cursor-stream/test-kit/run-cli';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
@@ -79,14 +79,7 @@ describe('validate on the recordings of the real shapes', () => {
     },
   );
 
-  test.each([
-    ['claude-code-stream-json.ndjson', 'a Claude Code stream-json'],
-    ['claude-code-session.jsonl', 'a Claude Code session'],
-    ['codex-exec-json.ndjson', 'a Codex exec --json'],
-    ['codex-session-rollout.jsonl', 'a Codex session'],
-    ['gemini-cli-stream-json.ndjson', 'a Gemini CLI stream-json'],
-    ['opencode-run-json.ndjson', 'an opencode run --format json'],
-  ])(
+  test.each(FOREIGN_LOGS)(
     'a %s log is one foreign-format problem naming the agent, exit 1; summary says it on stderr',
     async (name, format) => {
       const path = join(REPO_ROOT, 'corpus/foreign', name);

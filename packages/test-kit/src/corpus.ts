@@ -20,6 +20,19 @@ export const DOCS_EXAMPLE = join(CORPUS_DIR, 'official/docs-example-zh.ndjson');
 /** The session id of {@link DOCS_EXAMPLE}. */
 export const DOCS_EXAMPLE_SESSION = 'c6b62c6f-7ead-4fd6-9922-e952131177ff';
 
+/**
+ * The logs of other agents in `corpus/foreign/` that are theirs from the first line, each with the words that name
+ * its format in the sentence every command says of it (`this looks like a Claude Code stream-json log, ...`).
+ */
+export const FOREIGN_LOGS: readonly (readonly [file: string, format: string])[] = [
+  ['claude-code-stream-json.ndjson', 'a Claude Code stream-json'],
+  ['claude-code-session.jsonl', 'a Claude Code session'],
+  ['codex-exec-json.ndjson', 'a Codex exec --json'],
+  ['codex-session-rollout.jsonl', 'a Codex session'],
+  ['gemini-cli-stream-json.ndjson', 'a Gemini CLI stream-json'],
+  ['opencode-run-json.ndjson', 'an opencode run --format json'],
+];
+
 const SHARED_ROOT = process.env.CURSOR_STREAM_SHARED ?? join(REPO_ROOT, '../shared');
 
 /** The folders of the shared material. */

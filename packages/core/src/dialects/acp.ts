@@ -261,9 +261,10 @@ function nativeNameOf(call: OpenCall): string {
   return call.name ?? call.kind ?? call.title ?? 'unknown';
 }
 
-function callEvent(turn: Turn, id: string, call: OpenCall, sessionId: unknown): ToolCallEvent {
+/** The `tool-call` of an open call, which is then given: no later update gives it again. */
+function givenCall(id: string, call: OpenCall): ToolCallEvent {
   call.emitted = true;
-  const event = assignDefined<ToolCallEvent>(
+  return assignDefined<ToolCallEvent>(
     {
       type: 'tool-call',
       toolCallId: id,
@@ -273,7 +274,10 @@ function callEvent(turn: Turn, id: string, call: OpenCall, sessionId: unknown): 
     },
     { title: call.title, kind: call.kind },
   );
-  return stamped(turn, event, sessionId);
+}
+
+function callEvent(turn: Turn, id: string, call: OpenCall, sessionId: unknown): ToolCallEvent {
+  return stamped(turn, givenCall(id, call), sessionId);
 }
 
 function hasKeys(value: unknown): boolean {
@@ -731,17 +735,9 @@ function endAcpStream(state: AcpState): readonly CanonicalEvent[] {
   const events: CanonicalEvent[] = [];
   for (const [id, call] of state.calls) {
     if (call.emitted) continue;
-    call.emitted = true;
-    const event = assignDefined<ToolCallEvent>(
-      {
-        type: 'tool-call',
-        toolCallId: id,
-        toolName: toolNameOf(call.kind, call.title),
-        providerToolName: nativeNameOf(call),
-        input: call.input ?? null,
-      },
-      { title: call.title, kind: call.kind, sessionId: state.sessionId },
-    );
+    const event = givenCall(id, call);
+    // No record gives it a place in the log; its session is the traffic's.
+    if (state.sessionId !== undefined) event.sessionId = state.sessionId;
     events.push(event);
   }
   return events;
