@@ -12,6 +12,7 @@ const ownYoungGeneration = !/--(max|min)[-_]semi[-_]space[-_]size/.test(nodeOpti
 if (ownYoungGeneration) setFlagsFromString('--semi-space-growth-factor=1');
 
 let main;
+let reportInternalError;
 try {
   const { codeCacheDir, runWithCodeCache } = await import('../bundle/code-cache.js');
   const script = fileURLToPath(new URL('../bundle/cli.cjs', import.meta.url));
@@ -19,6 +20,7 @@ try {
   // As the process exits, so that the cache holds what this run compiled, not only the program's top level.
   process.once('exit', loaded.saveCodeCache);
   main = loaded.exports.main;
+  reportInternalError = loaded.exports.reportInternalError;
   // Up to a cap, and only until a long line comes: see `young-generation.ts` in @cursor-stream/node.
   if (ownYoungGeneration) loaded.exports.allowYoungGenerationGrowth();
 } catch (error) {
@@ -41,18 +43,7 @@ process.stdout.on('error', (error) => {
 
 // A failure the command did not catch (a bug of its own, thrown from a callback) is said in one line, never as a
 // stack trace, with the exit code of such failures.
-const internal = (error) => {
-  let what;
-  try {
-    what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  } catch {
-    what = 'an unknown error';
-  }
-  process.stderr.write(
-    `cursor-stream: internal error (${what.split('\n')[0].slice(0, 300)}); please report it with the command and its input\n`,
-  );
-  process.exit(70);
-};
+const internal = (error) => process.exit(reportInternalError(error));
 process.on('uncaughtException', internal);
 process.on('unhandledRejection', internal);
 

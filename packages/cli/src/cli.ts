@@ -43,6 +43,17 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   return exitCode;
 }
 
+/**
+ * Says on the process's stderr, in one line, that the command failed by a fault of its own, for a failure no command
+ * caught (thrown from a callback: the bin's `uncaughtException` and `unhandledRejection`).
+ *
+ * @returns The exit code of such failures, 70.
+ */
+export function reportInternalError(error: unknown): ExitCode {
+  reportError(processIo(), internalError(error));
+  return EXIT_INTERNAL;
+}
+
 /** The one line that says a command failed by a fault of its own. */
 export function internalError(error: unknown): ReturnType<typeof cliError> {
   let what: string;

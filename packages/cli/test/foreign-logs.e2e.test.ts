@@ -87,12 +87,17 @@ describe('a real Claude Code log among Cursor logs', () => {
   const cursor = join(REPO_ROOT, 'corpus/official/parallel-tools-out-of-order.ndjson');
   const leftOut = (path: string) =>
     `cursor-stream: ${path}: line 1: this looks like a Claude Code stream-json log, not cursor-agent; left out\n`;
-
-  test('usage counts the Cursor sessions and tokens only, and says which file it left out', async () => {
-    const folder = join(scratch, 'mixed');
+  /** A folder holding the Cursor log and the Claude one, as `cursor.ndjson` and `claude.ndjson`. */
+  async function mixedFolder(name: string): Promise<string> {
+    const folder = join(scratch, name);
     await mkdir(folder, { recursive: true });
     await copyFile(cursor, join(folder, 'cursor.ndjson'));
     await copyFile(claude, join(folder, 'claude.ndjson'));
+    return folder;
+  }
+
+  test('usage counts the Cursor sessions and tokens only, and says which file it left out', async () => {
+    const folder = await mixedFolder('mixed');
     const [mixed, alone] = await Promise.all([
       runCli(['usage', '--json', folder]),
       runCli(['usage', '--json', cursor]),
@@ -120,10 +125,7 @@ describe('a real Claude Code log among Cursor logs', () => {
   });
 
   test('census of a folder counts the Cursor log as it does alone', async () => {
-    const folder = join(scratch, 'census-mixed');
-    await mkdir(folder, { recursive: true });
-    await copyFile(cursor, join(folder, 'cursor.ndjson'));
-    await copyFile(claude, join(folder, 'claude.ndjson'));
+    const folder = await mixedFolder('census-mixed');
     const [mixed, alone] = await Promise.all([
       runCli(['census', '--json', folder]),
       runCli(['census', '--json', cursor]),
