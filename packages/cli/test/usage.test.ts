@@ -10,7 +10,7 @@ import {
   type UsageTotals,
   type WallClock,
 } from '@cursor-stream/inspect/usage';
-import { REAL_CORPUS, REPO_ROOT } from '@cursor-stream/test-kit/corpus';
+import { CORPUS_DIR, REAL_CORPUS, REPO_ROOT } from '@cursor-stream/test-kit/corpus';
 import { runCli } from '@cursor-stream/test-kit/run-cli';
 import { fc, test as propTest } from '@fast-check/vitest';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -271,6 +271,37 @@ describe('cursor-stream usage', () => {
     const bad = await runCli(['usage', '--by', 'year', generated]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^cursor-stream: option '--by <group>' argument 'year' is invalid/);
+  });
+
+  test('counts a @cursor/sdk store’s runs once, from its run_events.ndjson, on the days they ran', async () => {
+    // The store's folder as `JsonlLocalAgentStore` writes it: the runs as rows and as events, side by side.
+    const store = join(scratch, 'sdk-store');
+    await mkdir(store, { recursive: true });
+    const sdk = join(CORPUS_DIR, 'cursor-sdk');
+    await writeFile(join(store, 'run_events.ndjson'), readFileSync(join(sdk, 'store-run-events.ndjson')));
+    await writeFile(join(store, 'runs.ndjson'), readFileSync(join(sdk, 'store-runs.ndjson')));
+    const run = await runCli(['usage', '--json', '--timezone', 'UTC', store]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe(
+      `cursor-stream: ${join(store, 'runs.ndjson')}: left out: the @cursor/sdk store rows of the runs in the run_events.ndjson beside it, counted from there\n`,
+    );
+    const document = JSON.parse(run.stdout) as UsageJson;
+    expect(document.totals).toMatchObject({ sessionCount: 1, inputTokens: 22166, outputTokens: 31 });
+    // The rows' `createdAt` dates the run: ISO 8601 in run_events.ndjson.
+    expect(document.daily?.map((row) => row.date)).toEqual(['2026-11-25']);
+    // Each file alone is counted: the rows name the run's model and its day too.
+    const rows = await runCli([
+      'usage',
+      '--json',
+      '--by',
+      'model',
+      '--timezone',
+      'UTC',
+      join(store, 'runs.ndjson'),
+    ]);
+    expect([rows.code, rows.stderr]).toEqual([0, '']);
+    const byModel = JSON.parse(rows.stdout) as UsageJson;
+    expect(byModel.models?.map((row) => [row.modelName, row.inputTokens])).toEqual([['composer-2', 22166]]);
   });
 });
 

@@ -2,8 +2,8 @@
  * The wall-clock times a log's records carry. Canonical events carry no times, so tools that place events in time
  * (a timeline, traces, a day of usage) read them from the records and look them up by the line an event came from:
  * `timestamp_ms` (the CLI's records and the Python wrapper's), `timestamp` (a WebSocket app's stored records, in
- * milliseconds or ISO 8601), and a tool call's own `startedAtMs` / `completedAtMs` (the CLI from 2026.08, sent as
- * strings of digits).
+ * milliseconds or ISO 8601), `createdAt` (the `@cursor/sdk` store's rows, in milliseconds or ISO 8601), and a tool
+ * call's own `startedAtMs` / `completedAtMs` (the CLI from 2026.08, sent as strings of digits).
  *
  * {@link readRecordTime} is the one place a value becomes a time: every tool that turns a record's time into a date
  * takes times from here, so a value no date can hold (`1e300`, `"9999999999999999"`, `-5`) is a problem said once,
@@ -84,7 +84,7 @@ export function readRecordTime(value: unknown, field: string, iso = false): Reco
 
 /** The times one record names, in milliseconds since the epoch; every field absent when the record has none. */
 export interface RecordTimes {
-  /** When the record was written: `timestamp_ms`, else `timestamp`. */
+  /** When the record was written: `timestamp_ms`, else `timestamp`, else `createdAt`. */
   timestampMs?: number;
   /** When the tool call the record describes started: its `startedAtMs`. */
   startedAtMs?: number;
@@ -110,8 +110,8 @@ function toolCallOf(record: Record<string, unknown>): [Record<string, unknown>, 
 
 /**
  * The times a record names, or `undefined` when it names none and has no time field that names none. The record's
- * own time is `timestamp_ms`, else `timestamp`: a `timestamp_ms` that is no time is a problem, and `timestamp` is
- * read in its place.
+ * own time is `timestamp_ms`, else `timestamp`, else `createdAt`: a field that is no time is a problem, and the next
+ * is read in its place.
  */
 export function recordTimes(record: unknown): RecordTimes | undefined {
   if (!isObject(record)) return undefined;
@@ -125,7 +125,8 @@ export function recordTimes(record: unknown): RecordTimes | undefined {
   };
   const timestampMs =
     take(readRecordTime(record.timestamp_ms, 'timestamp_ms')) ??
-    take(readRecordTime(record.timestamp, 'timestamp', true));
+    take(readRecordTime(record.timestamp, 'timestamp', true)) ??
+    take(readRecordTime(record.createdAt, 'createdAt', true));
   if (timestampMs !== undefined) times.timestampMs = timestampMs;
   const toolCall = toolCallOf(record);
   if (toolCall !== undefined) {

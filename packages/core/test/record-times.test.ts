@@ -26,6 +26,12 @@ describe('recordTimes', () => {
     expect(recordTimes({ type: 'system', timestamp: '2026-09-18T06:34:23.000Z' })).toEqual({
       timestampMs: Date.parse('2026-09-18T06:34:23.000Z'),
     });
+    // The @cursor/sdk store's rows: ISO 8601 in run_events.ndjson, milliseconds in runs.ndjson.
+    expect(recordTimes({ runId: 'r', createdAt: '2026-09-18T06:34:23.000Z' })).toEqual({
+      timestampMs: Date.parse('2026-09-18T06:34:23.000Z'),
+    });
+    expect(recordTimes({ runId: 'r', createdAt: 1790000000000 })).toEqual({ timestampMs: 1790000000000 });
+    expect(recordTimes({ timestamp: 5, createdAt: 7 })).toEqual({ timestampMs: 5 });
     expect(recordTimes({ type: 'tool_call', data: { tool_call: { startedAtMs: 5 } } })).toEqual({
       startedAtMs: 5,
     });

@@ -127,7 +127,7 @@ export function reportInvalidLines(
 /**
  * The exit code of a command that read many logs: 2 when an argument could not be read; else as
  * {@link readingExitCode} over all the logs read. Each error is reported on stderr, in order, then the invalid
- * lines in one line saying what became of them (`invalidLinesFate`).
+ * lines in one line saying what became of them (`invalidLinesFate`). Logs left out as counted elsewhere are said first.
  */
 export function logsExitCode(
   io: CliIo,
@@ -137,9 +137,12 @@ export function logsExitCode(
     readonly logsWithInvalidLines: number;
     readonly firstLogWithInvalidLines: string | null;
     readonly inputProblems: readonly CliError[];
+    /** Logs left out as another log holds the same runs: said, and no reason to exit 1. */
+    readonly countedElsewhere?: readonly CliError[];
   },
   invalidLinesFate: string,
 ): ExitCode {
+  for (const note of outcome.countedElsewhere ?? []) reportError(io, note);
   for (const error of outcome.errors) reportError(io, error);
   if (outcome.firstLogWithInvalidLines !== null) {
     const invalid = {

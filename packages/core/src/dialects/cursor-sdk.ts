@@ -20,6 +20,7 @@ import type {
   SourceLocation,
   StatusEvent,
   StreamStartEvent,
+  TextDeltaEvent,
   TurnTokens,
   Usage,
 } from '../events/index.ts';
@@ -394,7 +395,9 @@ function runRowEvents(
   const startedAt = asNumber(row.startedAt);
   const endedAt = asNumber(row.endedAt);
   const usage = asObject(row.usage);
-  return endRun(state, origin, status, {
+  // The row names the run's model as the SDK's `system` message does; nothing else in `runs.ndjson` would.
+  const model = asString(asObject(row.model)?.id);
+  const ending = endRun(state, origin, status, {
     text: asString(row.result),
     message: asString(row.error),
     usage: usage === undefined ? undefined : toUsage(turnTokens(usage)),
@@ -404,6 +407,19 @@ function runRowEvents(
         ? endedAt - startedAt
         : undefined,
   });
+  if (ending.length === 0) return ending;
+  // A row is a whole run with no stream before it: its opening, as a lone result gets one, with the model.
+  const start = placed(
+    assignDefined<StreamStartEvent>({ type: 'stream-start' }, { model, requestId: asString(row.requestId) }),
+    origin,
+  );
+  const text = asString(row.result);
+  const succeeded = ending.every((event) => event.type !== 'error');
+  const opening: CanonicalEvent[] =
+    succeeded && text !== undefined && text !== ''
+      ? [start, placed({ type: 'text-delta', text } satisfies TextDeltaEvent, origin)]
+      : [start];
+  return [...opening, ...ending];
 }
 
 function toUsage(tokens: TurnTokens): Usage | undefined {

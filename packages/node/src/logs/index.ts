@@ -40,7 +40,13 @@ export {
   startsLikeGzip,
   type TextSniffer,
 } from './text-sniff.ts';
-export { type ExpandLogPathsOptions, expandLogPaths, isLogFileName, type LogEntry } from './walk-logs.ts';
+export {
+  type ExpandLogPathsOptions,
+  expandLogPaths,
+  isLogFileName,
+  type LogEntry,
+  sdkStoreRunRows,
+} from './walk-logs.ts';
 export {
   allowYoungGenerationGrowth,
   GROW_AFTER_BYTES,

@@ -19,7 +19,12 @@ export type LogErrorCode =
   | 'no-logs-found'
   | 'read-failed'
   /** Another agent's log, or one that mixes its records in. */
-  | 'foreign-format';
+  | 'foreign-format'
+  /**
+   * Not a failure: a log left out of what a command adds up because another log it reads holds the same runs (the
+   * `@cursor/sdk` store's `runs.ndjson` beside its `run_events.ndjson`).
+   */
+  | 'counted-elsewhere';
 
 /** A failure to read a log, about one file. */
 export interface LogError {

@@ -10,11 +10,14 @@ import {
   isSessionContent,
   type RecordTimes,
 } from '@cursor-stream/core/normalize';
-import type { LogError, LogResult } from './log-error.ts';
+import { type LogError, type LogResult, logError } from './log-error.ts';
 import type { Progress } from './progress.ts';
 import { type LogReadFacts, type LogsReadOutcome, readEachLog } from './read-each-log.ts';
 import { type ReadingOptions, readLog, type StandardInput } from './read-log.ts';
-import { expandLogPaths } from './walk-logs.ts';
+import { expandLogPaths, sdkStoreRunRows } from './walk-logs.ts';
+
+const SDK_RUN_ROWS_NOTE =
+  'left out: the @cursor/sdk store rows of the runs in the run_events.ndjson beside it, counted from there';
 
 /**
  * Receives the sessions of the logs, one at a time, in input order.
@@ -62,6 +65,8 @@ export interface LogSessionsOptions<Whole = never> extends ReadingOptions {
 export interface LogSessionsOutcome extends LogsReadOutcome {
   /** Events outside any session: invalid lines or unknown records before a session or after its result. */
   eventsOutsideSessions: number;
+  /** Logs not read because another log read holds the same runs, each with why: a note, not a problem. */
+  countedElsewhere: LogError[];
 }
 
 /** One log's events cut into sessions; see {@link createSessionCutter}. */
@@ -164,12 +169,15 @@ export async function visitLogSessions<Whole = never>(
   const outside = { eventsOutsideSessions: 0 };
   // Asked only when it may say yes: a folder of small logs then pays no promise per log for asking.
   const mayReadInRanges = options.inRanges !== undefined && visitor.whole !== undefined;
+  // Each log's size comes with its open: nothing here adds sizes up before reading.
+  const entries = await expandLogPaths(paths, { sizes: false });
+  const runRows = sdkStoreRunRows(entries);
+  const countedElsewhere = [...runRows].map((path) => logError('counted-elsewhere', SDK_RUN_ROWS_NOTE, path));
   const outcome = await readEachLog(
-    // Each log's size comes with its open: nothing here adds sizes up before reading.
-    await expandLogPaths(paths, { sizes: false }),
+    runRows.size === 0 ? entries : entries.filter((entry) => !runRows.has(entry.path)),
     async (path, regularFile) =>
       (mayReadInRanges ? await tryRanges(path, options, visitor, outside) : null) ??
       (await readOne(path, regularFile, options, visitor, outside)),
   );
-  return { ...outcome, ...outside };
+  return { ...outcome, ...outside, countedElsewhere };
 }

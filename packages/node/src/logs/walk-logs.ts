@@ -2,7 +2,7 @@
 
 import { type Dirent, type Stats, statSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { ioError, type LogError, logError } from './log-error.ts';
 
 /** Names a directory walk picks up: NDJSON logs, plain or gzipped. */
@@ -105,4 +105,25 @@ function statOf(path: string): Stats | undefined {
 
 function noLogs(path: string): LogError {
   return logError('no-logs-found', 'no .ndjson, .jsonl or .log files (or their .gz) in this directory', path);
+}
+
+/** The file names of `@cursor/sdk`'s `JsonlLocalAgentStore`: one folder holds every run, as rows and as events. */
+const SDK_STORE_RUNS = 'runs.ndjson';
+const SDK_STORE_RUN_EVENTS = 'run_events.ndjson';
+
+/**
+ * The `@cursor/sdk` store's run rows read beside the events of the same runs: among `entries`, each `runs.ndjson`
+ * whose folder's `run_events.ndjson` is read too. A row is the whole of a run that `run_events.ndjson` streams, usage
+ * and all, so a command that adds runs up counts one of the two; it counts the events, which say what the run did.
+ */
+export function sdkStoreRunRows(entries: readonly LogEntry[]): Set<string> {
+  const eventFolders = new Set<string>();
+  for (const entry of entries)
+    if (basename(entry.path) === SDK_STORE_RUN_EVENTS) eventFolders.add(dirname(entry.path));
+  const rows = new Set<string>();
+  if (eventFolders.size === 0) return rows;
+  for (const entry of entries)
+    if (basename(entry.path) === SDK_STORE_RUNS && eventFolders.has(dirname(entry.path)))
+      rows.add(entry.path);
+  return rows;
 }
