@@ -14,6 +14,8 @@ import {
 } from '@cursor-stream/core/events';
 import { toolErrorText } from '@cursor-stream/core/tools';
 import type { FinishReason, UIMessageChunk } from 'ai';
+import { createCompletedCalls } from './completed-calls.ts';
+import { type ModelStep, newModelStep, startsNewStep } from './model-steps.ts';
 
 /** Options of {@link createUIMessageEncoder} and {@link toUIMessageStream}. */
 export interface UIMessageEncoderOptions {
@@ -60,7 +62,9 @@ const MAX_ERRORS = 3;
  * Creates an encoder of one assistant message. Block ids are `text-1`, `reasoning-1`, `text-2`, ... in the order the
  * blocks open, so the same events always give the same chunks (a relay replaying a log sends the same ids again).
  *
- * Mapping: `text-delta` → `text-start`/`text-delta`/`text-end`; `reasoning-delta`/`reasoning-end` →
+ * Mapping: each model call's output in a `start-step`/`finish-step` pair, cut as the harness bridge cuts steps (a new
+ * one when, after tool calls, the model writes again under another model call id, or once every call completed where
+ * the log names none); `text-delta` → `text-start`/`text-delta`/`text-end`; `reasoning-delta`/`reasoning-end` →
  * `reasoning-start`/`reasoning-delta`/`reasoning-end`; `tool-call` → `tool-input-available`; `tool-result` →
  * `tool-output-available`, or `tool-output-error` with {@link toolErrorText} when it failed; a call still open at
  * its session's `finish` → `tool-output-error`; `error` events and a failed `finish` → one `error` chunk at the end;
@@ -69,9 +73,12 @@ const MAX_ERRORS = 3;
 export function createUIMessageEncoder(options: UIMessageEncoderOptions = {}): UIMessageEncoder {
   const dynamic = options.dynamicTools === true ? { dynamic: true } : {};
   const openTools = new Map<string, string>();
+  const completed = createCompletedCalls();
   let started = false;
   let ended = false;
   let block: { kind: BlockKind; id: string } | undefined;
+  /** The open step; `undefined` between steps. */
+  let step: ModelStep | undefined;
   const blockCounts: Record<BlockKind, number> = { text: 0, reasoning: 0 };
   /** The run's error messages, each once, in order: the first is often the cause, the last what it came to. */
   const errors: string[] = [];
@@ -91,7 +98,25 @@ export function createUIMessageEncoder(options: UIMessageEncoderOptions = {}): U
     block = undefined;
   }
 
-  function delta(out: UIMessageChunk[], kind: BlockKind, text: string): void {
+  /** The open step, opened with `start-step` when none is. */
+  function openStep(out: UIMessageChunk[]): ModelStep {
+    if (step === undefined) {
+      step = newModelStep();
+      out.push({ type: 'start-step' });
+    }
+    return step;
+  }
+
+  function closeStep(out: UIMessageChunk[]): void {
+    closeBlock(out);
+    if (step === undefined) return;
+    out.push({ type: 'finish-step' });
+    step = undefined;
+  }
+
+  function delta(out: UIMessageChunk[], kind: BlockKind, text: string, modelCallId?: string): void {
+    if (step !== undefined && startsNewStep(step, modelCallId, openTools.size)) closeStep(out);
+    openStep(out).modelCallId ??= modelCallId;
     if (block?.kind !== kind) {
       closeBlock(out);
       blockCounts[kind] += 1;
@@ -107,6 +132,7 @@ export function createUIMessageEncoder(options: UIMessageEncoderOptions = {}): U
     input: unknown,
   ) {
     closeBlock(out);
+    openStep(out).hadToolCall = true;
     openTools.set(call.toolCallId, call.toolName);
     out.push({
       type: 'tool-input-available',
@@ -121,8 +147,12 @@ export function createUIMessageEncoder(options: UIMessageEncoderOptions = {}): U
   function toolOutput(out: UIMessageChunk[], result: ToolResultEvent): void {
     // The AI SDK attaches an output to an existing tool part, so a result without its call opens the part first,
     // with the arguments the result repeats, else none: the chunk's `input` is required (`{}` as the harness sends).
+    // A call's part takes one output: a completion sent again leaves the first standing.
+    if (completed.has(result.toolCallId)) return;
     if (!openTools.has(result.toolCallId)) toolInput(out, result, result.input ?? {});
     openTools.delete(result.toolCallId);
+    completed.add(result.toolCallId);
+    openStep(out).hadToolResult = true;
     out.push(
       result.isError
         ? {
@@ -139,8 +169,10 @@ export function createUIMessageEncoder(options: UIMessageEncoderOptions = {}): U
     closeBlock(out);
     for (const toolCallId of openTools.keys()) {
       out.push({ type: 'tool-output-error', toolCallId, errorText: UNFINISHED_TOOL_ERROR_TEXT, ...dynamic });
+      completed.add(toolCallId);
     }
     openTools.clear();
+    closeStep(out);
   }
 
   function finish(out: UIMessageChunk[], event: FinishEvent): void {
@@ -159,7 +191,7 @@ export function createUIMessageEncoder(options: UIMessageEncoderOptions = {}): U
   function route(out: UIMessageChunk[], event: CanonicalEvent): void {
     switch (event.type) {
       case 'text-delta':
-        if (event.text !== '') delta(out, 'text', event.text);
+        if (event.text !== '') delta(out, 'text', event.text, event.modelCallId);
         return;
       case 'reasoning-delta':
         if (options.reasoning !== false && event.text !== '') delta(out, 'reasoning', event.text);
@@ -168,8 +200,9 @@ export function createUIMessageEncoder(options: UIMessageEncoderOptions = {}): U
         if (block?.kind === 'reasoning') closeBlock(out);
         return;
       case 'tool-call':
-        // A repeated start of a call that is still open adds nothing.
-        if (!openTools.has(event.toolCallId)) toolInput(out, event, event.input);
+        // A repeated start of a call that is open or completed adds nothing: it would reopen the call's part.
+        if (!openTools.has(event.toolCallId) && !completed.has(event.toolCallId))
+          toolInput(out, event, event.input);
         return;
       case 'tool-result':
         toolOutput(out, event);

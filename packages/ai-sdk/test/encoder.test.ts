@@ -6,7 +6,7 @@ import {
 } from '@cursor-stream/ai-sdk';
 import type { CanonicalEvent } from '@cursor-stream/core';
 import { fc, test as propertyTest } from '@fast-check/vitest';
-import type { UIMessageChunk } from 'ai';
+import { convertToModelMessages, type UIMessageChunk } from 'ai';
 import { describe, expect, test } from 'vitest';
 import { readAsAiSdk, toolParts } from './support.ts';
 
@@ -53,9 +53,10 @@ async function chunksOf(events: Iterable<CanonicalEvent> | AsyncIterable<Canonic
 }
 
 describe('toUIMessageStream', () => {
-  test('gives blocks with stable ids, a tool part per call, and start and finish around them', async () => {
+  test('gives blocks with stable ids, a tool part per call, a step per model call, and start and finish around them', async () => {
     expect(await chunksOf(SESSION)).toEqual([
       { type: 'start' },
+      { type: 'start-step' },
       { type: 'reasoning-start', id: 'reasoning-1' },
       { type: 'reasoning-delta', id: 'reasoning-1', delta: 'I should ' },
       { type: 'reasoning-delta', id: 'reasoning-1', delta: 'look.' },
@@ -72,9 +73,13 @@ describe('toUIMessageStream', () => {
         providerExecuted: true,
       },
       { type: 'tool-output-available', toolCallId: 'c1', output: { files: ['a'] } },
+      // The model writes again once its call completed: its next call, a step of its own.
+      { type: 'finish-step' },
+      { type: 'start-step' },
       { type: 'text-start', id: 'text-2' },
       { type: 'text-delta', id: 'text-2', delta: 'One file.' },
       { type: 'text-end', id: 'text-2' },
+      { type: 'finish-step' },
       { type: 'finish', finishReason: 'stop' },
     ]);
   });
@@ -112,10 +117,11 @@ describe('toUIMessageStream', () => {
       { type: 'error', message: 'The agent exited with code 1: not logged in', code: 'exit-nonzero' },
       finish({ finishReason: 'incomplete', isError: true, pendingToolCallIds: ['c2'] }),
     ]);
-    expect(chunks.slice(-5)).toEqual([
+    expect(chunks.slice(-6)).toEqual([
       { type: 'text-end', id: 'text-1' },
       expect.objectContaining({ type: 'tool-input-available', toolCallId: 'c2' }),
       { type: 'tool-output-error', toolCallId: 'c2', errorText: UNFINISHED_TOOL_ERROR_TEXT },
+      { type: 'finish-step' },
       { type: 'error', errorText: 'The agent exited with code 1: not logged in' },
       { type: 'finish', finishReason: 'other' },
     ]);
@@ -171,6 +177,44 @@ describe('toUIMessageStream', () => {
     expect(encoder.end().at(-1)).toEqual({ type: 'finish' });
     expect(encoder.encode({ type: 'text-delta', text: 'b' })).toEqual([]);
     expect(encoder.end()).toEqual([]);
+  });
+
+  test("a run of several model calls is as many steps, which the AI SDK's convertToModelMessages keeps apart", async () => {
+    const call = (id: string, modelCallId: string): CanonicalEvent[] => [
+      { type: 'text-delta', text: `Reading ${id}.`, modelCallId },
+      { type: 'tool-call', toolCallId: id, toolName: 'read', providerToolName: 'readToolCall', input: {} },
+      {
+        type: 'tool-result',
+        toolCallId: id,
+        toolName: 'read',
+        providerToolName: 'readToolCall',
+        status: 'success',
+        isError: false,
+        output: { content: id },
+      },
+    ];
+    const events = [...call('a', 'm1'), ...call('b', 'm2'), { type: 'text-delta', text: 'Done.' }, finish()];
+    const { message } = await readAsAiSdk(events as CanonicalEvent[]);
+    expect(message?.parts.filter((part) => part.type === 'step-start')).toHaveLength(3);
+    if (message === undefined) throw new Error('no message');
+    const modelMessages = await convertToModelMessages([message]);
+    // One assistant message per model call, each with its own text, call and result, in order.
+    expect(modelMessages.map((model) => model.role)).toEqual(['assistant', 'assistant', 'assistant']);
+    expect(
+      modelMessages.map((model) =>
+        Array.isArray(model.content) ? model.content.map((part) => part.type) : [typeof model.content],
+      ),
+    ).toEqual([['text', 'tool-call', 'tool-result'], ['text', 'tool-call', 'tool-result'], ['text']]);
+  });
+
+  test('a call started again after it completed keeps its part and its output', async () => {
+    // The start again, and no completion after it: the call did complete, and its part must not fail.
+    const callEvent = SESSION.find((event) => event.type === 'tool-call') as CanonicalEvent;
+    const events = [...SESSION.slice(0, -1), callEvent, finish()];
+    const { message } = await readAsAiSdk(events);
+    expect(toolParts(message)).toEqual([
+      expect.objectContaining({ toolCallId: 'c1', state: 'output-available', output: { files: ['a'] } }),
+    ]);
   });
 });
 
@@ -237,7 +281,13 @@ function expectWellFormed(chunks: readonly UIMessageChunk[]): void {
   expect(chunks.filter((chunk) => chunk.type === 'start' || chunk.type === 'finish')).toHaveLength(2);
   const open = new Set<string>();
   const tools = new Map<string, 'input' | 'done'>();
+  let inStep = false;
   for (const chunk of chunks) {
+    // Every part is made inside a step, and steps do not nest.
+    if (chunk.type === 'start-step' || chunk.type === 'finish-step') {
+      expect([inStep, open.size]).toEqual([chunk.type === 'finish-step', 0]);
+      inStep = chunk.type === 'start-step';
+    } else if (!['start', 'finish', 'error'].includes(chunk.type)) expect(inStep, chunk.type).toBe(true);
     if (chunk.type === 'text-start' || chunk.type === 'reasoning-start') {
       expect(open.size).toBe(0);
       open.add(chunk.id);
@@ -253,6 +303,7 @@ function expectWellFormed(chunks: readonly UIMessageChunk[]): void {
     }
   }
   expect(open.size).toBe(0);
+  expect(inStep).toBe(false);
   expect([...tools.values()].every((state) => state === 'done')).toBe(true);
 }
 
@@ -295,8 +346,10 @@ describe('a source that throws', () => {
     for await (const chunk of toUIMessageStream(failing())) chunks.push(chunk);
     expect(chunks.map((chunk) => chunk.type)).toEqual([
       'start',
+      'start-step',
       'tool-input-available',
       'tool-output-error',
+      'finish-step',
       'error',
       'finish',
     ]);

@@ -34,6 +34,8 @@ import type {
   ToolCallEvent,
   ToolResultEvent,
 } from '@cursor-stream/core/normalize';
+import { createCompletedCalls } from '../completed-calls.ts';
+import { newModelStep, startsNewStep } from '../model-steps.ts';
 import { UNFINISHED_TOOL_ERROR_TEXT } from '../ui-message-encoder.ts';
 import { builtinToolOfKind } from './builtin-tools.ts';
 import { cursorUsage, type HarnessUsage, unknownUsage } from './usage.ts';
@@ -71,23 +73,6 @@ interface OpenCall {
   toolName: string;
   dynamic: boolean;
 }
-
-interface Step {
-  /** The model call the step's output came from, once a part of it named one. */
-  modelCallId: string | undefined;
-  hadToolCall: boolean;
-  hadToolResult: boolean;
-}
-
-function newStep(): Step {
-  return { modelCallId: undefined, hadToolCall: false, hadToolResult: false };
-}
-
-/**
- * How many completed calls are remembered, so that a repeated start or completion of one is told from a new call
- * (the AI SDK takes each call id once). A bound, so that a turn's memory does not grow with its length.
- */
-const REMEMBERED_CALLS = 1024;
 
 function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -130,14 +115,13 @@ export function createTurnParts(options: TurnPartOptions): TurnParts {
   let started = false;
   let block: { kind: 'text' | 'reasoning'; id: string } | undefined;
   const blockCounts = { text: 0, reasoning: 0 };
-  let step = newStep();
+  let step = newModelStep();
   const openCalls = new Map<string, OpenCall>();
-  const completed = new Set<string>();
+  const completed = createCompletedCalls();
 
   function complete(toolCallId: string): void {
     openCalls.delete(toolCallId);
     completed.add(toolCallId);
-    if (completed.size > REMEMBERED_CALLS) completed.delete(completed.values().next().value as string);
   }
 
   function start(out: Part[], init?: StreamStartEvent): void {
@@ -181,19 +165,14 @@ export function createTurnParts(options: TurnPartOptions): TurnParts {
       usage: unknownUsage(),
       ...(metadata === undefined ? {} : { harnessMetadata: metadata }),
     });
-    step = newStep();
+    step = newModelStep();
   }
 
   /** Opens a new step when the model writes again after its tool calls (see the mapping above). */
   function modelOutput(out: Part[], modelCallId: string | undefined): void {
     start(out);
-    if (step.hadToolCall) {
-      const otherCall =
-        modelCallId !== undefined && step.modelCallId !== undefined
-          ? modelCallId !== step.modelCallId
-          : openCalls.size === 0 && step.hadToolResult;
-      if (otherCall) closeStep(out, { unified: 'tool-calls', raw: undefined });
-    }
+    if (startsNewStep(step, modelCallId, openCalls.size))
+      closeStep(out, { unified: 'tool-calls', raw: undefined });
     step.modelCallId ??= modelCallId;
   }
 
