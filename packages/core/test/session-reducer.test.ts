@@ -217,6 +217,18 @@ describe('lines that belong to no session', () => {
     const sessions = reduceSessions([noise, { type: 'stream-start', sessionId: 's' }]);
     expect(sessions.map((session) => session.sessionId)).toEqual(['s']);
   });
+
+  test("a session without an id is not named by the next run's preamble after its finish", () => {
+    // A CLI run that names no session, then an ACP client's notices before its next session starts.
+    const status = { type: 'status', kind: 'compacting', sessionId: 'acp-1' } as const;
+    const sessions = reduceSessions([
+      { type: 'stream-start' },
+      { type: 'finish', finishReason: 'stop', isError: false, pendingToolCallIds: [] },
+      status,
+      { type: 'stream-start', sessionId: 'acp-1' },
+    ]);
+    expect(sessions.map((session) => session.sessionId)).toEqual([null, 'acp-1']);
+  });
 });
 
 describe('the assistant text, bounded', () => {

@@ -248,7 +248,10 @@ function snapshot(summary: SessionSummary): SessionSummary {
 function apply(builder: SessionBuilder, event: CanonicalEvent): void {
   const { summary } = builder;
   summary.counts[event.type] = (summary.counts[event.type] ?? 0) + 1;
-  if (summary.sessionId === null && event.sessionId !== undefined) summary.sessionId = event.sessionId;
+  // Events after a session's finish (a next run's preamble in the same log) do not name it.
+  const named = !builder.finished || event.type === 'finish';
+  if (summary.sessionId === null && event.sessionId !== undefined && named)
+    summary.sessionId = event.sessionId;
   switch (event.type) {
     case 'stream-start':
       summary.model ??= event.model ?? null;
