@@ -1,7 +1,8 @@
 /**
- * Token counts as tools sum them. The normalizer keeps any finite count of zero or more a log reports, as the log
- * says it; a sum over sessions needs whole numbers that add up exactly and stay finite (two counts of `1e308` add up
- * to `Infinity`). {@link checkUsage} is the one place that tells such counts from the others.
+ * Token counts as tools sum them. The normalizer keeps any finite number a log reports as a count, as the log says it
+ * (see {@link reportedCount}); a sum over sessions needs whole numbers that add up exactly and stay finite (two counts
+ * of `1e308` add up to `Infinity`). {@link checkUsage} is the one place that tells such counts from the others, and
+ * says why each other one is left out: a count the dialects dropped would be lost without a word.
  */
 
 import type { Usage } from './events/index.ts';
@@ -9,6 +10,15 @@ import type { Usage } from './events/index.ts';
 /** Whether `value` is a token count: a whole number from 0 to `Number.MAX_SAFE_INTEGER` (2^53 - 1). */
 export function isTokenCount(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
+/**
+ * A token count as a log reports it: any finite number (a negative or fractional one too, for {@link checkUsage} to
+ * name), or a string of digits, as 64-bit protobuf integers are sent; `undefined` for anything else.
+ */
+export function reportedCount(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  return typeof value === 'string' && /^\d{1,20}$/.test(value) ? Number(value) : undefined;
 }
 
 const USAGE_FIELDS = ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens'] as const;
@@ -38,9 +48,11 @@ export function checkUsage(usage: Usage | null | undefined): CheckedUsage {
       found = true;
     } else {
       const why =
-        Number.isInteger(count) && count > 0
-          ? 'is more tokens than can be counted exactly'
-          : 'is not a whole number of tokens';
+        count < 0
+          ? 'is negative, not a number of tokens'
+          : Number.isInteger(count)
+            ? 'is more tokens than can be counted exactly'
+            : 'is not a whole number of tokens';
       problems.push(`usage.${field} ${count} ${why}`);
     }
   }

@@ -8,6 +8,7 @@ import {
 } from '@cursor-stream/core/normalize';
 import { fc, test as propTest } from '@fast-check/vitest';
 import { describe, expect, test } from 'vitest';
+import { normalizeText } from './support.ts';
 
 describe('recordTimes', () => {
   test('reads each dialect’s clocks', () => {
@@ -146,6 +147,32 @@ describe('checkUsage', () => {
     expect(checked.problems).toHaveLength(fields.length - whole.length);
     for (const [field, count] of fields) {
       if (!isTokenCount(count)) expect(checked.problems.join('\n')).toContain(`usage.${field} ${count} `);
+    }
+  });
+});
+
+describe('token counts a log gets wrong', () => {
+  test('reach checkUsage from every dialect, which names each one left out', () => {
+    const usage = { inputTokens: -5, outputTokens: '12', cacheReadTokens: 2.5, cacheWriteTokens: 'many' };
+    const logs = [
+      // The CLI's result, and a @cursor/sdk store's run row.
+      `{"type":"system","subtype":"init","session_id":"s","model":"m"}\n{"type":"result","subtype":"success","is_error":false,"result":"","session_id":"s","usage":${JSON.stringify(usage)}}\n`,
+      `${JSON.stringify({ runId: 'r', agentId: 'a', turnNumber: 1, status: 'finished', usage })}\n`,
+    ];
+    for (const log of logs) {
+      const finish = normalizeText(log).find((event) => event.type === 'finish');
+      // As the log says, a string of digits read as the 64-bit integer it stands for; `many` is no number at all.
+      expect(finish?.type === 'finish' && finish.usage).toEqual({
+        inputTokens: -5,
+        outputTokens: 12,
+        cacheReadTokens: 2.5,
+      });
+      const checked = checkUsage(finish?.type === 'finish' ? finish.usage : undefined);
+      expect(checked.usage).toEqual({ outputTokens: 12 });
+      expect(checked.problems).toEqual([
+        'usage.inputTokens -5 is negative, not a number of tokens',
+        'usage.cacheReadTokens 2.5 is not a whole number of tokens',
+      ]);
     }
   });
 });

@@ -31,6 +31,7 @@ import type {
   UsageEvent,
 } from '../events/index.ts';
 import { asCount, asNumber, asObject, asString, assignDefined, isJsonObject } from '../json-values.ts';
+import { reportedCount } from '../token-counts.ts';
 import { typeNameOf, unknownEvent } from '../unknown-event.ts';
 import { encodeAcp } from './acp-encoder.ts';
 import { ACP_STATUS_UPDATES } from './acp-status-updates.ts';
@@ -424,7 +425,7 @@ function sessionUpdate(turn: Turn, update: JsonObject, sessionId: unknown): void
 function promptTokens(usage: JsonObject): TurnTokens {
   const first = (...fields: string[]): number | null => {
     for (const field of fields) {
-      const count = asCount(usage[field]);
+      const count = reportedCount(usage[field]);
       if (count !== undefined) return count;
     }
     return null;

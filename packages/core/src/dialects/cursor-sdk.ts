@@ -24,16 +24,9 @@ import type {
   TurnTokens,
   Usage,
 } from '../events/index.ts';
-import {
-  asCount,
-  asNumber,
-  asObject,
-  asString,
-  assignDefined,
-  isJsonObject,
-  ownEntry,
-} from '../json-values.ts';
+import { asNumber, asObject, asString, assignDefined, isJsonObject, ownEntry } from '../json-values.ts';
 import { malformedRecord } from '../malformed-record.ts';
+import { reportedCount } from '../token-counts.ts';
 import { typeNameOf, unknownEvent } from '../unknown-event.ts';
 import { messageText, NO_EVENTS } from './cli-records.ts';
 import { encodeCursorSdk } from './cursor-sdk-encoder.ts';
@@ -121,7 +114,7 @@ function markEnded(state: CursorSdkState, runId: string | undefined): void {
 
 /** The SDK's `TokenUsage` with each count the SDK does not give as `null`. */
 function turnTokens(usage: JsonObject): TurnTokens {
-  const count = (field: string): number | null => asCount(usage[field]) ?? null;
+  const count = (field: string): number | null => reportedCount(usage[field]) ?? null;
   return {
     inputTokens: count('inputTokens'),
     outputTokens: count('outputTokens'),

@@ -1,5 +1,6 @@
 import type { Usage } from '../events/index.ts';
-import { asCount, isJsonObject } from '../json-values.ts';
+import { isJsonObject } from '../json-values.ts';
+import { reportedCount } from '../token-counts.ts';
 
 /** Each canonical usage field, with the spellings sources use for it (camelCase, snake_case, Anthropic's). */
 const USAGE_FIELDS: ReadonlyArray<readonly [keyof Usage, readonly string[]]> = [
@@ -16,7 +17,7 @@ export function normalizeUsage(value: unknown): Usage | undefined {
   let found = false;
   for (const [field, spellings] of USAGE_FIELDS) {
     for (const spelling of spellings) {
-      const count = asCount(value[spelling]);
+      const count = reportedCount(value[spelling]);
       if (count !== undefined) {
         usage[field] = count;
         found = true;
