@@ -9,6 +9,7 @@ import {
   firstNulByte,
   isLogFileName,
   looksLikeBinary,
+  sdkStoreRunRows,
   startsLikeGzip,
 } from '@cursor-stream/node/logs';
 import { fc, test } from '@fast-check/vitest';
@@ -50,6 +51,26 @@ describe('text sniffing', () => {
     expect([firstNulByte(Uint8Array.of(0x7b, 0x00)), firstNulByte(bytes('{"a":"\\u0000"}'))]).toEqual([
       1, -1,
     ]);
+  });
+});
+
+describe('sdkStoreRunRows', () => {
+  const entry = (path: string) => ({ path, size: undefined, regularFile: true });
+  test('names the run rows read beside the events of the same store, plain or gzipped, and no others', () => {
+    const paths = [
+      join('store', 'runs.ndjson'),
+      join('store', 'run_events.ndjson'),
+      join('zipped', 'runs.ndjson.gz'),
+      join('zipped', 'run_events.ndjson.gz'),
+      join('rows-alone', 'runs.ndjson'),
+      join('other', 'run_events.ndjson'),
+      join('other', 'my-runs.ndjson'),
+    ];
+    expect([...sdkStoreRunRows(paths.map(entry))]).toEqual([
+      join('store', 'runs.ndjson'),
+      join('zipped', 'runs.ndjson.gz'),
+    ]);
+    expect(sdkStoreRunRows([entry('runs.ndjson')]).size).toBe(0);
   });
 });
 

@@ -107,9 +107,12 @@ function noLogs(path: string): LogError {
   return logError('no-logs-found', 'no .ndjson, .jsonl or .log files (or their .gz) in this directory', path);
 }
 
-/** The file names of `@cursor/sdk`'s `JsonlLocalAgentStore`: one folder holds every run, as rows and as events. */
-const SDK_STORE_RUNS = 'runs.ndjson';
-const SDK_STORE_RUN_EVENTS = 'run_events.ndjson';
+/**
+ * The file names of `@cursor/sdk`'s `JsonlLocalAgentStore` (one folder holds every run, as rows and as events), and of
+ * their gzipped copies.
+ */
+const SDK_STORE_RUNS = /^runs\.ndjson(?:\.gz)?$/;
+const SDK_STORE_RUN_EVENTS = /^run_events\.ndjson(?:\.gz)?$/;
 
 /**
  * The `@cursor/sdk` store's run rows read beside the events of the same runs: among `entries`, each `runs.ndjson`
@@ -119,11 +122,11 @@ const SDK_STORE_RUN_EVENTS = 'run_events.ndjson';
 export function sdkStoreRunRows(entries: readonly LogEntry[]): Set<string> {
   const eventFolders = new Set<string>();
   for (const entry of entries)
-    if (basename(entry.path) === SDK_STORE_RUN_EVENTS) eventFolders.add(dirname(entry.path));
+    if (SDK_STORE_RUN_EVENTS.test(basename(entry.path))) eventFolders.add(dirname(entry.path));
   const rows = new Set<string>();
   if (eventFolders.size === 0) return rows;
   for (const entry of entries)
-    if (basename(entry.path) === SDK_STORE_RUNS && eventFolders.has(dirname(entry.path)))
+    if (SDK_STORE_RUNS.test(basename(entry.path)) && eventFolders.has(dirname(entry.path)))
       rows.add(entry.path);
   return rows;
 }
