@@ -17,6 +17,7 @@ import {
   type Usage,
   unreachable,
 } from '@cursor-stream/core/normalize';
+import { mcpToolName } from '@cursor-stream/core/tools';
 
 /** One tool call of an exported session. Absent values are `null`. */
 export interface ExportToolCall {
@@ -25,6 +26,8 @@ export interface ExportToolCall {
   toolName: string;
   /** The tool's name as the log sent it (`shellToolCall`, `mcpToolCall`, ...). */
   providerToolName: string | null;
+  /** For an `mcp` call, the MCP tool its input names (`server-tool`); `null` otherwise or when it names none. */
+  mcpToolName: string | null;
   /** The result arm (`success`, `failure`, `rejected`, ...), or `pending` when no completion came. */
   status: ToolResultStatus | 'pending';
   /** Completed with any status but `success`. */
@@ -99,6 +102,7 @@ export interface SessionCollector {
 
 interface CallExtras {
   providerToolName: string | null;
+  mcpToolName: string | null;
   startedAtMs: number | null;
   completedAtMs: number | null;
   input?: unknown;
@@ -146,7 +150,7 @@ function noteTimes(session: OpenSession, times: RecordTimes | undefined): void {
 function extrasOf(session: OpenSession, toolCallId: string): CallExtras {
   let extras = session.extras.get(toolCallId);
   if (extras === undefined) {
-    extras = { providerToolName: null, startedAtMs: null, completedAtMs: null };
+    extras = { providerToolName: null, mcpToolName: null, startedAtMs: null, completedAtMs: null };
     session.extras.set(toolCallId, extras);
   }
   return extras;
@@ -162,6 +166,7 @@ function noteEvent(
     case 'tool-call': {
       const extras = extrasOf(session, event.toolCallId);
       extras.providerToolName ??= event.providerToolName;
+      if (event.toolName === 'mcp') extras.mcpToolName ??= mcpToolName(event.input) ?? null;
       extras.startedAtMs ??= times?.startedAtMs ?? times?.timestampMs ?? null;
       if (content && extras.input === undefined) extras.input = event.input;
       return;
@@ -211,6 +216,7 @@ function finishedSession(
     const exported: ExportToolCall = {
       ...call,
       providerToolName: extras?.providerToolName ?? null,
+      mcpToolName: extras?.mcpToolName ?? null,
       isError: isFailedStatus(call.status),
       startedAtMs: extras?.startedAtMs ?? null,
       completedAtMs: extras?.completedAtMs ?? null,

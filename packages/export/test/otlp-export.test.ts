@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createNormalizer, reduceSessions } from '@cursor-stream/core';
-import { REAL_CORPUS } from '@cursor-stream/test-kit/corpus';
+import { CORPUS_DIR, REAL_CORPUS } from '@cursor-stream/test-kit/corpus';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ExportWarning } from '../src/index.ts';
 import {
@@ -171,6 +171,17 @@ describe('OTLP export', () => {
     expect(JSON.parse(String(attribute(tools[0] as DecodedSpan, 'gen_ai.tool.call.result')))).toMatchObject({
       exitCode: 0,
     });
+  });
+
+  it('names an MCP call by the MCP tool it ran, without its arguments', async () => {
+    const path = join(CORPUS_DIR, 'official', 'parallel-tools-out-of-order.ndjson');
+    const [line] = await exportToLines([[path, readFileSync(path, 'utf8')]]);
+    const mcp = spansOf(decodeJsonRequest(requestType, line ?? '')).filter(
+      (span) => attribute(span, 'gen_ai.tool.type') === 'extension',
+    );
+    expect(mcp.map((span) => [span.name, attribute(span, 'gen_ai.tool.name')])).toEqual([
+      ['execute_tool docs-search', 'docs-search'],
+    ]);
   });
 
   it('has one agent span per session and one tool span per call on every bundled recording', async () => {

@@ -34,6 +34,7 @@ import type {
   ToolCallEvent,
   ToolResultEvent,
 } from '@cursor-stream/core/normalize';
+import { mcpToolName } from '@cursor-stream/core/tools';
 import { createCompletedCalls } from '../completed-calls.ts';
 import { newModelStep, startsNewStep } from '../model-steps.ts';
 import { UNFINISHED_TOOL_ERROR_TEXT } from '../ui-message-encoder.ts';
@@ -88,15 +89,6 @@ function defined(fields: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }
 
-/** The name of an MCP call: the CLI's `name` (`server-tool`), else server and tool joined the same way. */
-function mcpToolName(input: unknown): string {
-  if (!isObject(input)) return 'mcp';
-  if (typeof input.name === 'string' && input.name !== '') return input.name;
-  const { providerIdentifier: server, toolName: tool } = input;
-  if (typeof server === 'string' && typeof tool === 'string') return `${server}-${tool}`;
-  return typeof tool === 'string' && tool !== '' ? tool : 'mcp';
-}
-
 /** How a call is named to the AI SDK: a builtin's key, or a dynamic tool's name. */
 function describeCall(call: Pick<ToolCallEvent, 'toolName' | 'providerToolName'>, input: unknown) {
   const builtin = builtinToolOfKind(call.providerToolName);
@@ -104,7 +96,7 @@ function describeCall(call: Pick<ToolCallEvent, 'toolName' | 'providerToolName'>
   if (call.toolName === 'mcp') {
     // An MCP call's own arguments are under `args`; the server and tool are in its name.
     const args = isObject(input) && isObject(input.args) ? input.args : input;
-    return { toolName: mcpToolName(input), dynamic: true, input: args };
+    return { toolName: mcpToolName(input) ?? 'mcp', dynamic: true, input: args };
   }
   return { toolName: call.toolName, dynamic: true, input };
 }

@@ -3,6 +3,7 @@
  * headline and other arguments), how it ended (the facts of its output), and why it failed (its error text).
  */
 
+export { mcpToolName } from './mcp-tool-name.ts';
 export { toolErrorText, toolFailureReason } from './tool-error-text.ts';
 export { toolArgumentDetails, toolHeadline, toolLabel } from './tool-headline.ts';
 export { toolOutcomeDetails } from './tool-outcome.ts';

@@ -211,9 +211,12 @@ function toolSpan(
   sessionStartMs: number,
   options: SpanOptions,
 ): ReadableSpan {
+  // An MCP call is named by the MCP tool it ran, as the harness names it, so that traces tell one server's tool from
+  // another's; its type says it is an extension.
+  const toolName = call.mcpToolName ?? call.toolName;
   const attributes: Attributes = {
     [ATTR.operationName]: 'execute_tool',
-    [ATTR.toolName]: call.toolName,
+    [ATTR.toolName]: toolName,
     [ATTR.toolCallId]: call.toolCallId,
     [ATTR.toolType]: call.toolName === 'mcp' ? 'extension' : 'function',
     [ATTR.toolStatus]: call.status,
@@ -229,7 +232,7 @@ function toolSpan(
   attributes[ATTR.timeSource] = times.fromRecords ? 'records' : 'position';
   return readableSpan(
     {
-      name: `execute_tool ${call.toolName}`,
+      name: `execute_tool ${toolName}`,
       ids: context(ids.traceId, ids.toolSpanId(call.toolCallId)),
       parent: context(ids.traceId, ids.agentSpanId),
       startMs: times.startMs,
