@@ -13,6 +13,8 @@ export const REMEMBERED_CALLS = 1024;
 export interface CompletedCalls {
   has(toolCallId: string): boolean;
   add(toolCallId: string): void;
+  /** Forgets every call: a new session's ids are its own. */
+  clear(): void;
 }
 
 /** A fresh {@link CompletedCalls}. */
@@ -24,5 +26,6 @@ export function createCompletedCalls(): CompletedCalls {
       calls.add(toolCallId);
       if (calls.size > REMEMBERED_CALLS) calls.delete(calls.values().next().value as string);
     },
+    clear: () => calls.clear(),
   };
 }

@@ -5,7 +5,7 @@
 
 /** What is known of the open step. */
 export interface ModelStep {
-  /** The model call the step's output came from, once a part of it named one. */
+  /** The model call the step's latest output came from, once a part of it named one. */
   modelCallId: string | undefined;
   hadToolCall: boolean;
   hadToolResult: boolean;
@@ -26,4 +26,12 @@ export function startsNewStep(step: ModelStep, modelCallId: string | undefined, 
   return modelCallId !== undefined && step.modelCallId !== undefined
     ? modelCallId !== step.modelCallId
     : openCalls === 0 && step.hadToolResult;
+}
+
+/**
+ * Notes the model's output (text, reasoning or a tool call) under `modelCallId` in the open step: the call its latest
+ * output came from, so that parallel calls of one model call, after text of another, stay in one step.
+ */
+export function noteModelOutput(step: ModelStep, modelCallId: string | undefined): void {
+  if (modelCallId !== undefined) step.modelCallId = modelCallId;
 }

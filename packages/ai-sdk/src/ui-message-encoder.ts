@@ -15,7 +15,7 @@ import {
 import { toolErrorText } from '@cursor-stream/core/tools';
 import type { FinishReason, UIMessageChunk } from 'ai';
 import { createCompletedCalls } from './completed-calls.ts';
-import { type ModelStep, newModelStep, startsNewStep } from './model-steps.ts';
+import { type ModelStep, newModelStep, noteModelOutput, startsNewStep } from './model-steps.ts';
 
 /** Options of {@link createUIMessageEncoder} and {@link toUIMessageStream}. */
 export interface UIMessageEncoderOptions {
@@ -114,9 +114,14 @@ export function createUIMessageEncoder(options: UIMessageEncoderOptions = {}): U
     step = undefined;
   }
 
-  function delta(out: UIMessageChunk[], kind: BlockKind, text: string, modelCallId?: string): void {
+  /** The model writes (text, reasoning, a tool call): in a new step when it starts one (see `startsNewStep`). */
+  function modelOutput(out: UIMessageChunk[], modelCallId: string | undefined): void {
     if (step !== undefined && startsNewStep(step, modelCallId, openTools.size)) closeStep(out);
-    openStep(out).modelCallId ??= modelCallId;
+    noteModelOutput(openStep(out), modelCallId);
+  }
+
+  function delta(out: UIMessageChunk[], kind: BlockKind, text: string, modelCallId?: string): void {
+    modelOutput(out, modelCallId);
     if (block?.kind !== kind) {
       closeBlock(out);
       blockCounts[kind] += 1;
@@ -138,7 +143,8 @@ export function createUIMessageEncoder(options: UIMessageEncoderOptions = {}): U
       type: 'tool-input-available',
       toolCallId: call.toolCallId,
       toolName: call.toolName,
-      input,
+      // A call whose arguments the log does not give has none: the AI SDK's model messages need an object.
+      input: input ?? {},
       providerExecuted: true,
       ...dynamic,
     });
@@ -169,9 +175,10 @@ export function createUIMessageEncoder(options: UIMessageEncoderOptions = {}): U
     closeBlock(out);
     for (const toolCallId of openTools.keys()) {
       out.push({ type: 'tool-output-error', toolCallId, errorText: UNFINISHED_TOOL_ERROR_TEXT, ...dynamic });
-      completed.add(toolCallId);
     }
     openTools.clear();
+    // Call ids are a session's own: the next session may use them again, for calls of its own.
+    completed.clear();
     closeStep(out);
   }
 
@@ -201,8 +208,9 @@ export function createUIMessageEncoder(options: UIMessageEncoderOptions = {}): U
         return;
       case 'tool-call':
         // A repeated start of a call that is open or completed adds nothing: it would reopen the call's part.
-        if (!openTools.has(event.toolCallId) && !completed.has(event.toolCallId))
-          toolInput(out, event, event.input);
+        if (openTools.has(event.toolCallId) || completed.has(event.toolCallId)) return;
+        modelOutput(out, event.modelCallId);
+        toolInput(out, event, event.input);
         return;
       case 'tool-result':
         toolOutput(out, event);

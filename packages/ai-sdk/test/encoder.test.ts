@@ -4,6 +4,7 @@ import {
   toUIMessageStream,
   UNFINISHED_TOOL_ERROR_TEXT,
 } from '@cursor-stream/ai-sdk';
+import { createTurnParts } from '@cursor-stream/ai-sdk/harness';
 import type { CanonicalEvent } from '@cursor-stream/core';
 import { fc, test as propertyTest } from '@fast-check/vitest';
 import { convertToModelMessages, type UIMessageChunk } from 'ai';
@@ -320,14 +321,80 @@ describe('every event sequence', () => {
       expect(deltas('text-delta')).toBe(texts('text-delta'));
       expect(deltas('reasoning-delta')).toBe(texts('reasoning-delta'));
       const { message } = await readAsAiSdk(events);
-      const calls = new Set(events.flatMap((event) => ('toolCallId' in event ? [event.toolCallId] : [])));
-      expect(
-        toolParts(message)
-          .map((part) => part.toolCallId)
-          .sort(),
-      ).toEqual([...calls].sort());
+      // One part per call id in each session (a session's ids are its own; the next may use them again).
+      const sessionsOf = new Map<string, number>();
+      let session = 0;
+      const seen = new Set<string>();
+      for (const event of events) {
+        if ('toolCallId' in event && !seen.has(`${session}/${event.toolCallId}`)) {
+          seen.add(`${session}/${event.toolCallId}`);
+          sessionsOf.set(event.toolCallId, (sessionsOf.get(event.toolCallId) ?? 0) + 1);
+        }
+        if (event.type === 'finish') session += 1;
+      }
+      const parts = toolParts(message).map((part) => part.toolCallId);
+      expect([...new Set(parts)].sort()).toEqual([...sessionsOf.keys()].sort());
+      for (const [id, sessions] of sessionsOf)
+        expect(parts.filter((part) => part === id).length).toBeLessThanOrEqual(sessions);
     },
   );
+});
+
+/** What each step holds, in order: `T` a text delta, `c:ID` a call, `r:ID` its result or error. */
+function stepContents(chunks: readonly { type: string; toolCallId?: string }[]): string[][] {
+  const steps: string[][] = [];
+  let step: string[] = [];
+  for (const chunk of chunks) {
+    if (chunk.type === 'finish-step') {
+      steps.push(step);
+      step = [];
+    } else if (chunk.type === 'text-delta') step.push('T');
+    else if (chunk.type === 'tool-input-available' || chunk.type === 'tool-call')
+      step.push(`c:${chunk.toolCallId}`);
+    else if (chunk.type.startsWith('tool-output') || chunk.type === 'tool-result')
+      step.push(`r:${chunk.toolCallId}`);
+  }
+  return steps.filter((contents) => contents.length > 0);
+}
+
+const modelCallArb = fc.constantFrom('m1', 'm2', 'm3', '');
+const callIdArb = fc.constantFrom('a', 'b', 'c');
+/** One session's model output and tool traffic, with and without model call ids (`''`: none). */
+const turnEventArb: fc.Arbitrary<CanonicalEvent> = fc
+  .tuple(fc.constantFrom('text', 'call', 'result'), callIdArb, modelCallArb)
+  .map(([kind, toolCallId, modelCallId]): CanonicalEvent => {
+    const model = modelCallId === '' ? {} : { modelCallId };
+    const tool = { toolCallId, toolName: 'read', providerToolName: 'readToolCall' };
+    if (kind === 'text') return { type: 'text-delta', text: 'x', ...model };
+    if (kind === 'call') return { type: 'tool-call', ...tool, input: {}, ...model };
+    return { type: 'tool-result', ...tool, status: 'success', isError: false, output: {} };
+  });
+
+describe('steps', () => {
+  propertyTest.prop([fc.array(turnEventArb, { maxLength: 24 })])(
+    'are cut where the harness cuts them, for any turn',
+    async (events) => {
+      const harness = createTurnParts({ harnessId: 'cursor' });
+      const parts = [
+        ...events.flatMap((event) => harness.map(event)),
+        ...harness.end({ ok: true, finish: undefined, chatId: undefined }),
+      ];
+      expect(stepContents(await chunksOf([...events, finish()]))).toEqual(
+        stepContents(parts as { type: string; toolCallId?: string }[]),
+      );
+    },
+  );
+
+  test('a later session may use its call ids again, for calls of its own', async () => {
+    const SESSION_CALL = SESSION.filter(
+      (event) => event.type === 'tool-call' || event.type === 'tool-result',
+    );
+    const { message } = await readAsAiSdk([...SESSION_CALL, finish(), ...SESSION_CALL, finish()]);
+    expect(toolParts(message).map((part) => [part.toolCallId, part.state])).toEqual([
+      ['c1', 'output-available'],
+      ['c1', 'output-available'],
+    ]);
+  });
 });
 
 describe('a source that throws', () => {

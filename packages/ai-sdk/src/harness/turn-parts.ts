@@ -36,7 +36,7 @@ import type {
 } from '@cursor-stream/core/normalize';
 import { mcpToolName } from '@cursor-stream/core/tools';
 import { createCompletedCalls } from '../completed-calls.ts';
-import { newModelStep, startsNewStep } from '../model-steps.ts';
+import { newModelStep, noteModelOutput, startsNewStep } from '../model-steps.ts';
 import { UNFINISHED_TOOL_ERROR_TEXT } from '../ui-message-encoder.ts';
 import { builtinToolOfKind } from './builtin-tools.ts';
 import { cursorUsage, type HarnessUsage, unknownUsage } from './usage.ts';
@@ -165,7 +165,7 @@ export function createTurnParts(options: TurnPartOptions): TurnParts {
     start(out);
     if (startsNewStep(step, modelCallId, openCalls.size))
       closeStep(out, { unified: 'tool-calls', raw: undefined });
-    step.modelCallId ??= modelCallId;
+    noteModelOutput(step, modelCallId);
   }
 
   function delta(out: Part[], kind: 'text' | 'reasoning', text: string, modelCallId?: string): void {
