@@ -93,6 +93,7 @@ test('the text and tools entries load the text helpers and the tool texts alone'
     'text/display-text.ts',
     'text/index.ts',
     'tools/index.ts',
+    'tools/mcp-tool-name.ts',
     'tools/tool-error-text.ts',
     'tools/tool-headline.ts',
     'tools/tool-outcome.ts',
