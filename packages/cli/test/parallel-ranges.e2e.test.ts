@@ -126,6 +126,44 @@ describe('a log read in ranges on worker threads', () => {
     }
   });
 
+  test('mixing a dialect that keeps state across sessions with the CLI records cut at', async () => {
+    // `@cursor/sdk` rows remember the runs they ended, ACP the calls it left open: neither crosses a cut.
+    const corpus = (path: string) => readFileSync(join(REPO_ROOT, 'corpus', path), 'utf8');
+    const rows = corpus('cursor-sdk/store-runs.ndjson');
+    const cli = corpus('official/session-cut-by-init.ndjson');
+    const acp = corpus('acp/cursor-agent-tools.ndjson');
+    const logs = [
+      `${rows.repeat(10)}${cli.split('\n')[0]}\n${rows.repeat(60)}`,
+      `${acp}${cli.repeat(20)}`,
+      `${cli.repeat(5)}${rows}${cli.repeat(20)}`,
+    ];
+    for (const [index, log] of logs.entries()) {
+      const path = await scratchFile(`mixed-${index}.ndjson`, log);
+      for (const args of [['summary', '--json'], ['normalize'], ['usage', '--json']])
+        await expectSameOnAnyJobs([...args, path]);
+    }
+  });
+
+  test('a session without a time of its own, cut by a dated one, stays undated', async () => {
+    // The cut session's finish stands at the next session's start, whose time is not the cut session's.
+    const undated = [
+      '{"type":"system","subtype":"init","session_id":"u","model":"m"}',
+      '{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"no result"}]},"session_id":"u"}',
+    ];
+    const dated = [
+      '{"type":"system","subtype":"init","session_id":"d","model":"m","timestamp_ms":1790000000000}',
+      '{"type":"result","subtype":"success","is_error":false,"result":"","session_id":"d","usage":{"inputTokens":1}}',
+    ];
+    const path = await scratchFile('undated.ndjson', `${[...undated, ...dated].join('\n')}\n`.repeat(40));
+    await expectSameOnAnyJobs(['usage', '--json', '--timezone', 'UTC', path]);
+    const run = await runCli(['usage', '--json', '--timezone', 'UTC', '--jobs', '1', path]);
+    const days = (JSON.parse(run.stdout) as { daily: { date: string | null; sessionCount: number }[] }).daily;
+    expect(days.map((day) => [day.date, day.sessionCount])).toEqual([
+      ['2026-09-21', 40],
+      [null, 40],
+    ]);
+  });
+
   test('with the dialect forced', async () => {
     const path = await scratchFile('forced.ndjson', joinedLog());
     for (const args of [

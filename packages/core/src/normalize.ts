@@ -78,6 +78,7 @@ export type {
 export { createRecordReader, type RecordReader } from './record-readers/record-templates.ts';
 export {
   createRecordTimeIndex,
+  eventTimes,
   MAX_RECORD_TIME_MS,
   type RecordTime,
   type RecordTimeIndex,

@@ -10,6 +10,8 @@
  * with the field it was in, and never an exception where the date is made.
  */
 
+import type { CanonicalEvent } from './events/index.ts';
+
 /**
  * The latest time a record may name, in milliseconds since the epoch: 2554-07-21T23:34:33.709Z, the last whole
  * millisecond OTLP's unsigned 64-bit nanoseconds hold. Every JavaScript `Date` (up to 8.64e15 ms) holds it, and so
@@ -152,6 +154,25 @@ export interface RecordTimeIndex {
    * `problems` come with the times given to each of its events: a consumer says them once per line.
    */
   at(line: number): RecordTimes | undefined;
+}
+
+/** Events placed at a line whose record is not theirs: a `finish` the next session's start made, at that start. */
+const borrowedLines = new WeakSet<CanonicalEvent>();
+
+/**
+ * Marks `event` as placed at another record's line (a session's `finish` made where the next session cut it): that
+ * record's times are not the event's, and a session with no time of its own must not take the next one's.
+ */
+export function markBorrowedLine(event: CanonicalEvent): void {
+  borrowedLines.add(event);
+}
+
+/**
+ * The times of the record `event` came from, looked up in `index`; none for an event without a location or placed at
+ * another record's line (see {@link markBorrowedLine}).
+ */
+export function eventTimes(index: RecordTimeIndex, event: CanonicalEvent): RecordTimes | undefined {
+  return event.loc === undefined || borrowedLines.has(event) ? undefined : index.at(event.loc.line);
 }
 
 /** A fresh {@link RecordTimeIndex} for one log. */

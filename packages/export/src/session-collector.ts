@@ -9,6 +9,7 @@ import {
   checkUsage,
   createRecordTimeIndex,
   createSessionReducer,
+  eventTimes,
   type RecordTimes,
   type SessionFailure,
   type SessionReducer,
@@ -279,7 +280,7 @@ export function createSessionCollector(options: SessionCollectorOptions): Sessio
     },
     async push(event) {
       const line = event.loc?.line;
-      const recordTimes = line === undefined ? undefined : times.at(line);
+      const recordTimes = eventTimes(times, event);
       if (line !== undefined) {
         session.firstLine ??= line;
         session.lastLine = line;

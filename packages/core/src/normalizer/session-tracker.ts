@@ -10,6 +10,7 @@ import {
 } from '../events/index.ts';
 import { classifyFailure } from '../failures/index.ts';
 import { isMessageless } from '../messageless-error.ts';
+import { markBorrowedLine } from '../record-times.ts';
 import { markSessionDialect } from '../session-dialect.ts';
 import { isSessionContent, opensNewSession, type SessionProgress } from '../sessions/index.ts';
 
@@ -180,7 +181,11 @@ export function createSessionTracker(): SessionTracker {
   return {
     track(event, out, dialect, detected) {
       if (opensNewSession(event, session)) {
-        if (!session.finished) out.push(synthesizeFinish(event.loc));
+        if (!session.finished) {
+          const finish = synthesizeFinish(event.loc);
+          if (event.loc !== undefined) markBorrowedLine(finish);
+          out.push(finish);
+        }
         session = freshSession();
       }
       if (event.type === 'finish' && !session.hasContent) {

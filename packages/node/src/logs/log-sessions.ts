@@ -7,6 +7,7 @@
 import {
   type CanonicalEvent,
   createRecordTimeIndex,
+  eventTimes,
   isSessionContent,
   type RecordTimes,
 } from '@cursor-stream/core/normalize';
@@ -132,8 +133,7 @@ async function readOne<Whole>(
     onRecord: (record) => times.observe(record.line, record.value),
     async onEvents(events) {
       for (const event of events) {
-        if (cutter.push(event, event.loc === undefined ? undefined : times.at(event.loc.line)))
-          await visitor.end();
+        if (cutter.push(event, eventTimes(times, event))) await visitor.end();
       }
     },
     ...(options.stdin === undefined ? {} : { stdin: options.stdin }),

@@ -10,7 +10,8 @@
  * - the line at the cut is one record, a `system/init` whose first event is a `stream-start` opening a new session:
  *   the session tracker has seen content before, so it closes its session there (synthesizing the cut session's
  *   `finish`) and starts afresh, as the next range's fresh tracker does;
- * - the stream is locked on the dialect the next range is read with.
+ * - the stream is locked on the dialect the next range is read with, and no record so far (the cut's included) was
+ *   read by another dialect where either keeps state across sessions, which would cross the cut.
  *
  * Tool calls started in one range and completed in another are the one state that crosses a cut; the main thread
  * checks those (see `range-scheduler.ts`). A cut that does not check out is read through, and the run goes on to the
@@ -82,6 +83,12 @@ interface RecordCursor {
   /** End of the last record the tokenizer gave, in the file. */
   lastRecordEnd: number;
   target: RecordTarget;
+  /**
+   * Whether a record was read by a dialect other than the file's, where either keeps state across sessions (a log
+   * that mixes `@cursor/sdk` rows or ACP traffic with the CLI's): that state (ended runs, open calls) then crosses
+   * every cut, which no fresh run has. The CLI's dialects forget theirs at the session start every cut is.
+   */
+  mixed: boolean;
 }
 
 /** The reading state of a normalizer over the file: what a parked run keeps. */
@@ -148,7 +155,8 @@ const LINE_FEED = 0x0a;
 /** A fresh normalizer at the start of a range. */
 export function startReading(file: RangeFile, start: RunStart): ReadState {
   const from = file.bounds[start.range] ?? 0;
-  const cursor: RecordCursor = { lastRecordEnd: -1, target: ignoreRecord };
+  const cursor: RecordCursor = { lastRecordEnd: -1, target: ignoreRecord, mixed: false };
+  const fileForgets = callsEndAtCut(file);
   const normalizer = createNormalizer({
     dialect: start.dialect,
     ...(start.maxRecordBytes === undefined ? {} : { maxRecordBytes: start.maxRecordBytes }),
@@ -156,6 +164,12 @@ export function startReading(file: RangeFile, start: RunStart): ReadState {
     lazyStrings: start.lazyStrings,
     onRecord(record, dialect) {
       cursor.lastRecordEnd = from + record.offset + record.length;
+      if (
+        dialect !== undefined &&
+        dialect.name !== file.dialect &&
+        !(fileForgets && dialect.callsEndWithSession)
+      )
+        cursor.mixed = true;
       cursor.target(record, dialect);
     },
   });
@@ -314,7 +328,12 @@ function lineAt(file: RangeFile, cut: number): Uint8Array | undefined {
 function tryCut(state: ReadState, out: Output, file: RangeFile): boolean {
   const cut = state.pos;
   state.next += 1;
-  if (state.cursor.lastRecordEnd !== cut || !state.sawContent || state.normalizer.dialect !== file.dialect)
+  if (
+    state.cursor.lastRecordEnd !== cut ||
+    !state.sawContent ||
+    state.normalizer.dialect !== file.dialect ||
+    state.cursor.mixed
+  )
     return false;
   // The session start must end within the chunk: delivering the events before it then happens where one thread's does.
   const line = lineAt(file, cut);
@@ -327,7 +346,7 @@ function tryCut(state: ReadState, out: Output, file: RangeFile): boolean {
   const events = state.normalizer.feed(line);
   state.pos = cut + line.length;
   out.read += line.length;
-  if (!startsSession(cut, line.length, state, records, events)) {
+  if (state.cursor.mixed || !startsSession(cut, line.length, state, records, events)) {
     const target = recordsTo(state, out, chunk);
     for (const [record, dialect] of records) target(record, dialect);
     absorb(state, out, events);

@@ -1,6 +1,6 @@
 /** `usage` on a worker: each session's facts, from its events and its records' times, as it ends. */
 
-import { type CanonicalEvent, createRecordTimeIndex } from '@cursor-stream/core/normalize';
+import { type CanonicalEvent, createRecordTimeIndex, eventTimes } from '@cursor-stream/core/normalize';
 import { type FactsTracker, type SessionFacts, trackSessionFacts } from '@cursor-stream/core/sessions';
 import { createSessionCutter } from '@cursor-stream/node/logs';
 import { type CreateConsumerFactory, createSkip, type RangeConsumer } from '@cursor-stream/node/ranges';
@@ -53,7 +53,7 @@ export function usageConsumer(setup: UsageRangeSetup, skip: number): RangeConsum
     onDialect() {},
     onEvents(events: readonly CanonicalEvent[]) {
       for (const event of events) {
-        if (cutter.push(event, event.loc === undefined ? undefined : times.at(event.loc.line))) endSession();
+        if (cutter.push(event, eventTimes(times, event))) endSession();
       }
     },
     end(_where, _step, atEndOfInput) {
