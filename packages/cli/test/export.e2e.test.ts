@@ -114,6 +114,20 @@ describe('export --format otlp', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('"gen_ai.tool.call.id"');
   });
+
+  test("exports a @cursor/sdk store's runs once, from its events, and says the rows beside them are left out", async () => {
+    const store = join(scratch, 'sdk-store');
+    await mkdir(store, { recursive: true });
+    const sdk = join(REPO_ROOT, 'corpus', 'cursor-sdk');
+    await cp(join(sdk, 'store-run-events.ndjson'), join(store, 'run_events.ndjson'));
+    await cp(join(sdk, 'store-runs.ndjson'), join(store, 'runs.ndjson'));
+    const run = await runCli(['export', '--format', 'otlp', store]);
+    expect(run.code).toBe(0);
+    expect(run.stdout.trimEnd().split('\n')).toHaveLength(1);
+    expect(run.stderr).toContain(
+      `cursor-stream: ${join(store, 'runs.ndjson')}: left out: the @cursor/sdk store rows`,
+    );
+  });
 });
 
 describe('export usage', () => {

@@ -46,6 +46,7 @@ export {
   isLogFileName,
   type LogEntry,
   sdkStoreRunRows,
+  withoutSdkStoreRunRows,
 } from './walk-logs.ts';
 export {
   allowYoungGenerationGrowth,

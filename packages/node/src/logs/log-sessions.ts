@@ -11,14 +11,11 @@ import {
   isSessionContent,
   type RecordTimes,
 } from '@cursor-stream/core/normalize';
-import { type LogError, type LogResult, logError } from './log-error.ts';
+import type { LogError, LogResult } from './log-error.ts';
 import type { Progress } from './progress.ts';
 import { type LogReadFacts, type LogsReadOutcome, readEachLog } from './read-each-log.ts';
 import { type ReadingOptions, readLog, type StandardInput } from './read-log.ts';
-import { expandLogPaths, sdkStoreRunRows } from './walk-logs.ts';
-
-const SDK_RUN_ROWS_NOTE =
-  'left out: the @cursor/sdk store rows of the runs in the run_events.ndjson beside it, counted from there';
+import { expandLogPaths, withoutSdkStoreRunRows } from './walk-logs.ts';
 
 /**
  * Receives the sessions of the logs, one at a time, in input order.
@@ -170,11 +167,11 @@ export async function visitLogSessions<Whole = never>(
   // Asked only when it may say yes: a folder of small logs then pays no promise per log for asking.
   const mayReadInRanges = options.inRanges !== undefined && visitor.whole !== undefined;
   // Each log's size comes with its open: nothing here adds sizes up before reading.
-  const entries = await expandLogPaths(paths, { sizes: false });
-  const runRows = sdkStoreRunRows(entries);
-  const countedElsewhere = [...runRows].map((path) => logError('counted-elsewhere', SDK_RUN_ROWS_NOTE, path));
+  const { entries, leftOut: countedElsewhere } = withoutSdkStoreRunRows(
+    await expandLogPaths(paths, { sizes: false }),
+  );
   const outcome = await readEachLog(
-    runRows.size === 0 ? entries : entries.filter((entry) => !runRows.has(entry.path)),
+    entries,
     async (path, regularFile) =>
       (mayReadInRanges ? await tryRanges(path, options, visitor, outside) : null) ??
       (await readOne(path, regularFile, options, visitor, outside)),

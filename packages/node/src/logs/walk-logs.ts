@@ -130,3 +130,22 @@ export function sdkStoreRunRows(entries: readonly LogEntry[]): Set<string> {
       rows.add(entry.path);
   return rows;
 }
+
+const SDK_RUN_ROWS_NOTE =
+  'left out: the @cursor/sdk store rows of the runs in the run_events.ndjson beside it, counted from there';
+
+/**
+ * `entries` without the `@cursor/sdk` store's run rows read beside the same runs' events (see {@link sdkStoreRunRows}),
+ * and a `counted-elsewhere` note for each left out: for the commands that add runs up.
+ */
+export function withoutSdkStoreRunRows(entries: readonly LogEntry[]): {
+  entries: readonly LogEntry[];
+  leftOut: LogError[];
+} {
+  const rows = sdkStoreRunRows(entries);
+  if (rows.size === 0) return { entries, leftOut: [] };
+  return {
+    entries: entries.filter((entry) => !rows.has(entry.path)),
+    leftOut: [...rows].map((path) => logError('counted-elsewhere', SDK_RUN_ROWS_NOTE, path)),
+  };
+}

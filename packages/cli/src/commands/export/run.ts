@@ -22,6 +22,7 @@ import {
   type LogStats,
   type ReadingOptions,
   readLog,
+  withoutSdkStoreRunRows,
 } from '@cursor-stream/node/logs';
 import { type CliError, cliError, type Result } from '../../io/cli-error.ts';
 import {
@@ -232,7 +233,10 @@ export async function runExport(
         return output.writeLine;
       },
     });
-    for (const entry of await expandLogPaths(paths, { sizes: false })) {
+    // A @cursor/sdk store's run rows beside the same runs' events would be exported as sessions twice.
+    const { entries, leftOut } = withoutSdkStoreRunRows(await expandLogPaths(paths, { sizes: false }));
+    for (const note of leftOut) reportError(io, note);
+    for (const entry of entries) {
       const result =
         'error' in entry
           ? { ok: false as const, error: entry.error }
