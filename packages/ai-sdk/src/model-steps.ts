@@ -17,7 +17,7 @@ export function newModelStep(): ModelStep {
 }
 
 /**
- * Whether the model's output (text or reasoning) under `modelCallId` begins a new step: it does when, after tool
+ * Whether the model's output (text, reasoning or a tool call) under `modelCallId` begins a new step: it does when, after tool
  * calls, the model writes again under another `model_call_id`, or (where the log names none) once every call has
  * completed (`openCalls` is 0).
  */
