@@ -30,6 +30,9 @@ export function formatTable(rows: readonly (readonly Cell[])[], indent = ''): st
 const WIDE =
   /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1f64f}\u{1f900}-\u{1f9ff}\u{20000}-\u{3fffd}]/u;
 
+/** A combining mark, which takes no column: made once, not for every character of every cell. */
+const MARK = /\p{M}/u;
+
 /** The first combining mark; below it no character is a mark or wide. */
 const FIRST_MARK = 0x300;
 
@@ -45,7 +48,7 @@ export function displayWidth(text: string): number {
 function widthOfCharacters(text: string): number {
   let width = 0;
   for (const char of text) {
-    if (/\p{M}/u.test(char)) continue;
+    if (MARK.test(char)) continue;
     width += WIDE.test(char) ? 2 : 1;
   }
   return width;
