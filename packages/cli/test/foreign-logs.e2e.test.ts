@@ -1,4 +1,4 @@
-import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FOREIGN_LOGS, REPO_ROOT } from '@cursor-stream/test-kit/corpus';
@@ -80,6 +80,55 @@ test('a cursor-agent log still exits 0 through usage, report and export', async 
     runCli(['export', '--format', 'otlp', path, '-o', join(scratch, 'clean.jsonl')]),
   ]);
   expect(runs.map((run) => run.code)).toEqual([0, 0, 0]);
+});
+
+describe("another agent's record that starts in the first 64 KiB and ends past them", () => {
+  /**
+   * Cursor's records up to `start` bytes, then a Claude Code log whose first record starts there: the log is
+   * theirs from its start, however far past the window that record ends.
+   */
+  async function straddling(
+    name: string,
+    start: number,
+    firstRecordBytes: number,
+  ): Promise<{ path: string; line: number }> {
+    const cursor = await readFile(
+      join(REPO_ROOT, 'corpus/official/parallel-tools-out-of-order.ndjson'),
+      'utf8',
+    );
+    const claude = (await readFile(join(REPO_ROOT, 'corpus/foreign/claude-code-stream-json.ndjson'), 'utf8'))
+      .split('\n')
+      .filter((line) => line !== '');
+    const init = JSON.parse(claude[0] as string) as Record<string, unknown>;
+    init.cwd = `/${'d'.repeat(Math.max(0, firstRecordBytes - (claude[0] as string).length))}`;
+    let head = '';
+    while (head.length + cursor.length <= start) head += cursor;
+    // Pads the Cursor part with blank lines to end right at `start`.
+    head += '\n'.repeat(start - head.length);
+    const path = join(scratch, name);
+    await writeFile(path, `${head}${[JSON.stringify(init), ...claude.slice(1)].join('\n')}\n`);
+    return { path, line: head.split('\n').length };
+  }
+
+  test.each([
+    ['a record from the first byte, 70 KB long', 0, 70_000],
+    ['a record from just before the window to past it', 65_185, 500],
+  ])('is left out by usage, summary and census, on one job and two: %s', async (_, start, bytes) => {
+    const { path, line } = await straddling(`straddle-${start}.ndjson`, start, bytes);
+    const said = `cursor-stream: ${path}: line ${line}: this looks like a Claude Code stream-json log, not cursor-agent; left out\n`;
+    for (const jobs of ['1', '2']) {
+      const [usage, summary, census] = await Promise.all([
+        runCli(['usage', '--json', '--jobs', jobs, path]),
+        runCli(['summary', '--json', '--jobs', jobs, path]),
+        runCli(['census', '--json', path]),
+      ]);
+      expect([usage.code, usage.stderr]).toEqual([1, said]);
+      expect(JSON.parse(usage.stdout).totals.sessionCount).toBe(0);
+      expect([summary.code, summary.stderr]).toEqual([1, said]);
+      expect(JSON.parse(summary.stdout).sessions).toEqual([]);
+      expect(JSON.parse(census.stdout)).toMatchObject({ records: 0, rows: [] });
+    }
+  });
 });
 
 describe('a real Claude Code log among Cursor logs', () => {

@@ -182,6 +182,7 @@ interface NormalizerParts {
   end(): readonly CanonicalEvent[];
   foreign(): ForeignLog | undefined;
   dialect(): string | undefined;
+  bufferedBytes(): number;
 }
 
 /** A normalizer's public face, its getters on the prototype (see {@link RecordContext}). */
@@ -210,6 +211,10 @@ class NormalizerFace implements Normalizer {
 
   get dialect(): string | undefined {
     return this.#parts.dialect();
+  }
+
+  get bufferedBytes(): number {
+    return this.#parts.bufferedBytes();
   }
 }
 
@@ -511,6 +516,7 @@ export function createNormalizerEngine(
       return drain();
     },
     foreign: () => foreign,
+    bufferedBytes: () => tokenizer.bufferedBytes,
     // A stream of shared records only (init, prompt, thinking, text, result) is, once complete, best named by the
     // dialect that explained them; while it streams, a distinctive record may still come.
     dialect: () => router.locked?.name ?? (ended ? router.fallback?.name : undefined),

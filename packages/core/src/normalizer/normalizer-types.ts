@@ -78,6 +78,11 @@ export interface Normalizer {
    */
   readonly foreign: ForeignLog | undefined;
   /**
+   * Bytes of input held for the record being read, whose line (or lines, for a string holding a line feed) has not
+   * ended yet: the bytes fed so far less this many are those whose records have all been given as events.
+   */
+  readonly bufferedBytes: number;
+  /**
    * Name of the dialect detected (or forced) so far; `undefined` until the first distinctive record. After `end()`, a
    * stream with no distinctive record is named by the dialect that explained its records.
    */

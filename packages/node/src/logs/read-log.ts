@@ -274,7 +274,8 @@ async function readSource(source: LogSource, options: ReadLogOptions): Promise<L
         held = null;
         return;
       }
-      if (!atEnd && counter.bytes < FOREIGN_LOG_WINDOW_BYTES) return;
+      // Not before every record that starts in the window has been read: one that ends past it may be theirs.
+      if (!atEnd && counter.bytes - normalizer.bufferedBytes < FOREIGN_LOG_WINDOW_BYTES) return;
       const waiting = held;
       held = null;
       return deliver(waiting);

@@ -99,8 +99,9 @@ function detectDialect(fd: number, options: SplitOptions): string | undefined {
     const chunk = readAt(fd, position, READ_BYTES);
     if (chunk.length === 0) return undefined;
     normalizer.feed(chunk);
-    // The same first window the one-thread reading decides on: whether the log is another agent's.
-    if (position + READ_BYTES < FOREIGN_LOG_WINDOW_BYTES) continue;
+    // The same first window the one-thread reading decides on: whether the log is another agent's, known once every
+    // record that starts in it has been read.
+    if (position + chunk.length - normalizer.bufferedBytes < FOREIGN_LOG_WINDOW_BYTES) continue;
     if (isForeignFromStart(normalizer.foreign)) return undefined;
     if (options.dialect !== 'auto') return options.dialect;
     if (normalizer.dialect !== undefined) return normalizer.dialect;
