@@ -61,6 +61,18 @@ describe('I/O errors exit 2 with one line on stderr naming the file', () => {
     });
   });
 
+  test('census on a missing file, and on a file that is not text, besides what it did read', async () => {
+    const binary = join(scratch, 'census-binary.ndjson');
+    await writeFile(binary, Buffer.from('{"a":1}\u0000\n'));
+    for (const json of [[], ['--json']]) {
+      const run = await runCli(['census', ...json, 'missing.ndjson', RECORDING, binary]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toBe(
+        `cursor-stream: missing.ndjson: no such file\ncursor-stream: ${binary}: not a text log (NUL byte at offset 7)\n`,
+      );
+    }
+  });
+
   test('a directory with no log in it', async () => {
     const empty = join(scratch, 'empty');
     await mkdir(empty);

@@ -29,6 +29,8 @@ export interface CensusContext {
   readonly progress?: (size: number | undefined, label: string) => Progress;
   /** Told each problem of a log read through (another agent's log), to say it as the other commands do. */
   readonly onProblem?: (problem: LogError) => void;
+  /** Told each log that could not be read, besides its place in the census's `unreadable`. */
+  readonly onUnreadable?: (error: LogError) => void;
 }
 
 /**
@@ -47,6 +49,7 @@ export async function censusOfLogs(
     const where = displayPath(entry.path);
     if ('error' in entry) {
       tally.addUnreadable({ path: where, code: entry.error.code, message: entry.error.message });
+      context.onUnreadable?.(entry.error);
       continue;
     }
     const reader = heldUntilKnownCursors(createCensusReader(tally, where));
@@ -65,7 +68,10 @@ export async function censusOfLogs(
     if (result.ok && !result.value.leftOut) reader.onEvents([]);
     if (result.ok) for (const problem of result.value.inputProblems) context.onProblem?.(problem);
     if (result.ok) tally.addFile();
-    else tally.addUnreadable({ path: where, code: result.error.code, message: result.error.message });
+    else {
+      tally.addUnreadable({ path: where, code: result.error.code, message: result.error.message });
+      context.onUnreadable?.(result.error);
+    }
   }
   return tally.result();
 }
@@ -114,6 +120,8 @@ export async function runCensus(
       problems += 1;
       reportError(io, problem);
     },
+    // Exit 2 says a log could not be read; stderr says which, as for every other command.
+    onUnreadable: (error) => reportError(io, error),
   });
   if (json) await writeText(io.stdout, `${JSON.stringify(census, null, 2)}\n`);
   else {
