@@ -12,13 +12,22 @@ export function isTokenCount(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }
 
+/** A number as JSON writes one, in a string: how 64-bit protobuf integers are sent, and how some logs send counts. */
+const NUMBER_TEXT = /^-?\d{1,64}(?:\.\d{1,64})?(?:[eE][+-]?\d{1,4})?$/;
+
 /**
- * A token count as a log reports it: any finite number (a negative or fractional one too, for {@link checkUsage} to
- * name), or a string of digits, as 64-bit protobuf integers are sent; `undefined` for anything else.
+ * A token count as a log reports it: any finite number, or a number written in a string (a string of digits, as
+ * 64-bit protobuf integers are sent), negative, fractional or too large ones too, for {@link checkUsage} to name;
+ * `undefined` for anything else.
  */
 export function reportedCount(value: unknown): number | undefined {
-  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
-  return typeof value === 'string' && /^\d{1,20}$/.test(value) ? Number(value) : undefined;
+  const count =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && NUMBER_TEXT.test(value)
+        ? Number(value)
+        : undefined;
+  return count !== undefined && Number.isFinite(count) ? count : undefined;
 }
 
 const USAGE_FIELDS = ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens'] as const;

@@ -175,6 +175,24 @@ describe('token counts a log gets wrong', () => {
       ]);
     }
   });
+
+  test('reach it also when written as numbers in strings: a negative, a fractional or too large a one', () => {
+    const usage = {
+      inputTokens: '-5',
+      outputTokens: '99999999999999999999999',
+      cacheReadTokens: '2.5e0',
+      cacheWriteTokens: '7',
+    };
+    const log = `{"type":"system","subtype":"init","session_id":"s","model":"m"}\n{"type":"result","subtype":"success","is_error":false,"result":"","session_id":"s","usage":${JSON.stringify(usage)}}\n`;
+    const finish = normalizeText(log).find((event) => event.type === 'finish');
+    const checked = checkUsage(finish?.type === 'finish' ? finish.usage : undefined);
+    expect(checked.usage).toEqual({ cacheWriteTokens: 7 });
+    expect(checked.problems).toEqual([
+      'usage.inputTokens -5 is negative, not a number of tokens',
+      'usage.outputTokens 1e+23 is more tokens than can be counted exactly',
+      'usage.cacheReadTokens 2.5 is not a whole number of tokens',
+    ]);
+  });
 });
 
 describe('createRecordTimeIndex', () => {
