@@ -13,7 +13,7 @@ const MAX_MODEL_NAME_LENGTH = 200;
 export interface ModelKey {
   /** The price key (`composer-2.5`, `claude-sonnet-4-5`, `gpt-5.3-codex`); it may be missing from a table. */
   key: string;
-  /** Whether the name ends in `Fast` / `-fast`. */
+  /** Whether the name ends in `Fast` / `-fast`, or has `fast=true` among its bracketed parameters. */
   fast: boolean;
 }
 
@@ -45,6 +45,17 @@ const RULES: readonly Rule[] = [
   [/^muse-spark-(\d+\.\d+)$/, (m) => `muse-spark-${m[1]}`],
 ];
 
+/** Whether a bracketed parameter names the fast variant: `composer-2.5[fast=true]`, as ACP's model ids have it. */
+function hasFastParameter(name: string): boolean {
+  for (const [brackets] of name.matchAll(BRACKETS)) {
+    for (const parameter of brackets.slice(1, -1).split(',')) {
+      const [key, value] = parameter.split('=');
+      if (key?.trim().toLowerCase() === 'fast' && value?.trim().toLowerCase() === 'true') return true;
+    }
+  }
+  return false;
+}
+
 function claude(family: string | undefined, major: string | undefined, minor: string | undefined): string {
   return `claude-${family}-${major}${minor ? `-${minor}` : ''}`;
 }
@@ -55,8 +66,9 @@ function claude(family: string | undefined, major: string | undefined, minor: st
  */
 export function modelKeyOf(name: string): ModelKey | null {
   if (name.length > MAX_MODEL_NAME_LENGTH) return null;
+  const fastParameter = hasFastParameter(name);
   let text = name.replace(TAGS, '').replace(BRACKETS, '').trim();
-  const fast = FAST.test(text);
+  const fast = fastParameter || FAST.test(text);
   if (fast) text = text.replace(FAST, '');
   text = text.replace(CONTEXT, ' ').replace(EXTRA_HIGH, ' ').replace(EFFORT_WORDS, ' ');
   const normal = text.trim().toLowerCase().split(/\s+/).join('-');

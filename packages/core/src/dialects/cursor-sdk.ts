@@ -258,21 +258,37 @@ function assistantMessage(
   return events;
 }
 
+/**
+ * The model a `ModelSelection` names, in the bracketed form Cursor gives a model with parameters elsewhere (ACP's
+ * `composer-2.5[fast=true]`): the parameters, the fast variant among them, are part of what the run cost.
+ */
+function modelNameOf(selection: unknown): string | undefined {
+  const model = asObject(selection);
+  const id = asString(model?.id);
+  if (id === undefined || !Array.isArray(model?.params)) return id;
+  const params: string[] = [];
+  for (const param of model.params) {
+    const name = asString(asObject(param)?.id);
+    const value = asObject(param)?.value;
+    if (name !== undefined && (typeof value === 'string' || typeof value === 'boolean'))
+      params.push(`${name}=${String(value)}`);
+  }
+  return params.length === 0 ? id : `${id}[${params.join(',')}]`;
+}
+
 function sdkMessageEvents(
   message: JsonObject,
   state: CursorSdkState,
   origin: Origin,
 ): readonly CanonicalEvent[] {
   switch (message.type) {
-    case 'system': {
-      const model = asObject(message.model);
+    case 'system':
       return [
         placed(
-          assignDefined<StreamStartEvent>({ type: 'stream-start' }, { model: asString(model?.id) }),
+          assignDefined<StreamStartEvent>({ type: 'stream-start' }, { model: modelNameOf(message.model) }),
           origin,
         ),
       ];
-    }
     case 'user':
       return [placed({ type: 'user-message', text: messageText(message.message) ?? '' }, origin)];
     case 'assistant':
@@ -389,7 +405,7 @@ function runRowEvents(
   const endedAt = asNumber(row.endedAt);
   const usage = asObject(row.usage);
   // The row names the run's model as the SDK's `system` message does; nothing else in `runs.ndjson` would.
-  const model = asString(asObject(row.model)?.id);
+  const model = modelNameOf(row.model);
   const ending = endRun(state, origin, status, {
     text: asString(row.result),
     message: asString(row.error),

@@ -101,7 +101,8 @@ function detectDialect(fd: number, options: SplitOptions): string | undefined {
     normalizer.feed(chunk);
     // The same first window the one-thread reading decides on: whether the log is another agent's, known once every
     // record that starts in it has been read.
-    if (position + chunk.length - normalizer.bufferedBytes < FOREIGN_LOG_WINDOW_BYTES) continue;
+    const atEnd = chunk.length < READ_BYTES;
+    if (!atEnd && position + chunk.length - normalizer.bufferedBytes < FOREIGN_LOG_WINDOW_BYTES) continue;
     if (isForeignFromStart(normalizer.foreign)) return undefined;
     if (options.dialect !== 'auto') return options.dialect;
     if (normalizer.dialect !== undefined) return normalizer.dialect;
