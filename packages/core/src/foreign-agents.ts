@@ -62,19 +62,38 @@ function isClaudeCodeRecord(record: JsonObject): boolean {
           typeof record.output_style === 'string')
       );
     case 'assistant':
-      return 'parent_tool_use_id' in record || (!isSdkMessage(record) && hasBlock(record, 'tool_use', 'id'));
+      return (
+        'parent_tool_use_id' in record ||
+        (!isSdkMessage(record) && (hasBlock(record, 'tool_use', 'id') || isAnthropicMessage(record.message)))
+      );
     case 'user':
       return (
         'parent_tool_use_id' in record ||
         (!isSdkMessage(record) && hasBlock(record, 'tool_result', 'tool_use_id'))
       );
     case 'result':
-      return typeof record.total_cost_usd === 'number';
+      // `total_cost_usd` now, `cost_usd` in its first stream-json. Not `num_turns`: a field cursor-agent, whose
+      // records follow Claude Code's, may well take up.
+      return typeof record.total_cost_usd === 'number' || typeof record.cost_usd === 'number';
     case 'stream_event':
       return isJsonObject(record.event);
     default:
       return false;
   }
+}
+
+/**
+ * A message as Anthropic's API gives it, which Claude Code passes on whole: an id of its own (`msg_…`) and the reason
+ * it stopped. cursor-agent writes a role and content only.
+ */
+function isAnthropicMessage(message: unknown): boolean {
+  return (
+    isJsonObject(message) &&
+    message.type === 'message' &&
+    typeof message.id === 'string' &&
+    message.id.startsWith('msg_') &&
+    'stop_reason' in message
+  );
 }
 
 /** An SDK message of `@cursor/sdk`, which has `tool_use` blocks too, beside the ids of its agent and run. */
@@ -100,6 +119,8 @@ function hasBlock(record: JsonObject, type: string, field: string): boolean {
  */
 function isClaudeCodeTranscriptRecord(record: JsonObject): boolean {
   if ('parentUuid' in record && typeof record.isSidechain === 'boolean') return true;
+  // A resumed session's transcript opens with the summaries of the conversations it continues.
+  if (record.type === 'summary') return typeof record.leafUuid === 'string';
   return record.type === 'file-history-snapshot' && isJsonObject(record.snapshot);
 }
 
@@ -156,7 +177,19 @@ function acpAgentName(record: JsonObject): string | undefined {
   if (message.jsonrpc !== '2.0' || !isJsonObject(message.result)) return undefined;
   const info = message.result.agentInfo;
   const name = isJsonObject(info) ? info.name : undefined;
-  return typeof name === 'string' && !/cursor/i.test(name) ? name : undefined;
+  if (typeof name === 'string') return /cursor/i.test(name) ? undefined : name;
+  return hasGeminiAuthMethod(message.result.authMethods) ? 'Gemini CLI' : undefined;
+}
+
+/** The ways Gemini CLI offers to sign in (its `AuthType`s), which it lists in its answer to `initialize`. */
+const GEMINI_AUTH_METHODS = new Set(['oauth-personal', 'gemini-api-key', 'vertex-ai', 'cloud-shell']);
+
+/** Whether an `initialize` answer offers Gemini CLI's ways to sign in: its older versions send no `agentInfo`. */
+function hasGeminiAuthMethod(methods: unknown): boolean {
+  return (
+    Array.isArray(methods) &&
+    methods.some((method) => isJsonObject(method) && GEMINI_AUTH_METHODS.has(method.id as string))
+  );
 }
 
 /** Gemini CLI: `init`, `message` with a `role`, `tool_use` / `tool_result` with a `tool_id`, a `result` with `stats`. */

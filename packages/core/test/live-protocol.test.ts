@@ -179,6 +179,68 @@ describe('logs of other agents', () => {
     ]);
   });
 
+  test.each([
+    [
+      "Claude Code's first stream-json result",
+      {
+        type: 'result',
+        subtype: 'success',
+        cost_usd: 0.01,
+        is_error: false,
+        duration_ms: 9,
+        duration_api_ms: 8,
+        num_turns: 1,
+        result: 'hi',
+        session_id: 's',
+        total_cost: 0.01,
+      },
+      'a Claude Code stream-json',
+    ],
+    [
+      'a Claude Code assistant line holding the API message whole',
+      {
+        type: 'assistant',
+        message: {
+          id: 'msg_01',
+          type: 'message',
+          role: 'assistant',
+          model: 'claude-sonnet-4-5',
+          content: [{ type: 'text', text: 'hi' }],
+          stop_reason: 'end_turn',
+          stop_sequence: null,
+          usage: { input_tokens: 1, output_tokens: 1 },
+        },
+        session_id: 's',
+      },
+      'a Claude Code stream-json',
+    ],
+    [
+      'the summary a resumed Claude Code transcript opens with',
+      { type: 'summary', summary: 'Fix the failing test', leafUuid: '0b6f3a52-6c1e-4f0f-8d0a-9a6a0d4b7e11' },
+      'a Claude Code session',
+    ],
+    [
+      "Gemini CLI's answer to ACP's initialize, which names no agent",
+      {
+        jsonrpc: '2.0',
+        id: 0,
+        result: {
+          protocolVersion: 1,
+          authMethods: [
+            { id: 'oauth-personal', name: 'Log in with Google', description: null },
+            { id: 'gemini-api-key', name: 'Use Gemini API key', description: null },
+          ],
+          agentCapabilities: { loadSession: false },
+        },
+      },
+      'an Agent Client Protocol (agent "Gemini CLI")',
+    ],
+  ])("%s is named as another agent's", (_, record, format) => {
+    expect(normalizeChunks([`${JSON.stringify(record)}\n`]).normalizer.foreign?.message).toBe(
+      `this looks like ${format} log, not cursor-agent`,
+    );
+  });
+
   test('a log no record of which a dialect explains is named as no Cursor log, at its first record', () => {
     const text = '{"kind":"identity"}\n{"type":"ping","at":1}\n';
     expect(normalizeChunks([text]).normalizer.foreign).toEqual({
