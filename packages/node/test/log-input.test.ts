@@ -108,7 +108,8 @@ describe('expandLogPaths', () => {
   });
 
   test('without sizes, a walk lists the same logs, regular files, with no size; a link to a file is still followed', async () => {
-    await symlink(join(root, 'logs/b.ndjson'), join(root, 'logs/nested/to-b.ndjson'));
+    await writeFile(join(root, 'outside.ndjson'), '{}\n');
+    await symlink(join(root, 'outside.ndjson'), join(root, 'logs/nested/to-b.ndjson'));
     try {
       const withSizes = await expandLogPaths([join(root, 'logs')]);
       const without = await expandLogPaths([join(root, 'logs')], { sizes: false });
@@ -125,6 +126,32 @@ describe('expandLogPaths', () => {
       ]);
     } finally {
       await rm(join(root, 'logs/nested/to-b.ndjson'));
+    }
+  });
+
+  test('a file reached by its name and by links is listed once, by the first name in walk order', async () => {
+    await writeFile(join(root, 'elsewhere.ndjson'), '{}\n');
+    const links = [
+      [join(root, 'logs/b.ndjson'), 'logs/latest.ndjson'],
+      [join(root, 'elsewhere.ndjson'), 'logs/nested/x.ndjson'],
+      [join(root, 'elsewhere.ndjson'), 'logs/nested/y.ndjson'],
+      [join(root, 'missing.ndjson'), 'logs/nested/z.ndjson'],
+    ];
+    for (const [target, name] of links) await symlink(target as string, join(root, name as string));
+    try {
+      for (const sizes of [true, false]) {
+        const entries = await expandLogPaths([join(root, 'logs')], { sizes });
+        expect(entries.map((entry) => entry.path.slice(root.length + 1))).toEqual([
+          'logs/a.jsonl.gz',
+          'logs/b.ndjson',
+          'logs/nested/run.log',
+          'logs/nested/x.ndjson',
+          // A link that leads nowhere is kept, for its reader to say so.
+          'logs/nested/z.ndjson',
+        ]);
+      }
+    } finally {
+      for (const [, name] of links) await rm(join(root, name as string));
     }
   });
 

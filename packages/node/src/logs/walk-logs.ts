@@ -1,8 +1,8 @@
 /** Turning paths into log files: directories are walked for logs, files are taken as given. */
 
-import { type Dirent, type Stats, statSync } from 'node:fs';
+import { type Dirent, realpathSync, type Stats, statSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { ioError, type LogError, logError } from './log-error.ts';
 
 /** Names a directory walk picks up: NDJSON logs, plain or gzipped. */
@@ -42,9 +42,9 @@ export interface ExpandLogPathsOptions {
 /**
  * The log files under a directory, depth first in name order. Symbolic links to files are followed; links to
  * directories are not, so a link cycle cannot loop; a link named like a log that leads to nothing is listed, so that
- * its reader says so.
+ * its reader says so. Each link to a file is added to `links`.
  */
-async function walk(directory: string, sizes: boolean): Promise<LogEntry[]> {
+async function walk(directory: string, sizes: boolean, links: string[]): Promise<LogEntry[]> {
   let dirents: Dirent[];
   try {
     dirents = (await readdir(directory, { withFileTypes: true })).sort((a, b) => byName(a.name, b.name));
@@ -55,7 +55,7 @@ async function walk(directory: string, sizes: boolean): Promise<LogEntry[]> {
   for (const dirent of dirents) {
     const path = join(directory, dirent.name);
     if (dirent.isDirectory()) {
-      entries.push(...(await walk(path, sizes)));
+      entries.push(...(await walk(path, sizes, links)));
       continue;
     }
     if (!isLogFileName(dirent.name) || !(dirent.isFile() || dirent.isSymbolicLink())) continue;
@@ -65,7 +65,10 @@ async function walk(directory: string, sizes: boolean): Promise<LogEntry[]> {
     }
     // Synchronous: a stat is microseconds, where a thread-pool round trip per file is most of a small log's cost.
     const info = statOf(path);
-    if (info?.isFile() === true) entries.push({ path, size: info.size, regularFile: true });
+    if (info?.isFile() === true) {
+      entries.push({ path, size: info.size, regularFile: true });
+      if (dirent.isSymbolicLink()) links.push(path);
+    }
     // A link named like a log that leads nowhere (or to no file) is said, as a log named on the command line would
     // be, not passed over; its reader reports why it cannot be read.
     else if (info === undefined) entries.push({ path, size: undefined, regularFile: false });
@@ -89,10 +92,42 @@ export async function expandLogPaths(
       entries.push({ path, size: info?.size, regularFile: info?.isFile() === true });
       continue;
     }
-    const found = await walk(path, sizes);
-    entries.push(...(found.length > 0 ? found : [{ path, error: noLogs(path) }]));
+    const links: string[] = [];
+    const found = await walk(path, sizes, links);
+    const logs = links.length === 0 ? found : readOnce(path, found, new Set(links));
+    entries.push(...(logs.length > 0 ? logs : [{ path, error: noLogs(path) }]));
   }
   return entries;
+}
+
+/**
+ * The logs a walk of `directory` found, each file once: a link to a file the walk lists already (`latest.ndjson` beside
+ * the run it points to), or that another link leads to, would have every command count its runs twice. The first
+ * name in walk order is kept. A link that cannot be resolved is kept, for its reader to say why.
+ */
+function readOnce(directory: string, found: readonly LogEntry[], links: ReadonlySet<string>): LogEntry[] {
+  const root = realPathOf(directory);
+  if (root === undefined) return [...found];
+  // Links to directories are not followed, so a file the walk reached by name is where its name says, under the root.
+  const seen = new Set<string>();
+  for (const entry of found)
+    if (!links.has(entry.path)) seen.add(join(root, relative(directory, entry.path)));
+  return found.filter((entry) => {
+    if (!links.has(entry.path)) return true;
+    const target = realPathOf(entry.path);
+    if (target === undefined) return true;
+    if (seen.has(target)) return false;
+    seen.add(target);
+    return true;
+  });
+}
+
+function realPathOf(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 function statOf(path: string): Stats | undefined {
