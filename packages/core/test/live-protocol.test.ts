@@ -37,6 +37,24 @@ describe('the failure sentence', () => {
     expect(sessions[0]?.failure?.line).toBe(5);
   });
 
+  test('a line before a run opens is not why it failed, unless nothing but its failed end follows', () => {
+    const run = readFileSync(official('failure-without-result'), 'utf8').split('\n');
+    // The same run cut off before the CLI could say why: only the sign-in prompt before it is plain output.
+    const cut = `${run.slice(0, 4).join('\n')}\n`;
+    const [session] = reduceSessions(normalizeText(cut));
+    expect([session?.status, session?.failure]).toEqual(['incomplete', null]);
+    // A failed `--output-format json` run: its error printed, then its result alone.
+    const lone = `Error: Authentication required\n${ndjson([
+      { type: 'result', subtype: 'error', is_error: true, session_id: 'c' },
+    ])}`;
+    const events = normalizeText(lone);
+    expect(reduceSessions(events)[0]?.failure).toMatchObject({
+      message: 'Error: Authentication required',
+      line: 1,
+    });
+    expect(ofType(events, 'error')[0]?.message).toBe('Error: Authentication required');
+  });
+
   test("a failed result's own text wins over output lines, and a successful session has no failure", () => {
     const records = [
       { type: 'system', subtype: 'init', session_id: 'a' },

@@ -46,8 +46,15 @@ interface OpenSession extends SessionProgress {
   completed: Set<string>;
   /** The latest error the source reported in words. */
   lastError: FailureReason | undefined;
-  /** The latest line of plain (non-JSON) output: where the CLI writes why it failed. */
+  /** The latest line of plain (non-JSON) output since the session opened: where the CLI writes why it failed. */
   lastOutput: FailureReason | undefined;
+  /**
+   * The latest such line before the session opened (a sign-in prompt, an update notice): why it failed only when
+   * nothing but its end follows, as a failed `--output-format json` run prints its error and then its result.
+   */
+  preamble: FailureReason | undefined;
+  /** Whether content other than the session's end has come. */
+  opened: boolean;
 }
 
 function freshSession(): OpenSession {
@@ -61,6 +68,8 @@ function freshSession(): OpenSession {
     completed: new Set(),
     lastError: undefined,
     lastOutput: undefined,
+    preamble: undefined,
+    opened: false,
   };
 }
 
@@ -94,7 +103,11 @@ export function createSessionTracker(): SessionTracker {
 
   /** The agent's sentence for a session that did not succeed: its own error text, else its last output line. */
   function failureOf(): FailureReason | undefined {
-    return session.lastError ?? session.lastOutput;
+    return session.lastError ?? lastOutputOf();
+  }
+
+  function lastOutputOf(): FailureReason | undefined {
+    return session.lastOutput ?? (session.opened ? undefined : session.preamble);
   }
 
   function synthesizeFinish(loc: SourceLocation | undefined): FinishEvent {
@@ -130,7 +143,7 @@ export function createSessionTracker(): SessionTracker {
       session.lastError = reason(event.message, event.loc);
       return event;
     }
-    const output = session.lastOutput;
+    const output = lastOutputOf();
     return output === undefined ? event : { ...event, message: output.message };
   }
 
@@ -154,7 +167,9 @@ export function createSessionTracker(): SessionTracker {
         session.completed.add(event.toolCallId);
         return event;
       case 'invalid-line':
-        if (event.code === 'non-json-output') session.lastOutput = reason(event.message, event.loc);
+        if (event.code !== 'non-json-output') return event;
+        if (session.opened) session.lastOutput = reason(event.message, event.loc);
+        else session.preamble = reason(event.message, event.loc);
         return event;
       case 'error':
         return observeError(event);
@@ -193,6 +208,7 @@ export function createSessionTracker(): SessionTracker {
       }
       if (isSessionContent(event)) {
         session.hasContent = true;
+        if (event.type !== 'finish') session.opened = true;
         noteDialect(dialect, detected);
       }
       out.push(observe(event));
