@@ -5,7 +5,7 @@
 
 import { realpathSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { resolve } from 'node:path';
 import type { Duplex } from 'node:stream';
 import type { RunAgentOptions } from '@cursor-stream/node';
@@ -74,6 +74,11 @@ export interface RelayServerOptions {
   maxConnections?: number;
   /** Bounds of each client's queue of output it has not taken (256 KiB; a client taking nothing for 30 s is closed). */
   clientQueue?: ClientQueueLimits;
+  /**
+   * Time a client has to send a whole request once connected, headers and body (`408` after it, or the connection
+   * closed when it sent nothing at all), and to take a run's summary once it is written. @defaultValue 30 s
+   */
+  requestTimeoutMs?: number;
   /** Receives one line per request, and errors. @defaultValue a line on stderr */
   log?: (line: string) => void;
 }
@@ -109,7 +114,13 @@ interface Context {
   options: Required<
     Pick<
       RelayServerOptions,
-      'maxPromptBytes' | 'maxBodyBytes' | 'listLimit' | 'workspaceRoot' | 'maxRuns' | 'maxConnections'
+      | 'maxPromptBytes'
+      | 'maxBodyBytes'
+      | 'listLimit'
+      | 'workspaceRoot'
+      | 'maxRuns'
+      | 'maxConnections'
+      | 'requestTimeoutMs'
     >
   > & { clientQueue: ClientQueueLimits };
   /** Runs this relay started that may still be in flight (pruned as they end). */
@@ -132,6 +143,26 @@ const BUSY_LIMITS = { bodies: 32, summaries: 4 } as const;
 
 /** Time a client has to send a whole request, headers and body. */
 const REQUEST_TIMEOUT_MS = 30_000;
+
+/**
+ * Summaries are held until their client has taken them, not only until they are written: one that reads nothing
+ * would otherwise hold its summary in the relay's memory for as long as it stays, and any number of them could. So a
+ * summary's place is given back when its response is done or gone, and a client that has not taken it within
+ * `limitMs` is cut off.
+ */
+function holdUntilTaken(response: ServerResponse, done: () => void, limitMs: number): void {
+  const cutOff = setTimeout(() => response.destroy(), limitMs);
+  cutOff.unref();
+  const release = () => {
+    clearTimeout(cutOff);
+    done();
+  };
+  response.once('finish', release);
+  response.once('close', release);
+}
+
+/** How many request timeouts a client has to take a summary once written: a large one takes a slow link a while. */
+const SUMMARY_TAKE_TIMEOUTS = 4;
 
 /** Takes one of `kind`'s places, or `undefined` when all are taken; the function returned gives it back. */
 function takeBusy(context: Context, kind: keyof typeof BUSY_LIMITS): (() => void) | undefined {
@@ -310,15 +341,15 @@ async function routeRun(
       sendBusy(response, 'run summaries');
       return;
     }
+    let summary: unknown;
     try {
-      sendJson(
-        response,
-        200,
-        await summarizeRun(context.store, record, context.runs.live(runId) !== undefined),
-      );
-    } finally {
+      summary = await summarizeRun(context.store, record, context.runs.live(runId) !== undefined);
+    } catch (error) {
       done();
+      throw error;
     }
+    holdUntilTaken(response, done, context.options.requestTimeoutMs * SUMMARY_TAKE_TIMEOUTS);
+    sendJson(response, 200, summary);
     return;
   }
   if (action === 'cancel' && request.method === 'POST') {
@@ -566,6 +597,7 @@ export function createRelayServer(options: RelayServerOptions): RelayServer {
   const maxRuns = limitOf(options.maxRuns, 16, 'maxRuns');
   const maxConnections = limitOf(options.maxConnections, 1024, 'maxConnections');
   const maxPendingBytes = limitOf(options.maxPendingBytes, DEFAULT_MAX_PENDING_BYTES, 'maxPendingBytes');
+  const requestTimeoutMs = limitOf(options.requestTimeoutMs, REQUEST_TIMEOUT_MS, 'requestTimeoutMs');
   const store = openStore(options.dataDir);
   const runs = createRunManager(store, {
     options: options.agent ?? {},
@@ -590,6 +622,7 @@ export function createRelayServer(options: RelayServerOptions): RelayServer {
       maxRuns,
       maxConnections,
       clientQueue: options.clientQueue ?? {},
+      requestTimeoutMs,
     },
     started: new Set(),
     connections: 0,
@@ -600,8 +633,12 @@ export function createRelayServer(options: RelayServerOptions): RelayServer {
   const server = createServer((request, response) => handleRequest(context, request, response));
   // A request's body comes within this or the request ends (408): a body that trickles holds one of the few places
   // of `BUSY_LIMITS` for at most this long, where Node's default is five minutes.
-  server.requestTimeout = REQUEST_TIMEOUT_MS;
-  server.headersTimeout = REQUEST_TIMEOUT_MS;
+  server.requestTimeout = requestTimeoutMs;
+  server.headersTimeout = requestTimeoutMs;
+  // Node times a request from its first byte: a connection that sends none would stay, holding a descriptor, for as
+  // long as its client likes. It has the same time to begin; a request, once begun, is timed by Node as above.
+  server.on('connection', (socket: Socket) => socket.setTimeout(requestTimeoutMs));
+  server.on('request', (request: IncomingMessage) => request.socket.setTimeout(0));
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     // Node leaves an upgraded socket without an error listener: a reset must not end the process.
     socket.on('error', () => {});

@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { createRelayServer, RelayConfigError } from '@cursor-stream/relay';
@@ -83,7 +83,7 @@ describe('caps on runs in flight and on open streams', () => {
 });
 
 describe("a run's output waiting to be written", () => {
-  test.each(['maxRuns', 'maxConnections', 'maxPendingBytes'])('%s must be a positive integer', (name) => {
+  test.each(['maxRuns', 'maxConnections', 'maxPendingBytes', 'requestTimeoutMs'])('%s must be a positive integer', (name) => {
     for (const value of [0, -1, 1.5, Number.NaN]) {
       const start = () => createRelayServer({ dataDir: join(space.dir, 'limits'), [name]: value });
       expect(start).toThrow(RelayConfigError);
@@ -126,6 +126,73 @@ describe('the listening server', () => {
 });
 
 describe('caps on requests that hold memory while they last', () => {
+  test('summaries their clients do not take keep their places until taken or cut off; a silent connection is closed', async () => {
+    // A run whose summary is larger than the socket buffers on both ends hold: a client that reads none of it leaves
+    // most of it in the relay.
+    const recording = join(space.dir, 'large-result.ndjson');
+    const session = { session_id: 's-large' };
+    writeFileSync(
+      recording,
+      `${[
+        { type: 'system', subtype: 'init', model: 'Auto', ...session },
+        {
+          type: 'result',
+          subtype: 'success',
+          is_error: false,
+          result: 'r'.repeat(24 * 1024 * 1024),
+          ...session,
+        },
+      ]
+        .map((record) => JSON.stringify(record))
+        .join('\n')}\n`,
+    );
+    const { relay, url } = await startRelay({
+      dataDir: join(space.dir, 'summaries'),
+      agent: { binary: space.agent, env: { FAKE_AGENT_REPLAY: recording } },
+      requestTimeoutMs: 1000,
+    });
+    const { hostname, port } = new URL(url);
+    const sockets: Socket[] = [];
+    const open = () => {
+      const socket = connect({ host: hostname, port: Number(port) });
+      socket.on('error', () => {});
+      sockets.push(socket);
+      return socket;
+    };
+    try {
+      const runId = await postRun(url, { prompt: 'large' });
+      await runEnded(url, runId);
+      for (let index = 0; index < 4; index++) {
+        const socket = open();
+        await once(socket, 'connect');
+        socket.write(rawRequest(url, 'GET', `/api/runs/${runId}`, []));
+        // Its summary is written once it begins to come; then the client reads no more.
+        await once(socket, 'data');
+        socket.pause();
+      }
+      // Each stalled client holds its summary's place: the next is refused rather than another summary held.
+      const refused = await fetch(`${url}/api/runs/${runId}`);
+      expect([refused.status, await errorOf(refused)]).toEqual([503, 'busy']);
+      // Cut off once they have had four request timeouts to take it; their places come back.
+      let answered: { status: string } | undefined;
+      await until(async () => {
+        const response = await fetch(`${url}/api/runs/${runId}`);
+        if (response.status !== 200) await response.arrayBuffer();
+        else answered = (await response.json()) as { status: string };
+        return answered !== undefined;
+      }, 'the places freed');
+      expect(answered?.status).toBe('succeeded');
+      // A connection that never sends a byte has the request timeout to begin, then is closed.
+      const silent = open();
+      const started = Date.now();
+      await once(silent, 'close');
+      expect(Date.now() - started).toBeLessThan(20_000);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await relay.close();
+    }
+  });
+
   test('bodies that never finish take a bounded number of places; past them a 503, freed as they close', async () => {
     const { relay, url } = await startRelay({ dataDir: join(space.dir, 'bodies') });
     const { hostname, port } = new URL(url);
