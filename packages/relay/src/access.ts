@@ -46,6 +46,8 @@ function sameSecret(given: string, expected: string): boolean {
 export interface AccessPolicy {
   /** Whether the request carries the token (always true without one). */
   authorized(request: IncomingMessage): boolean;
+  /** Whether `given` is the relay's token: a page opened with `?token=` keeps only the right one. */
+  isToken(given: string): boolean;
   /** Whether the `Host` header names this relay (on loopback: a loopback name). */
   hostAllowed(request: IncomingMessage): boolean;
   /** Whether the request's `Origin`, when it has one, is the relay's own or an allowed one. */
@@ -73,6 +75,7 @@ export function createAccessPolicy(options: AccessOptions): AccessPolicy {
       const cookie = cookieValue(request.headers.cookie, TOKEN_COOKIE);
       return cookie.ok && cookie.value !== undefined && sameSecret(cookie.value, options.token);
     },
+    isToken: (given) => options.token !== undefined && sameSecret(given, options.token),
     hostAllowed(request) {
       const host = request.headers.host;
       if (host === undefined) return false;

@@ -39,6 +39,8 @@ export function sendJson(response: ServerResponse, status: number, body: unknown
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(text),
     'cache-control': 'no-store',
+    // A summary quotes a log's text: a browser must not read it as anything but JSON.
+    'x-content-type-options': 'nosniff',
   });
   response.end(text);
 }

@@ -268,14 +268,24 @@ const PAGE_POLICY =
   "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; " +
   "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-function sendPage(request: IncomingMessage, response: ServerResponse, target: RequestTarget): void {
+function sendPage(
+  access: AccessPolicy,
+  request: IncomingMessage,
+  response: ServerResponse,
+  target: RequestTarget,
+): void {
   const token = target.query.get('token');
   if (token !== null) {
+    // A link with any other token must not replace the one a user's cookie holds (and lock the page out).
+    if (!access.authorized(request) && !access.isToken(token)) {
+      sendError(response, 401, 'unauthorized', 'a valid token is required');
+      return;
+    }
     // Opened once with ?token=: keep it in a cookie the page's requests carry, and drop it from the address bar.
-    response.writeHead(303, {
-      location: '/',
-      'set-cookie': `${TOKEN_COOKIE}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`,
-    });
+    const cookie = access.isToken(token)
+      ? { 'set-cookie': `${TOKEN_COOKIE}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/` }
+      : {};
+    response.writeHead(303, { location: '/', ...cookie });
     response.end();
     return;
   }
@@ -398,7 +408,7 @@ async function route(
 ): Promise<void> {
   const path = target.path;
   if (Object.hasOwn(PAGE_FILES, path) && (request.method === 'GET' || request.method === 'HEAD')) {
-    sendPage(request, response, target);
+    sendPage(context.access, request, response, target);
     return;
   }
   if (!context.access.authorized(request)) {

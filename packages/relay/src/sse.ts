@@ -72,6 +72,8 @@ export async function streamSse(
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-store',
       'x-accel-buffering': 'no',
+      // What a log holds is never read as another type.
+      'x-content-type-options': 'nosniff',
       ...(options.format === 'ai-sdk' ? { 'x-vercel-ai-ui-message-stream': 'v1' } : {}),
     });
     response.write(`retry: ${RETRY_MS}\n\n`);

@@ -83,13 +83,16 @@ describe('caps on runs in flight and on open streams', () => {
 });
 
 describe("a run's output waiting to be written", () => {
-  test.each(['maxRuns', 'maxConnections', 'maxPendingBytes', 'requestTimeoutMs'])('%s must be a positive integer', (name) => {
-    for (const value of [0, -1, 1.5, Number.NaN]) {
-      const start = () => createRelayServer({ dataDir: join(space.dir, 'limits'), [name]: value });
-      expect(start).toThrow(RelayConfigError);
-      expect(start).toThrow(`${name} must be a positive integer`);
-    }
-  });
+  test.each(['maxRuns', 'maxConnections', 'maxPendingBytes', 'requestTimeoutMs'])(
+    '%s must be a positive integer',
+    (name) => {
+      for (const value of [0, -1, 1.5, Number.NaN]) {
+        const start = () => createRelayServer({ dataDir: join(space.dir, 'limits'), [name]: value });
+        expect(start).toThrow(RelayConfigError);
+        expect(start).toThrow(`${name} must be a positive integer`);
+      }
+    },
+  );
 
   test('within maxPendingBytes of one byte, held back at every chunk, the run still gives every event', async () => {
     const dataDir = join(space.dir, 'pending');

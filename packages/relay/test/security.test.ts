@@ -131,7 +131,8 @@ describe('with a token', () => {
   afterAll(() => relay.close());
 
   test('a request without it, or with a wrong one, gets 401', async () => {
-    expect((await fetch(`${url}/api/runs`)).status).toBe(401);
+    const refused = await fetch(`${url}/api/runs`);
+    expect([refused.status, refused.headers.get('x-content-type-options')]).toEqual([401, 'nosniff']);
     expect((await fetch(`${url}/api/runs`, { headers: { authorization: 'Bearer nope' } })).status).toBe(401);
     expect((await readSse(`${url}/api/runs/0000000aa-0123456789ab/events`)).status).toBe(401);
     expect(await upgrade(`${url.replace('http', 'ws')}/api/runs/0000000aa-0123456789ab/ws`, {})).toBe(401);
@@ -148,6 +149,11 @@ describe('with a token', () => {
     expect(opened.headers.get('set-cookie')).toMatch(/HttpOnly; SameSite=Strict/);
     expect((await fetch(`${url}/api/runs`, { headers: { cookie } })).status).toBe(200);
     expect(lines.join('\n')).not.toContain(TOKEN);
+    // A link with another token sets no cookie: it is refused, or, to a page that has the right one, leaves it be.
+    const wrong = await fetch(`${url}/?token=wrong`, { redirect: 'manual' });
+    expect([wrong.status, wrong.headers.get('set-cookie')]).toEqual([401, null]);
+    const kept = await fetch(`${url}/?token=wrong`, { redirect: 'manual', headers: { cookie } });
+    expect([kept.status, kept.headers.get('set-cookie')]).toEqual([303, null]);
   });
 });
 
