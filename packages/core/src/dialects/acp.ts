@@ -250,7 +250,7 @@ function toolNameOf(kind: string | undefined, title: string | undefined): ToolNa
       return label.includes('search') ? 'web-search' : 'web-fetch';
     case 'search':
       if (label.includes('web')) return 'web-search';
-      return label === 'find' || label.includes('glob') ? 'glob' : 'grep';
+      return label === 'find' || label.startsWith('find ') || label.includes('glob') ? 'glob' : 'grep';
     default:
       if (label.includes('todo')) return 'todo';
       return kind ?? 'unknown';
