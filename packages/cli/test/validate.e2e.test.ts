@@ -87,6 +87,10 @@ describe('validate on the recordings of the real shapes', () => {
       const run = await runCli(['validate', path]);
       expect(run.code).toBe(1);
       expect(run.stdout.split('\n')[0]).toBe(`${path}:1: foreign-format: ${sentence}`);
+      // Named as no dialect of Cursor's, even where one reads some of its records.
+      expect(run.stdout.split('\n')[1]).toMatch(new RegExp(`^${path}: another agent's log, \\d+ lines?,`));
+      const json = await runCli(['validate', '--json', path]);
+      expect(JSON.parse(json.stdout).files[0].dialect).toBeNull();
       const summary = await runCli(['summary', path]);
       expect(summary.code).toBe(1);
       // Summary leaves the log out of what it counts, and says so.

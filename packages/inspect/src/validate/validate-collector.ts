@@ -173,7 +173,8 @@ export function validationReport(
       code: 'foreign-format',
       message: foreign.message,
     };
-    return { path, dialect, lines, events, problems: [problem], warnings: [] };
+    // Nor does it name a dialect of Cursor's: a record of theirs that one reads too is not what the log is.
+    return { path, dialect: null, lines, events, problems: [problem], warnings: [] };
   }
   const report: FileReport = {
     path,

@@ -56,8 +56,9 @@ function warningCounts(warnings: readonly Finding[]): string {
 
 /** The summary line of one file, after its findings. */
 export function fileSummaryLine(report: FileReport, palette: Palette): string {
+  const foreign = report.problems.length === 1 && report.problems[0]?.code === 'foreign-format';
   const facts = [
-    report.dialect ?? 'no dialect detected',
+    report.dialect ?? (foreign ? "another agent's log" : 'no dialect detected'),
     plural(report.lines, 'line'),
     plural(report.events, 'event'),
   ];
