@@ -165,7 +165,8 @@ const PI_TYPES = new Set([
 
 function isPiRecord(record: JsonObject): boolean {
   if (record.type === 'session') return typeof record.version === 'number' && typeof record.cwd === 'string';
-  return PI_TYPES.has(record.type as string);
+  // Anthropic's API streams a `message_start` too, holding its message whole: no agent's log, and not pi's.
+  return PI_TYPES.has(record.type as string) && !isAnthropicMessage(record.message);
 }
 
 /**

@@ -259,6 +259,37 @@ describe('logs of other agents', () => {
     );
   });
 
+  test("Anthropic's API stream, no agent's log, is named as no Cursor log rather than as pi's", () => {
+    const stream = [
+      {
+        type: 'message_start',
+        message: {
+          id: 'msg_01',
+          type: 'message',
+          role: 'assistant',
+          model: 'claude-sonnet-4-5',
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: 9, output_tokens: 1 },
+        },
+      },
+      { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hi' } },
+      { type: 'content_block_stop', index: 0 },
+      {
+        type: 'message_delta',
+        delta: { stop_reason: 'end_turn', stop_sequence: null },
+        usage: { output_tokens: 2 },
+      },
+      { type: 'message_stop' },
+    ];
+    expect(normalizeChunks([ndjson(stream)]).normalizer.foreign).toMatchObject({
+      agent: 'unknown',
+      loc: { line: 1, offset: 0 },
+    });
+  });
+
   test('a log no record of which a dialect explains is named as no Cursor log, at its first record', () => {
     const text = '{"kind":"identity"}\n{"type":"ping","at":1}\n';
     expect(normalizeChunks([text]).normalizer.foreign).toEqual({
