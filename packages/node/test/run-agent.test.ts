@@ -1,9 +1,9 @@
 import { getEventListeners } from 'node:events';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CanonicalEvent } from '@cursor-stream/core';
 import { type AgentResult, runAgent } from '@cursor-stream/node';
-import { DOCS_EXAMPLE, DOCS_EXAMPLE_SESSION } from '@cursor-stream/test-kit/corpus';
+import { DOCS_EXAMPLE, DOCS_EXAMPLE_SESSION, REPO_ROOT } from '@cursor-stream/test-kit/corpus';
 import { installFakeAgent, readCall } from '@cursor-stream/test-kit/fake-agent';
 import { scratchFolder } from '@cursor-stream/test-kit/scratch';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -294,6 +294,24 @@ describe('runAgent failure paths', () => {
     expect(result.error?.message).toContain('SIGKILL');
   });
 
+  test('a record cut off before a crash is no sentence of the agent: the reason is its stderr', async () => {
+    const recording = join(scratch.dir, 'cut-before-crash.ndjson');
+    const whole = initAndPromptOnly(scratch.dir);
+    writeFileSync(
+      recording,
+      `${readFileSync(whole, 'utf8')}{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"half`,
+    );
+    const vars = {
+      FAKE_AGENT_REPLAY: recording,
+      FAKE_AGENT_STDERR: 'Segmentation fault in the renderer\n',
+      FAKE_AGENT_KILL_SELF: 'SIGSEGV',
+    };
+    const result = await runAgent('hi', fakeRun(agent, vars)).collect();
+    expectFailedEnding(result, 'signal');
+    expect(result.error?.message).toMatch(/killed by SIGSEGV: Segmentation fault in the renderer$/);
+    expect(result.stdoutNoise).toEqual([]);
+  });
+
   test('exit 0 without a result ends with no-result and an incomplete finish', async () => {
     const recording = initAndPromptOnly(scratch.dir);
     const result = await runAgent('hi', fakeRun(agent, { FAKE_AGENT_REPLAY: recording })).collect();
@@ -452,6 +470,31 @@ describe('runAgent stops and reaps the process', () => {
     expect(process.listenerCount('exit')).toBe(before.exit);
     expect(process.listenerCount('SIGINT')).toBe(before.sigint);
     expect((await run.collect()).error?.code).toBe('cancelled');
+  });
+
+  test("a run whose time runs out after its result came ends as the result says, the agent's failure with its sentence", async () => {
+    const succeeded = await runAgent(
+      'hi',
+      fakeRun(
+        agent,
+        { FAKE_AGENT_REPLAY: DOCS_EXAMPLE, FAKE_AGENT_HANG: 'after' },
+        { timeoutMs: 1500, exitGraceMs: 60_000 },
+      ),
+    ).collect();
+    expect([succeeded.success, succeeded.error]).toEqual([true, null]);
+    expect(succeeded.events).toEqual(normalizeFile(DOCS_EXAMPLE));
+    const failing = join(REPO_ROOT, 'corpus/official/failure-line-before-error-result.ndjson');
+    const failed = await runAgent(
+      'hi',
+      fakeRun(
+        agent,
+        { FAKE_AGENT_REPLAY: failing, FAKE_AGENT_HANG: 'after' },
+        { timeoutMs: 1500, exitGraceMs: 60_000 },
+      ),
+    ).collect();
+    expectFailedEnding(failed, 'agent-error');
+    expect(failed.error?.message).toBe("RetriableError: [invalid_argument] unknown option '--system-prompt'");
+    expect(failed.error?.failure).toBe('unknown-option');
   });
 
   test('an agent that does not exit after its result is stopped after exitGraceMs and still succeeds', async () => {

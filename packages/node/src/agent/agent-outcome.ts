@@ -11,7 +11,7 @@ import type { ProcessExit } from './agent-process.ts';
  * - `spawn-failed`: no executable could be started (not found on `PATH`, not executable).
  * - `invalid-prompt`: the prompt cannot be passed safely (a NUL character, a subcommand name); nothing was started.
  * - `session-busy`: a session's previous message is still running; nothing was started.
- * - `timeout`: `timeoutMs` elapsed and the run was stopped.
+ * - `timeout`: `timeoutMs` elapsed before the result, and the run was stopped.
  * - `cancelled`: `cancel()`, the `AbortSignal`, or the consumer leaving the loop early stopped the run.
  * - `signal`: the process was killed by a signal the run did not send.
  * - `agent-error`: the agent reported an error (a `result` with `is_error`).
@@ -133,7 +133,11 @@ function runError(exit: ProcessExit, stream: StreamEnd): AgentRunError | null {
       message: `Reading the output of ${name} failed, so the run was stopped: ${exit.outputFailure}`,
     };
   }
-  if (exit.stopReason === 'timeout')
+  // A process stopped once its result came, by the grace after it or by the run's time running out, is one that
+  // would not exit: the result says how the run ended.
+  const stoppedAfterResult =
+    stream.sawResult && (exit.stopReason === 'after-result' || exit.stopReason === 'timeout');
+  if (exit.stopReason === 'timeout' && !stoppedAfterResult)
     return { code: 'timeout', message: withReason(`${name} timed out`, reason) };
   if (exit.stopReason === 'cancelled')
     return { code: 'cancelled', message: `The run of ${name} was cancelled.` };
@@ -142,8 +146,7 @@ function runError(exit: ProcessExit, stream: StreamEnd): AgentRunError | null {
     const message = stream.agentError ?? reasonOf(exit.stderr.text, []) ?? NO_MESSAGE;
     return { code: 'agent-error', message };
   }
-  // A stop after the result is the supervisor ending a process that would not exit; the result stands.
-  if (exit.stopReason === 'after-result' && stream.sawResult) return null;
+  if (stoppedAfterResult) return null;
   if (exit.signal !== null)
     return { code: 'signal', message: withReason(`${name} was killed by ${exit.signal}`, reason) };
   if (exit.exitCode !== 0) {

@@ -90,7 +90,9 @@ export function createRunEvents(options: RunEventOptions = {}): RunEvents {
       options.hooks?.onSessionId?.(sessionId);
     }
     if (event.type === 'error') lastErrorMessage = event.message;
-    if (event.type !== 'invalid-line') return;
+    // Plain text only: a record cut off or broken is no sentence of the agent's, and the failure's reason is then
+    // looked for on stderr.
+    if (event.type !== 'invalid-line' || event.code !== 'non-json-output') return;
     // The first lines and the latest one are kept: the oldest say what went wrong first, the latest is the sentence.
     if (stdoutNoise.length < MAX_NOISE_LINES) stdoutNoise.push(event.excerpt);
     else stdoutNoise[MAX_NOISE_LINES - 1] = event.excerpt;
