@@ -119,7 +119,7 @@ export {
   DialectEncoderTransformStream,
 } from './streams/dialect-encoder-transform-stream.ts';
 export { NormalizerTransformStream } from './streams/normalizer-transform-stream.ts';
-export { type CheckedUsage, checkUsage, isTokenCount } from './token-counts.ts';
+export { allInputTokens, type CheckedUsage, checkUsage, isTokenCount } from './token-counts.ts';
 export { loadSchemaValidators } from './validation/load-schema-validators.ts';
 export { toSchemaIssues, type ValidatorError } from './validation/schema-issues.ts';
 export {

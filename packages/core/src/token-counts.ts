@@ -30,6 +30,18 @@ export function reportedCount(value: unknown): number | undefined {
   return count !== undefined && Number.isFinite(count) ? count : undefined;
 }
 
+/**
+ * All the input a usage counts: Cursor's `inputTokens` leaves out what was read from or written to the cache (real
+ * captures report more cache reads than input), where OpenTelemetry's `gen_ai.usage.input_tokens` and the AI SDK's
+ * input total include them. The known counts are added; `undefined` when the input is not known, or the sum is not
+ * exact.
+ */
+export function allInputTokens(usage: Usage | null | undefined): number | undefined {
+  if (usage?.inputTokens === undefined) return undefined;
+  const sum = usage.inputTokens + (usage.cacheReadTokens ?? 0) + (usage.cacheWriteTokens ?? 0);
+  return isTokenCount(sum) ? sum : undefined;
+}
+
 const USAGE_FIELDS = ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens'] as const;
 
 /** What {@link checkUsage} made of a usage: the counts kept, and one sentence per count left out. */

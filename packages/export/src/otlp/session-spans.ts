@@ -8,7 +8,7 @@
  * so spans keep the log's order; `cursor_stream.time_source` says `records` or `position`.
  */
 
-import { MAX_RECORD_TIME_MS, readRecordTime } from '@cursor-stream/core/normalize';
+import { allInputTokens, MAX_RECORD_TIME_MS, readRecordTime } from '@cursor-stream/core/normalize';
 import type { Attributes, HrTime, SpanContext } from '@opentelemetry/api';
 import type { Resource } from '@opentelemetry/resources';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
@@ -21,7 +21,6 @@ import type { SessionSpanIds } from './span-ids.ts';
 /** OTLP enum values, as `@opentelemetry/api` numbers them (kept here so this module loads no package). */
 const SPAN_KIND_INTERNAL = 0;
 const STATUS_UNSET = 0;
-const STATUS_OK = 1;
 const STATUS_ERROR = 2;
 const TRACE_FLAG_SAMPLED = 1;
 
@@ -237,9 +236,7 @@ function toolSpan(
       parent: context(ids.traceId, ids.agentSpanId),
       startMs: times.startMs,
       endMs: times.endMs,
-      status: call.isError
-        ? { code: STATUS_ERROR, message: call.status }
-        : { code: call.status === 'pending' ? STATUS_UNSET : STATUS_OK },
+      status: call.isError ? { code: STATUS_ERROR, message: call.status } : { code: STATUS_UNSET },
       attributes,
     },
     options,
@@ -258,7 +255,8 @@ function agentAttributes(session: ExportSession): Attributes {
   put(attributes, ATTR.requestModel, session.model);
   put(attributes, ATTR.logLine, session.firstLine);
   const usage = session.usage;
-  put(attributes, ATTR.inputTokens, usage?.inputTokens);
+  // The conventions count cached input in `input_tokens` too; Cursor's `inputTokens` leaves it out.
+  put(attributes, ATTR.inputTokens, allInputTokens(usage));
   put(attributes, ATTR.outputTokens, usage?.outputTokens);
   put(attributes, ATTR.cacheReadTokens, usage?.cacheReadTokens);
   put(attributes, ATTR.cacheCreationTokens, usage?.cacheWriteTokens);
@@ -290,9 +288,10 @@ export function sessionSpans(
   );
   const attributes = agentAttributes(session);
   attributes[ATTR.timeSource] = session.startedAtMs === null ? 'position' : 'records';
+  // A success leaves the status unset: OpenTelemetry asks instrumentation not to set `OK` unless told to.
   const status =
     session.status === 'success'
-      ? { code: STATUS_OK }
+      ? { code: STATUS_UNSET }
       : { code: STATUS_ERROR, message: session.failure?.message ?? session.status };
   const agent = readableSpan(
     {
