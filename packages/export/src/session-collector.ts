@@ -10,6 +10,7 @@ import {
   createRecordTimeIndex,
   createSessionReducer,
   eventTimes,
+  isSessionContent,
   type RecordTimes,
   type SessionFailure,
   type SessionReducer,
@@ -248,14 +249,23 @@ function finishedSession(
   };
 }
 
+/** `event` naming no session. */
+function unnamed(event: CanonicalEvent): CanonicalEvent {
+  if (event.sessionId === undefined) return event;
+  const { sessionId: _named, ...rest } = event;
+  return rest as CanonicalEvent;
+}
+
 /**
  * A collector for one log. A session ends at its `finish` (the normalizer gives each exactly one); events between a
- * `finish` and the next session's first event (trailing noise) are counted with the next session.
+ * `finish` and the next session's first event (trailing noise) are counted with the next session, which they do not name.
  */
 export function createSessionCollector(options: SessionCollectorOptions): SessionCollector {
   const times = createRecordTimeIndex();
   const content = options.includeContent === true;
   let session = openSession();
+  // Whether the events pushed since the last finish are all it trails, with no content of the next session yet.
+  let trailing = false;
   let index = 0;
   let dialect: string | null = null;
   // A record's times come with each of its events; its problems are said once.
@@ -293,8 +303,14 @@ export function createSessionCollector(options: SessionCollectorOptions): Sessio
       }
       noteTimes(session, recordTimes);
       noteEvent(session, event, recordTimes, content);
-      session.reducer.push(event);
-      if (event.type === 'finish') await flush();
+      if (isSessionContent(event)) trailing = false;
+      // What trails a finish (a status, an answer to a permission) does not name the next session, as `summary`,
+      // which keeps it with the session it follows, does not let it.
+      session.reducer.push(trailing ? unnamed(event) : event);
+      if (event.type === 'finish') {
+        await flush();
+        trailing = true;
+      }
     },
     end: flush,
   };

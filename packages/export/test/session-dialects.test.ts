@@ -5,7 +5,7 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createNormalizer } from '@cursor-stream/core/normalize';
+import { createNormalizer, reduceSessions } from '@cursor-stream/core/normalize';
 import { createSessionCollector, type ExportSession } from '@cursor-stream/export';
 import { CORPUS_DIR } from '@cursor-stream/test-kit/corpus';
 import { expect, test } from 'vitest';
@@ -33,3 +33,21 @@ test('each session of a log of two dialects is exported with its own, read in on
     ]);
   }
 });
+
+test('each exported session has the id summary gives it, however many records trail the session before it', async () => {
+  // An ACP log whose first session is followed by a session/load and a permission answer of the next.
+  const text = readFileSync(join(CORPUS_DIR, 'acp/cursor-findings-quotes.ndjson'), 'utf8');
+  const sessions: ExportSession[] = [];
+  const collector = createSessionCollector({ file: 'acp.ndjson', onSession: (s) => void sessions.push(s) });
+  const normalizer = createNormalizer();
+  for (const event of [...normalizer.feed(text), ...normalizer.end()]) await collector.push(event);
+  await collector.end();
+  const whole = reduceSessions(normalizeAll(text));
+  expect(whole.length).toBeGreaterThan(1);
+  expect(sessions.map((session) => session.sessionId)).toEqual(whole.map((session) => session.sessionId));
+});
+
+function normalizeAll(text: string) {
+  const normalizer = createNormalizer();
+  return [...normalizer.feed(text), ...normalizer.end()];
+}
