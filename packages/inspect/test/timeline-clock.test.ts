@@ -62,4 +62,31 @@ describe('the report timeline on one clock', () => {
     // 1000 to 2000 on the axis: the bar starts at 1100 (10%) and lasts 200 ms (20%).
     expect(timeline.html()).toMatch(/class="bar tool ok" data-left="10(\.0+)?%" data-width="20(\.0+)?%"/);
   });
+
+  test('calls past the bars drawn are counted once, with their completions, and a completion without a call too', () => {
+    const timeline = createTimeline(2);
+    const call = (id: string): CanonicalEvent => ({
+      type: 'tool-call',
+      toolCallId: id,
+      toolName: 'read',
+      providerToolName: 'readToolCall',
+      input: {},
+    });
+    const result = (id: string): CanonicalEvent => ({
+      type: 'tool-result',
+      toolCallId: id,
+      toolName: 'read',
+      providerToolName: 'readToolCall',
+      status: 'success',
+      isError: false,
+      output: {},
+    });
+    for (let index = 0; index < 5; index++) {
+      timeline.push(call(`c${index}`), undefined);
+      timeline.push(result(`c${index}`), undefined);
+    }
+    timeline.push(result('never-started'), undefined);
+    // Five calls and one lone completion, two drawn: four not drawn.
+    expect(timeline.html()).toContain('4 more bars not drawn (4 tool calls)');
+  });
 });

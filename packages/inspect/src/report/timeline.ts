@@ -52,10 +52,18 @@ export interface TimelineBuilder {
 
 const TOOL_LABEL_CHARS = 80;
 
+/**
+ * Calls not drawn whose ids are kept to know their completions by. Past it, a completion may be counted twice; the
+ * bound keeps a session of millions of calls from holding all their ids.
+ */
+const MAX_DROPPED_CALLS_KNOWN = 65_536;
+
 /** Creates a timeline builder drawing at most `maxBars` tool bars and `maxBars` other bars. */
 export function createTimeline(maxBars: number): TimelineBuilder {
   const bars: Bar[] = [];
   const openCalls = new Map<string, Bar>();
+  /** Calls past the bars drawn, so that their completions are not counted again as completions without a call. */
+  const droppedCalls = new Set<string>();
   const dropped = { tool: 0, other: 0 };
   let counts = { tool: 0, other: 0 };
   let pos = 0;
@@ -98,6 +106,7 @@ export function createTimeline(maxBars: number): TimelineBuilder {
       detail: '',
     });
     if (bar !== undefined) openCalls.set(event.toolCallId, bar);
+    else if (droppedCalls.size < MAX_DROPPED_CALLS_KNOWN) droppedCalls.add(event.toolCallId);
     if (bar !== undefined && times?.startedAtMs !== undefined) toolStarts.set(bar, times.startedAtMs);
   }
 
@@ -123,6 +132,8 @@ export function createTimeline(maxBars: number): TimelineBuilder {
     const endMs = bar === undefined ? (at.ms ?? times?.completedAtMs) : endOf(bar, at, times);
     if (bar !== undefined) toolStarts.delete(bar);
     const detail = event.status;
+    // The completion of a call not drawn: counted once, with its start.
+    if (bar === undefined && droppedCalls.delete(event.toolCallId)) return;
     if (bar === undefined) {
       // A completion without its start: drawn from where its duration says it began, marked as such.
       const startMs =
