@@ -359,6 +359,15 @@ describe('runAgent failure paths', () => {
     }
   });
 
+  test('a working folder that is not there is said as such, not as an agent that is not installed', async () => {
+    const cwd = join(scratch.dir, 'no-such-folder');
+    const result = await runAgent('hi', fakeRun(agent, {}, { cwd })).collect();
+    expectFailedEnding(result, 'spawn-failed');
+    expect(result.error?.message).toBe(
+      `Could not start the agent: tried ${agent} (its working folder ${cwd} is not a folder that exists).`,
+    );
+  });
+
   test('falls back to `agent` when `cursor-agent` is not on the PATH', async () => {
     const bin = scratchFolder('node');
     try {

@@ -11,6 +11,7 @@
  */
 
 import { type ChildProcess, spawn } from 'node:child_process';
+import { statSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type AgentProcessOptions, DEFAULT_BINARIES, DEFAULT_KILL_GRACE_MS } from './agent-options.ts';
 import { describeThrown } from './agent-outcome.ts';
@@ -188,6 +189,14 @@ function failureOf(binary: string, error: unknown): SpawnFailure {
   return { binary, errno: typeof errno === 'string' ? errno : undefined, message: String(error) };
 }
 
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** Starts the first executable that exists; resolves with the child, or `undefined` when none started. */
 function spawnFirst(
   candidates: readonly string[],
@@ -198,6 +207,12 @@ function spawnFirst(
   input: string | undefined,
   marker: string | undefined,
 ): Promise<{ child: ChildProcess; binary: string } | undefined> {
+  // A folder that is not there fails every start with ENOENT, which would read as no agent installed.
+  if (options.cwd !== undefined && !isFolder(options.cwd)) {
+    const message = `its working folder ${options.cwd} is not a folder that exists`;
+    failures.push({ binary: candidates[0] ?? 'the agent', errno: undefined, message });
+    return Promise.resolve(undefined);
+  }
   const env = childEnv(options, marker);
   const tryAt = async (index: number): Promise<{ child: ChildProcess; binary: string } | undefined> => {
     const binary = candidates[index];
