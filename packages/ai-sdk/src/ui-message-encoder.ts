@@ -184,7 +184,8 @@ export function createUIMessageEncoder(options: UIMessageEncoderOptions = {}): U
 
   function finish(out: UIMessageChunk[], event: FinishEvent): void {
     closeSession(out);
-    finishReason = FINISH_REASONS[event.finishReason];
+    // One message for the whole log: a session that failed leaves it failed, as its error chunk says.
+    if (finishReason !== 'error') finishReason = FINISH_REASONS[event.finishReason];
     // A run that failed, or ended without a result after the agent said why (its `failure`), shows why.
     if (errors.length > 0) return;
     if (event.isError) addError(event.text ?? event.failure?.message ?? 'The agent reported an error.');

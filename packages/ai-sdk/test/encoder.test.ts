@@ -137,6 +137,18 @@ describe('toUIMessageStream', () => {
     ]);
   });
 
+  test('a log whose first session failed ends as failed, though a later one succeeded', async () => {
+    const chunks = await chunksOf([
+      finish({ finishReason: 'error', isError: true, text: 'Quota reached.' }),
+      { type: 'stream-start' },
+      finish({ finishReason: 'stop' }),
+    ]);
+    expect(chunks.slice(-2)).toEqual([
+      { type: 'error', errorText: 'Quota reached.' },
+      { type: 'finish', finishReason: 'error' },
+    ]);
+  });
+
   test('a result without its call opens the tool part first, as the AI SDK needs', async () => {
     const { message } = await readAsAiSdk([
       {
