@@ -482,25 +482,22 @@ describe('runAgent stops and reaps the process', () => {
   });
 
   test("a run whose time runs out after its result came ends as the result says, the agent's failure with its sentence", async () => {
-    const succeeded = await runAgent(
-      'hi',
-      fakeRun(
-        agent,
-        { FAKE_AGENT_REPLAY: DOCS_EXAMPLE, FAKE_AGENT_HANG: 'after' },
-        { timeoutMs: 1500, exitGraceMs: 60_000 },
-      ),
-    ).collect();
+    /** The recording replayed by an agent that then hangs, in a run whose time runs out long before its grace. */
+    const timedOutAfter = (recording: string) =>
+      runAgent(
+        'hi',
+        fakeRun(
+          agent,
+          { FAKE_AGENT_REPLAY: recording, FAKE_AGENT_HANG: 'after' },
+          { timeoutMs: 1500, exitGraceMs: 60_000 },
+        ),
+      ).collect();
+    const succeeded = await timedOutAfter(DOCS_EXAMPLE);
     expect([succeeded.success, succeeded.error]).toEqual([true, null]);
     expect(succeeded.events).toEqual(normalizeFile(DOCS_EXAMPLE));
-    const failing = join(REPO_ROOT, 'corpus/official/failure-line-before-error-result.ndjson');
-    const failed = await runAgent(
-      'hi',
-      fakeRun(
-        agent,
-        { FAKE_AGENT_REPLAY: failing, FAKE_AGENT_HANG: 'after' },
-        { timeoutMs: 1500, exitGraceMs: 60_000 },
-      ),
-    ).collect();
+    const failed = await timedOutAfter(
+      join(REPO_ROOT, 'corpus/official/failure-line-before-error-result.ndjson'),
+    );
     expectFailedEnding(failed, 'agent-error');
     expect(failed.error?.message).toBe("RetriableError: [invalid_argument] unknown option '--system-prompt'");
     expect(failed.error?.failure).toBe('unknown-option');
