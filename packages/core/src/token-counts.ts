@@ -33,12 +33,16 @@ export function reportedCount(value: unknown): number | undefined {
 /**
  * All the input a usage counts: Cursor's `inputTokens` leaves out what was read from or written to the cache (real
  * captures report more cache reads than input), where OpenTelemetry's `gen_ai.usage.input_tokens` and the AI SDK's
- * input total include them. The known counts are added; `undefined` when the input is not known, or the sum is not
- * exact.
+ * input total include them. `undefined` unless the input, the cache reads and the cache writes are all known, and
+ * their sum exact: a part missing would make a total that is not one.
  */
 export function allInputTokens(usage: Usage | null | undefined): number | undefined {
-  if (usage?.inputTokens === undefined) return undefined;
-  const sum = usage.inputTokens + (usage.cacheReadTokens ?? 0) + (usage.cacheWriteTokens ?? 0);
+  const parts = [usage?.inputTokens, usage?.cacheReadTokens, usage?.cacheWriteTokens];
+  let sum = 0;
+  for (const part of parts) {
+    if (part === undefined) return undefined;
+    sum += part;
+  }
   return isTokenCount(sum) ? sum : undefined;
 }
 

@@ -8,7 +8,7 @@
  */
 
 import type { HarnessV1StreamPart } from '@ai-sdk/harness';
-import { checkUsage, isTokenCount, type Usage } from '@cursor-stream/core/normalize';
+import { allInputTokens, checkUsage, type Usage } from '@cursor-stream/core/normalize';
 
 /** The AI SDK's usage (`LanguageModelV4Usage`). */
 export type HarnessUsage = Extract<HarnessV1StreamPart, { type: 'finish' }>['totalUsage'];
@@ -19,16 +19,6 @@ export function unknownUsage(): HarnessUsage {
     inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
     outputTokens: { total: undefined, text: undefined, reasoning: undefined },
   };
-}
-
-/** The sum of counts when each is known and the sum is still exact; else `undefined`. */
-function knownSum(...counts: ReadonlyArray<number | undefined>): number | undefined {
-  let sum = 0;
-  for (const count of counts) {
-    if (count === undefined) return undefined;
-    sum += count;
-  }
-  return isTokenCount(sum) ? sum : undefined;
 }
 
 /**
@@ -43,7 +33,7 @@ export function cursorUsage(usage: Usage | undefined): HarnessUsage {
   const { inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens } = counts;
   return {
     inputTokens: {
-      total: knownSum(inputTokens, cacheReadTokens, cacheWriteTokens),
+      total: allInputTokens(counts),
       noCache: inputTokens,
       cacheRead: cacheReadTokens,
       cacheWrite: cacheWriteTokens,
