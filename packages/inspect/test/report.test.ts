@@ -100,6 +100,18 @@ describe('the report page of events', () => {
     expect(end.match(/<tr>/g)).toHaveLength(1 + 2);
   });
 
+  test('a lone session past the budget for sections still has its row, the one place the page names it', () => {
+    const report = createReport({ inputs: ['-'], limits: { sectionChars: 1 } });
+    report.startSession('run.ndjson');
+    for (const { event, times } of timedEvents(join(CORPUS, 'official/docs-example-zh.ndjson')))
+      report.push(event, times);
+    expect(report.endSession()?.html).toBe('');
+    const end = report.end(READING);
+    expect(end).toContain('1 session listed without a section: the size limit of the page was reached.');
+    expect(end.match(/<tr>/g)).toHaveLength(1 + 1);
+    expect(end).toContain('c6b62c6f');
+  });
+
   test('a session without content has no section and no row', () => {
     const report = createReport({ inputs: [] });
     report.startSession('empty.ndjson');

@@ -314,8 +314,9 @@ export function overviewHtml(rows: readonly IndexRow[], totals: ReportTotals): s
     );
   const search =
     '<div class="search"><input id="search" type="search" placeholder="Search prompts, models, statuses, failures" aria-label="Search the sessions"><output id="found" for="search"></output></div>';
+  // One session is its own section, unless the page had no room for it: then its row is all the page says of it.
   const table =
-    rows.length > 1 || totals.unlisted > 0
+    rows.length > 1 || totals.unlisted > 0 || totals.unshown > 0
       ? `${search}<div class="index"><table class="index">${INDEX_HEAD}<tbody>${[...rows].sort(newestFirst).map(rowHtml).join('\n')}</tbody></table></div>`
       : '';
   const noteHtml = notes.map((note) => `<p class="note">${escapeHtml(note)}</p>`).join('');
