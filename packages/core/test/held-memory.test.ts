@@ -61,3 +61,44 @@ describe('a large record, once read', () => {
     expect(heldBytes() - before).toBeLessThan(textBytes / 2);
   });
 });
+
+/** A `tool_call/started` record whose call never completes. */
+function startLine(id: string): Uint8Array {
+  return line({
+    type: 'tool_call',
+    subtype: 'started',
+    call_id: id,
+    tool_call: { readToolCall: { args: { path: 'README.md' } } },
+    ...SESSION,
+  });
+}
+
+describe('a session of tool calls started and never completed', () => {
+  test('keeps the latest 1,024 open calls, in start order, not one per start', () => {
+    const normalizer = createNormalizer();
+    const events = [...normalizer.feed(line({ type: 'system', subtype: 'init', model: 'Auto', ...SESSION }))];
+    const count = 3000;
+    for (let index = 0; index < count; index++) events.push(...normalizer.feed(startLine(`call-${index}`)));
+    events.push(...normalizer.end());
+    const finish = events.find((event) => event.type === 'finish');
+    expect(finish?.type === 'finish' && finish.pendingToolCallIds).toEqual(
+      Array.from({ length: 1024 }, (_, index) => `call-${count - 1024 + index}`),
+    );
+    expect(events.filter((event) => event.type === 'tool-call')).toHaveLength(count);
+  });
+
+  test('holds memory bounded by the open calls it keeps, whatever the number or length of ids', () => {
+    const normalizer = createNormalizer();
+    normalizer.feed(line({ type: 'system', subtype: 'init', model: 'Auto', ...SESSION }));
+    // Ids of 3,000 characters are kept (1,024 of them); ids of 64 KiB, as long as a record, are not.
+    const id = (index: number, length: number) => `${index}-`.padEnd(length, 'x');
+    for (let index = 0; index < 1024; index++) normalizer.feed(startLine(id(index, 3000)));
+    const before = heldBytes();
+    for (let index = 1024; index < 5120; index++) normalizer.feed(startLine(id(index, 3000)));
+    for (let index = 0; index < 200; index++) normalizer.feed(startLine(id(index, 64 * 1024)));
+    // Unbounded, the dialect and the normalizer would each keep 4,096 more ids of 3 KB and 200 of 64 KiB: 50 MB.
+    expect(heldBytes() - before).toBeLessThan(4 * 1024 * 1024);
+    const finish = normalizer.end().find((event) => event.type === 'finish');
+    expect(finish?.type === 'finish' && finish.pendingToolCallIds.length).toBe(1024);
+  });
+});

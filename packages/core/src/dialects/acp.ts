@@ -31,6 +31,7 @@ import type {
   UsageEvent,
 } from '../events/index.ts';
 import { asCount, asNumber, asObject, asString, assignDefined, isJsonObject } from '../json-values.ts';
+import { rememberCall, rememberCallId } from '../open-calls.ts';
 import { reportedCount } from '../token-counts.ts';
 import { typeNameOf, unknownEvent } from '../unknown-event.ts';
 import { encodeAcp } from './acp-encoder.ts';
@@ -39,9 +40,6 @@ import { NO_EVENTS } from './cli-records.ts';
 import { ENVELOPE_THINKING_PREFIXES, reasoningSkipPrefixes } from './reasoning-skip-filter.ts';
 import { schemaValidator } from './schema-validation.ts';
 import { toolResultEvent } from './tool-events.ts';
-
-/** Requests awaiting their response, and calls and rejections remembered, per stream. */
-const MAX_PENDING = 1024;
 
 /** Who sent a message: the client (`c2a`), the agent (`a2c`), or a log that does not say. */
 type Direction = 'c2a' | 'a2c' | 'unknown';
@@ -86,15 +84,6 @@ function createAcpState(): AcpState {
     inTurn: false,
     inThought: false,
   };
-}
-
-function remember<K, V>(map: Map<K, V>, key: K, value: V): void {
-  map.delete(key);
-  map.set(key, value);
-  if (map.size > MAX_PENDING) {
-    const oldest = map.keys().next().value;
-    if (oldest !== undefined) map.delete(oldest);
-  }
 }
 
 const WRAPPED = ['msg', 'message', 'frame', 'notification'] as const;
@@ -299,7 +288,7 @@ function toolUpdate(turn: Turn, update: JsonObject, sessionId: unknown): void {
     input: undefined,
     emitted: false,
   };
-  if (known === undefined) remember(turn.state.calls, id, call);
+  if (known === undefined) rememberCall(turn.state.calls, id, call);
   call.title = asString(update.title) ?? call.title;
   call.name = asString(update.name) ?? call.name;
   call.kind = asString(update.kind) ?? call.kind;
@@ -332,11 +321,7 @@ function toolUpdate(turn: Turn, update: JsonObject, sessionId: unknown): void {
 
 /** Remembers a call the client refused to run: Cursor still ends it `completed`, without output. */
 function rejectCall(state: AcpState, toolCallId: string): void {
-  state.rejected.add(toolCallId);
-  if (state.rejected.size > MAX_PENDING) {
-    const oldest = state.rejected.values().next().value;
-    if (oldest !== undefined) state.rejected.delete(oldest);
-  }
+  rememberCallId(state.rejected, toolCallId);
 }
 
 function planEntries(items: unknown): PlanEntry[] {
@@ -509,7 +494,7 @@ function request(turn: Turn, message: JsonObject, method: string, direction: Dir
   const params = asObject(message.params);
   const id = message.id;
   if (typeof id === 'string' || typeof id === 'number') {
-    remember(turn.state.pending, `${direction}:${id}`, { method, params });
+    rememberCall(turn.state.pending, `${direction}:${id}`, { method, params });
   }
   const sessionId = params?.sessionId;
   switch (method) {
@@ -714,7 +699,7 @@ function createAcpRecordNamer(): RecordNamer {
     if (typeof message.method === 'string') {
       const id = message.id;
       if (typeof id === 'string' || typeof id === 'number')
-        remember(pending, `${direction}:${id}`, { method: message.method, params: undefined });
+        rememberCall(pending, `${direction}:${id}`, { method: message.method, params: undefined });
       const update =
         message.method === 'session/update' ? asObject(asObject(message.params)?.update) : undefined;
       return { type: message.method, subtype: asString(update?.sessionUpdate) ?? null };

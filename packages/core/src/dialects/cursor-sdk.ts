@@ -26,6 +26,7 @@ import type {
 } from '../events/index.ts';
 import { asNumber, asObject, asString, assignDefined, isJsonObject, ownEntry } from '../json-values.ts';
 import { malformedRecord } from '../malformed-record.ts';
+import { rememberCall } from '../open-calls.ts';
 import { reportedCount } from '../token-counts.ts';
 import { typeNameOf, unknownEvent } from '../unknown-event.ts';
 import { messageText, NO_EVENTS } from './cli-records.ts';
@@ -38,9 +39,6 @@ import { toolNameOfLabel } from './tool-names.ts';
 
 /** Runs whose end was read, remembered so that a run's `FINISHED` status, `result` and `done` end it once. */
 const MAX_ENDED_RUNS = 64;
-
-/** Calls remembered per stream; a run with more open at once forgets the oldest, whose completions read as orphans. */
-const MAX_OPEN_CALLS = 4096;
 
 /** Per-stream state of the `cursor-sdk` dialect: bounded by the open calls and the runs just ended. */
 export interface CursorSdkState {
@@ -229,11 +227,7 @@ function toolCallMessage(
 
 function startCall(state: CursorSdkState, id: string, name: string, input: unknown, origin: Origin) {
   const toolName = toolNameOfLabel(name);
-  state.calls.set(id, { toolName, providerToolName: name });
-  if (state.calls.size > MAX_OPEN_CALLS) {
-    const oldest = state.calls.keys().next().value;
-    if (oldest !== undefined) state.calls.delete(oldest);
-  }
+  rememberCall(state.calls, id, { toolName, providerToolName: name });
   return placed(toolCallEvent(id, toolName, name, input, undefined), origin);
 }
 

@@ -10,6 +10,7 @@ import type { CanonicalEvent, SourceLocation } from '../events/index.ts';
 import { OFFICIAL_RECORD_SHAPES } from '../generated/official-record-shapes.ts';
 import { asObject, asString, isJsonObject } from '../json-values.ts';
 import { malformedRecord } from '../malformed-record.ts';
+import { rememberCall } from '../open-calls.ts';
 import type { RecordShape } from '../record-readers/record-shape.ts';
 import { typeNameOf, unknownEvent } from '../unknown-event.ts';
 import { endAssistantDeltaRun, resetAssistantTurn } from './assistant-text.ts';
@@ -98,7 +99,7 @@ function toolCallEvents(
   if (subtype === 'started') {
     const toolName = kind?.toolName ?? 'unknown';
     const providerToolName = kind?.providerToolName ?? 'unknown';
-    calls.set(id, startedCall(toolName, providerToolName, record, toolCall));
+    rememberCall(calls, id, startedCall(toolName, providerToolName, record, toolCall));
     const input = kind?.body.args ?? null;
     return [
       located(

@@ -8,6 +8,7 @@ import type { Detection, Dialect, DialectContext, JsonObject } from '../dialect.
 import type { CanonicalEvent, SourceLocation } from '../events/index.ts';
 import { asNumber, asObject, asString, isJsonObject } from '../json-values.ts';
 import { malformedRecord } from '../malformed-record.ts';
+import { rememberCall } from '../open-calls.ts';
 import { typeNameOf, unknownEvent } from '../unknown-event.ts';
 import { endAssistantDeltaRun, resetAssistantTurn } from './assistant-text.ts';
 import {
@@ -98,7 +99,7 @@ function toolEvents(
   if (subtype === 'started') {
     const toolName = kind?.toolName ?? 'unknown';
     const providerToolName = kind?.providerToolName ?? 'unknown';
-    calls.set(id, startedCall(toolName, providerToolName, payload, toolCall));
+    rememberCall(calls, id, startedCall(toolName, providerToolName, payload, toolCall));
     // `shellToolCall{name, args}` holds its input in `args`; `writeFileToolCall{path, contents}` is the input.
     const input = kind === undefined ? null : 'args' in kind.body ? kind.body.args : kind.body;
     return [

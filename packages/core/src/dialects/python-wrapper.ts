@@ -16,6 +16,7 @@ import type {
 import type { CanonicalEvent, SourceLocation, ToolResultStatus } from '../events/index.ts';
 import { asNumber, asString, isJsonObject } from '../json-values.ts';
 import { malformedRecord } from '../malformed-record.ts';
+import { rememberCall } from '../open-calls.ts';
 import { typeNameOf, unknownEvent } from '../unknown-event.ts';
 import { type AssistantTextState, endAssistantDeltaRun, resetAssistantTurn } from './assistant-text.ts';
 import {
@@ -98,7 +99,7 @@ function toolEvents(record: JsonObject, calls: StartedCalls, loc: SourceLocation
   const providerToolName = label ?? start?.providerToolName ?? 'unknown';
   const toolName = label === undefined ? (start?.toolName ?? 'unknown') : toolNameOfLabel(label);
   if (record.type === TOOL_CALL_STARTED) {
-    calls.set(id, {
+    rememberCall(calls, id, {
       toolName,
       providerToolName,
       startedAtMs: undefined,

@@ -188,7 +188,10 @@ export interface FinishEvent extends CanonicalEventBase {
   durationApiMs?: number;
   usage?: Usage;
   requestId?: string;
-  /** Tool calls started but not completed when the session ended. */
+  /**
+   * Tool calls started but not completed when the session ended, in start order: the latest 1,024 left open, ids of
+   * at most 4,096 characters (a real session has a few open at once; see `open-calls.ts`).
+   */
   pendingToolCallIds: string[];
   /**
    * On a failed or incomplete session, the agent's sentence saying why, when the log holds one (the normalizer fills

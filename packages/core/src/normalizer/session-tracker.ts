@@ -10,6 +10,7 @@ import {
 } from '../events/index.ts';
 import { classifyFailure } from '../failures/index.ts';
 import { isMessageless } from '../messageless-error.ts';
+import { rememberCallId } from '../open-calls.ts';
 import { markBorrowedLine } from '../record-times.ts';
 import { markSessionDialect } from '../session-dialect.ts';
 import { isSessionContent, opensNewSession, type SessionProgress } from '../sessions/index.ts';
@@ -40,9 +41,9 @@ interface OpenSession extends SessionProgress {
    */
   dialect: string | undefined;
   dialectDetected: boolean;
-  /** Started and not completed, in start order; a Set keeps duplicates out. */
+  /** Started and not completed, in start order; a Set keeps duplicates out. Bounded: see `open-calls.ts`. */
   pending: Set<string>;
-  /** Completed, so that a start arriving after its completion (or again) does not reopen the call. */
+  /** Completed (the latest), so that a start arriving after its completion (or again) does not reopen the call. */
   completed: Set<string>;
   /** The latest error the source reported in words. */
   lastError: FailureReason | undefined;
@@ -160,11 +161,11 @@ export function createSessionTracker(): SessionTracker {
     if (session.sessionId === undefined && event.sessionId !== undefined) session.sessionId = event.sessionId;
     switch (event.type) {
       case 'tool-call':
-        if (!session.completed.has(event.toolCallId)) session.pending.add(event.toolCallId);
+        if (!session.completed.has(event.toolCallId)) rememberCallId(session.pending, event.toolCallId);
         return event;
       case 'tool-result':
         session.pending.delete(event.toolCallId);
-        session.completed.add(event.toolCallId);
+        rememberCallId(session.completed, event.toolCallId);
         return event;
       case 'invalid-line':
         if (event.code !== 'non-json-output') return event;
