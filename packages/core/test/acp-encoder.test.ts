@@ -229,8 +229,8 @@ function turnEvents(shape: TurnShape, index: number, queries: { next: number }):
           pending.push(toolCallId);
           return;
         }
-        // A refused call Cursor still ends `completed` reads as rejected; a failed one stays failed.
-        const status = rejected && step.end !== 'failure' ? 'rejected' : step.end;
+        // A refused call reads as rejected, however the agent ends it (Cursor: `completed`; others: `failed`).
+        const status = rejected ? 'rejected' : step.end;
         const output = step.end === 'error' ? { error: step.output } : { stdout: step.output };
         push({ type: 'tool-result', ...names, status, isError: status !== 'success', output });
         return;

@@ -171,6 +171,145 @@ describe('a Cursor prompt turn over ACP', () => {
   });
 });
 
+/** A JSON-RPC log of the messages given, one per line. */
+function traffic(...messages: object[]): string {
+  return messages.map((message) => `${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`).join('');
+}
+
+function prompt(id: number, text: string): object {
+  return { id, method: 'session/prompt', params: { sessionId: 's', prompt: [{ type: 'text', text }] } };
+}
+
+function update(update: object): object {
+  return { method: 'session/update', params: { sessionId: 's', update } };
+}
+
+function chunk(text: string): object {
+  return update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
+}
+
+describe('what the protocol allows, the dialect allows', () => {
+  test('a chunk with a null message id and a notification with null `_meta` are valid, as the official schema says', () => {
+    const line = {
+      jsonrpc: '2.0',
+      method: 'session/update',
+      params: {
+        sessionId: 's',
+        _meta: null,
+        update: {
+          sessionUpdate: 'agent_message_chunk',
+          messageId: null,
+          content: { type: 'text', text: 'hi' },
+        },
+      },
+    };
+    expect(isAcpMessage?.(line)).toBe(true);
+    expect(acpDialect.validate(line)).toEqual([]);
+  });
+});
+
+describe('turns as the protocol bounds them', () => {
+  test('an update outside the session history (a notice, a compaction, a kind from a later version) opens no turn', () => {
+    const events = normalizeText(
+      traffic(
+        prompt(1, 'first'),
+        chunk('one'),
+        { id: 1, result: { stopReason: 'end_turn' } },
+        update({ sessionUpdate: 'notice', message: 'Context compacted' }),
+        update({ sessionUpdate: 'compaction_update', compactionId: 'c1', status: 'completed' }),
+        update({ sessionUpdate: 'a_kind_from_a_later_version', value: 1 }),
+        prompt(2, 'second'),
+        chunk('two'),
+        { id: 2, result: { stopReason: 'end_turn' } },
+      ),
+    );
+    const sessions = reduceSessions(events);
+    expect(sessions.map((session) => [session.status, session.text])).toEqual([
+      ['success', 'one'],
+      ['success', 'two'],
+    ]);
+    expect(ofType(events, 'status').map((event) => event.status)).toEqual(
+      expect.arrayContaining(['notice', 'compaction_update']),
+    );
+    expect(ofType(events, 'unknown').map((event) => event.rawType)).toEqual(['a_kind_from_a_later_version']);
+  });
+
+  test('a prompt sent after a cancel ends the cancelled turn; each answer ends its own turn, by request id', () => {
+    const events = normalizeText(
+      traffic(
+        prompt(3, 'write a poem'),
+        chunk('Roses'),
+        { method: 'session/cancel', params: { sessionId: 's' } },
+        prompt(4, 'no, write a haiku'),
+        { id: 3, result: { stopReason: 'cancelled' } },
+        chunk('Old pond'),
+        { id: 4, result: { stopReason: 'end_turn' } },
+      ),
+    );
+    const finishes = ofType(events, 'finish');
+    expect(finishes.map((finish) => [finish.finishReason, finish.stopReason])).toEqual([
+      ['error', 'cancelled'],
+      ['stop', 'end_turn'],
+    ]);
+    expect(reduceSessions(events).map((session) => session.text)).toEqual(['Roses', 'Old pond']);
+  });
+
+  test('a call’s output sent with an update before its last is its output: an update sends only what changed', () => {
+    const output = [{ type: 'content', content: { type: 'text', text: 'a.txt' } }];
+    const events = normalizeText(
+      traffic(
+        prompt(1, 'list'),
+        update({
+          sessionUpdate: 'tool_call',
+          toolCallId: 't1',
+          title: 'ls',
+          kind: 'execute',
+          status: 'pending',
+        }),
+        update({
+          sessionUpdate: 'tool_call_update',
+          toolCallId: 't1',
+          status: 'in_progress',
+          content: output,
+        }),
+        update({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed' }),
+        { id: 1, result: { stopReason: 'end_turn' } },
+      ),
+    );
+    expect(ofType(events, 'tool-result').map((result) => [result.status, result.output])).toEqual([
+      ['success', output],
+    ]);
+  });
+
+  test('a call the client refused ends rejected when the agent ends it failed', () => {
+    const events = normalizeText(
+      traffic(
+        prompt(1, 'delete it'),
+        update({
+          sessionUpdate: 'tool_call',
+          toolCallId: 't1',
+          title: 'rm',
+          kind: 'delete',
+          status: 'pending',
+        }),
+        {
+          id: 7,
+          method: 'session/request_permission',
+          params: {
+            sessionId: 's',
+            toolCall: { toolCallId: 't1' },
+            options: [{ optionId: 'no', name: 'Reject', kind: 'reject_once' }],
+          },
+        },
+        { id: 7, result: { outcome: { outcome: 'selected', optionId: 'no' } } },
+        update({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'failed' }),
+        { id: 1, result: { stopReason: 'end_turn' } },
+      ),
+    );
+    expect(ofType(events, 'tool-result').map((result) => result.status)).toEqual(['rejected']);
+  });
+});
+
 const WRAPPERS: ReadonlyArray<(message: unknown, index: number) => unknown> = [
   (message) => message,
   (message, index) => ({ dir: 'a2c', ms: index, msg: message }),

@@ -7,4 +7,8 @@ export const ACP_STATUS_UPDATES: ReadonlySet<string> = new Set([
   'session_info_update',
   'config_option_update',
   'config_options_update',
+  // Told to the user or about the context, outside the session's history: never part of a turn.
+  'notice',
+  'compaction_update',
+  'compaction_summary_chunk',
 ]);

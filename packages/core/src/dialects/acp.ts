@@ -50,6 +50,8 @@ interface OpenCall {
   name: string | undefined;
   kind: string | undefined;
   input: unknown;
+  /** The latest output an update gave (`rawOutput`, else `content`): an update need only send what changed. */
+  output: unknown;
   emitted: boolean;
 }
 
@@ -69,6 +71,10 @@ export interface AcpState {
   sessionId: string | undefined;
   /** Whether a turn is open (its start emitted, its end not). */
   inTurn: boolean;
+  /** The `session/prompt` request that opened the turn, by `<direction>:<id>`, when the log holds it. */
+  turnPrompt: string | undefined;
+  /** Whether the client sent `session/cancel` during the open turn. */
+  cancelSent: boolean;
   /** Whether the last update was a thought chunk, so that its `reasoning-end` comes before the next other one. */
   inThought: boolean;
 }
@@ -82,6 +88,8 @@ function createAcpState(): AcpState {
     model: undefined,
     sessionId: undefined,
     inTurn: false,
+    turnPrompt: undefined,
+    cancelSent: false,
     inThought: false,
   };
 }
@@ -197,6 +205,8 @@ function openTurn(turn: Turn, sessionId: unknown): void {
   if (typeof sessionId === 'string') state.sessionId = sessionId;
   if (state.inTurn) return;
   state.inTurn = true;
+  state.turnPrompt = undefined;
+  state.cancelSent = false;
   state.calls.clear();
   state.rejected.clear();
   const start = assignDefined<StreamStartEvent>(
@@ -286,9 +296,13 @@ function toolUpdate(turn: Turn, update: JsonObject, sessionId: unknown): void {
     name: undefined,
     kind: undefined,
     input: undefined,
+    output: undefined,
     emitted: false,
   };
   if (known === undefined) rememberCall(turn.state.calls, id, call);
+  // A call's first message may hold a description as its content (Claude Code's); output comes in its updates.
+  if (update.sessionUpdate === 'tool_call_update')
+    call.output = update.rawOutput ?? update.content ?? call.output;
   call.title = asString(update.title) ?? call.title;
   call.name = asString(update.name) ?? call.name;
   call.kind = asString(update.kind) ?? call.kind;
@@ -299,21 +313,21 @@ function toolUpdate(turn: Turn, update: JsonObject, sessionId: unknown): void {
   if (status !== 'completed' && status !== 'failed') return;
   if (!call.emitted) turn.out.push(callEvent(turn, id, call, sessionId));
   turn.state.calls.delete(id);
-  const rawOutput = asObject(update.rawOutput);
-  const outcome =
-    status === 'failed'
+  const rawOutput = asObject(call.output);
+  // A call whose permission was refused is rejected, however the agent ends it (Cursor: `completed`; others: `failed`).
+  const outcome = turn.state.rejected.has(id)
+    ? 'rejected'
+    : status === 'failed'
       ? 'failure'
-      : turn.state.rejected.has(id)
-        ? 'rejected'
-        : rawOutput?.error !== undefined
-          ? 'error'
-          : 'success';
+      : rawOutput?.error !== undefined
+        ? 'error'
+        : 'success';
   const result = toolResultEvent({
     toolCallId: id,
     toolName: toolNameOf(call.kind, call.title),
     providerToolName: nativeNameOf(call),
     status: outcome,
-    output: update.rawOutput ?? update.content ?? null,
+    output: call.output ?? null,
     durationMs: undefined,
   });
   turn.out.push(stamped(turn, result, sessionId));
@@ -339,6 +353,16 @@ function planEntries(items: unknown): PlanEntry[] {
 function nullableCount(value: unknown): number | null {
   return asCount(value) ?? null;
 }
+
+/** The session updates that belong to a turn: what the user and the agent say and do in it. */
+const TURN_UPDATES: ReadonlySet<string> = new Set([
+  'agent_message_chunk',
+  'agent_thought_chunk',
+  'user_message_chunk',
+  'tool_call',
+  'tool_call_update',
+  'plan',
+]);
 
 /** One `session/update`. */
 function sessionUpdate(turn: Turn, update: JsonObject, sessionId: unknown): void {
@@ -371,6 +395,11 @@ function sessionUpdate(turn: Turn, update: JsonObject, sessionId: unknown): void
       },
     );
     turn.out.push(stamped(turn, event, sessionId));
+    return;
+  }
+  if (!TURN_UPDATES.has(kind as string)) {
+    // A kind from a later protocol version: said, and not taken for the start of a turn.
+    turn.out.push(unknownEvent(update, typeNameOf(kind), turn.loc, asString(sessionId)));
     return;
   }
   openTurn(turn, sessionId);
@@ -497,6 +526,7 @@ function request(turn: Turn, message: JsonObject, method: string, direction: Dir
     rememberCall(turn.state.pending, `${direction}:${id}`, { method, params });
   }
   const sessionId = params?.sessionId;
+  if (method === 'session/cancel' && turn.state.inTurn) turn.state.cancelSent = true;
   switch (method) {
     case 'session/update': {
       const update = asObject(params?.update);
@@ -506,9 +536,12 @@ function request(turn: Turn, message: JsonObject, method: string, direction: Dir
     }
     case 'session/prompt': {
       endThought(turn);
-      // A new prompt while a turn is held cancels it; that turn's response comes later and finds no turn open.
-      if (turn.state.inTurn) endTurn(turn, { stopReason: 'superseded' });
+      // A new prompt while a turn is held ends it (cancelled, when the client said so); that turn's response comes
+      // later, and is told from the new turn's by its request id.
+      if (turn.state.inTurn)
+        endTurn(turn, { stopReason: turn.state.cancelSent ? 'cancelled' : 'superseded' });
       openTurn(turn, sessionId);
+      if (typeof id === 'string' || typeof id === 'number') turn.state.turnPrompt = `${direction}:${id}`;
       turn.out.push(
         stamped(turn, { type: 'user-message', text: contentText(params?.prompt) ?? '' }, sessionId),
       );
@@ -585,7 +618,7 @@ function answered(
     )
       continue;
     pending.delete(key);
-    return request;
+    return { key, request };
   }
   return undefined;
 }
@@ -593,11 +626,15 @@ function answered(
 function response(turn: Turn, message: JsonObject, direction: Direction): void {
   const result = asObject(message.result);
   const error = asObject(message.error);
-  const pending = answered(turn.state.pending, message.id, direction, result);
+  const answer = answered(turn.state.pending, message.id, direction, result);
+  const pending = answer?.request;
+  // The answer to a prompt whose turn a later prompt already ended: that turn is told, the open one is not this one's.
+  const ownTurn =
+    answer === undefined || turn.state.turnPrompt === undefined || answer.key === turn.state.turnPrompt;
   const method = pending?.method ?? (result?.stopReason !== undefined ? 'session/prompt' : undefined);
   const sessionId = pending?.params?.sessionId;
   if (error !== undefined) {
-    if (method === 'session/prompt' && turn.state.inTurn) {
+    if (method === 'session/prompt' && turn.state.inTurn && ownTurn) {
       endTurn(turn, { error: errorText(error), code: String(error.code ?? '') || undefined });
       return;
     }
@@ -624,7 +661,7 @@ function response(turn: Turn, message: JsonObject, direction: Direction): void {
       return;
     case 'session/prompt': {
       if (!turn.state.inTurn && pending === undefined) openTurn(turn, sessionId);
-      if (!turn.state.inTurn) return;
+      if (!turn.state.inTurn || !ownTurn) return;
       const usage = asObject(result?.usage);
       const tokens = usage === undefined ? undefined : promptTokens(usage);
       if (tokens !== undefined) turn.out.push(stamped(turn, { type: 'usage', tokens }, sessionId));
@@ -705,7 +742,7 @@ function createAcpRecordNamer(): RecordNamer {
       return { type: message.method, subtype: asString(update?.sessionUpdate) ?? null };
     }
     const outcome = 'error' in message ? 'error' : 'response';
-    const request = answered(pending, message.id, direction, asObject(message.result));
+    const request = answered(pending, message.id, direction, asObject(message.result))?.request;
     return request === undefined
       ? { type: outcome, subtype: null }
       : { type: request.method, subtype: outcome };
