@@ -384,6 +384,16 @@ describe('runAgent failure paths', () => {
 });
 
 describe('runAgent stops and reaps the process', () => {
+  test('a timeout too long for a timer (`Infinity`, 2^31 ms and more) is no limit, not an instant timeout', async () => {
+    for (const timeoutMs of [Number.POSITIVE_INFINITY, 2 ** 31, Number.MAX_SAFE_INTEGER]) {
+      const result = await runAgent(
+        'hi',
+        fakeRun(agent, { FAKE_AGENT_REPLAY: DOCS_EXAMPLE }, { timeoutMs }),
+      ).collect();
+      expect(result.success, String(timeoutMs)).toBe(true);
+    }
+  });
+
   test('a hung agent is killed after timeoutMs and the run ends with timeout', async () => {
     const vars = {
       FAKE_AGENT_REPLAY: DOCS_EXAMPLE,

@@ -18,7 +18,10 @@ export interface AgentProcessOptions {
    * show in the process list.
    */
   apiKey?: string;
-  /** Stops the run after this many milliseconds (outcome `timeout`). No limit by default. */
+  /**
+   * Stops the run after this many milliseconds (outcome `timeout`). No limit by default, nor when longer than a timer
+   * holds (2^31 - 1 ms, about 24.8 days; `Infinity`).
+   */
   timeoutMs?: number;
   /** Aborting it stops the run (outcome `cancelled`). */
   signal?: AbortSignal;

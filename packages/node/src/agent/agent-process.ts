@@ -134,6 +134,9 @@ async function strays(tree: RunTree): Promise<number[]> {
   return [...found];
 }
 
+/** The longest wait `setTimeout` keeps (about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /**
  * Ends what is left of a run whose agent has exited: its group and its strays get `SIGTERM`, then `SIGKILL` once
  * `graceMs` have passed with one still there. Resolves at once when nothing is left.
@@ -270,7 +273,8 @@ export function startAgentProcess(spec: ProcessSpec): AgentProcess {
   let gone = false;
 
   const later = (ms: number, action: () => void) => {
-    if (gone) return;
+    // Node fires a timer of more than 2^31 - 1 ms (`Infinity` among them) after 1 ms; so long a wait is no limit.
+    if (gone || !(ms <= MAX_TIMER_MS)) return;
     const timer = setTimeout(() => {
       timers.delete(timer);
       action();
