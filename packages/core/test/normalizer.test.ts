@@ -219,6 +219,21 @@ describe('other inputs', () => {
       expect.stringContaining('boom'),
     ]);
   });
+
+  test.each([
+    ['null in the list', [null]],
+    ['a string', 'oops'],
+    ['an event without a type', [{ text: 'x' }]],
+    ['nothing', undefined],
+  ])('a dialect that gives %s costs one invalid-line, not the stream', (_, given) => {
+    const broken = { ...officialDialect, name: 'broken', normalize: () => given } as unknown as Dialect;
+    const events = normalizeText(ndjson([INIT, INIT]), { dialects: [broken] });
+    expect(events.filter((event) => event.type !== 'finish').map((event) => event.type)).toEqual([
+      'invalid-line',
+      'invalid-line',
+    ]);
+    expect(ofType(events, 'invalid-line')[0]?.message).toContain('something other than a list of events');
+  });
 });
 
 const anyRecord = fc.oneof(

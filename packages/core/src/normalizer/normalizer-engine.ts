@@ -78,6 +78,15 @@ function unexplainedRecord(record: JsonObject, loc: SourceLocation, text: string
   return invalidLine('unrecognized-record', message, excerptOf(text), loc);
 }
 
+/** Whether a dialect's answer is what every reader downstream takes it for: a list of objects with a string `type`. */
+function isEventList(events: unknown): events is readonly CanonicalEvent[] {
+  if (!Array.isArray(events)) return false;
+  for (const event of events)
+    if (typeof event !== 'object' || event === null || typeof (event as { type?: unknown }).type !== 'string')
+      return false;
+  return true;
+}
+
 /**
  * A record nested deeper than {@link MAX_JSON_DEPTH}, or whose events are: nothing downstream could write or walk
  * it. Only a long text can nest that deep (each level takes two characters), so short records cost no walk. A
@@ -279,6 +288,10 @@ export function createNormalizerEngine(
       // The reused context would otherwise hold the record's line (which may be huge) until the next record.
       const context = reparseDepth === 0 ? topContexts.get(dialect) : undefined;
       if (context !== undefined) context.source = NO_SOURCE;
+    }
+    if (!isEventList(events)) {
+      const message = `The ${dialect.name} dialect gave something other than a list of events for this record.`;
+      return { dialect, events: [invalidLine('unrecognized-record', message, excerptOf(source.text), loc)] };
     }
     const tooDeep = tooDeepRecord(record, source.length, events);
     return { dialect, events: tooDeep ? [tooDeepLine(source.text, loc)] : events };
