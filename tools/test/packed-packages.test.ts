@@ -115,12 +115,14 @@ afterAll(() => {
 }, 60_000);
 
 describe('the packed packages', () => {
-  test('every publishable package is packed, with a README and no workspace protocol or sources left in', async () => {
+  test('every publishable package is packed, with a README, its licence and no workspace protocol or sources left in', async () => {
     expect(tarballs).toHaveLength(PACKAGES.length);
     for (const tarball of tarballs) {
       const { stdout: listing } = await run('tar', ['-tzf', tarball]);
       const files = listing.split('\n').filter(Boolean);
       expect(files, tarball).toContain('package/README.md');
+      // MIT asks for its notice in every copy: each package carries the repository's licence.
+      expect(files, tarball).toContain('package/LICENSE');
       expect(
         files.filter((file) => /^package\/(src|test|scripts)\//.test(file)),
         tarball,
