@@ -206,6 +206,23 @@ describe('what the protocol allows, the dialect allows', () => {
     expect(isAcpMessage?.(line)).toBe(true);
     expect(acpDialect.validate(line)).toEqual([]);
   });
+
+  test.each([
+    [
+      'a call status outside the protocol',
+      { sessionUpdate: 'tool_call_update', toolCallId: 't', status: 'done' },
+    ],
+    ['a call without a title', { sessionUpdate: 'tool_call', toolCallId: 't', status: 'pending' }],
+    ['a call update without its id', { sessionUpdate: 'tool_call_update', status: 'completed' }],
+    ['a usage update without the context size', { sessionUpdate: 'usage_update', used: 10 }],
+    [
+      'a plan entry without a priority',
+      { sessionUpdate: 'plan', entries: [{ content: 'x', status: 'pending' }] },
+    ],
+  ])('%s, which the official schema refuses, is a violation', (_, update) => {
+    expect(isSessionUpdate?.(update)).toBe(false);
+    expect(acpDialect.validate(update)).not.toEqual([]);
+  });
 });
 
 describe('turns as the protocol bounds them', () => {
@@ -215,7 +232,7 @@ describe('turns as the protocol bounds them', () => {
         prompt(1, 'first'),
         chunk('one'),
         { id: 1, result: { stopReason: 'end_turn' } },
-        update({ sessionUpdate: 'notice', message: 'Context compacted' }),
+        update({ sessionUpdate: 'notice', severity: 'info', title: 'Context compacted' }),
         update({ sessionUpdate: 'compaction_update', compactionId: 'c1', status: 'completed' }),
         update({ sessionUpdate: 'a_kind_from_a_later_version', value: 1 }),
         prompt(2, 'second'),
