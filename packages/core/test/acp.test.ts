@@ -298,6 +298,32 @@ describe('turns as the protocol bounds them', () => {
     ]);
   });
 
+  test('an update of a call after its end adds no second call', () => {
+    const events = normalizeText(
+      traffic(
+        prompt(1, 'list'),
+        update({
+          sessionUpdate: 'tool_call',
+          toolCallId: 't9',
+          title: 'ls',
+          kind: 'execute',
+          status: 'pending',
+        }),
+        update({ sessionUpdate: 'tool_call_update', toolCallId: 't9', status: 'completed' }),
+        update({
+          sessionUpdate: 'tool_call_update',
+          toolCallId: 't9',
+          _meta: { claudeCode: { toolResponse: {} } },
+        }),
+        { id: 1, result: { stopReason: 'end_turn' } },
+      ),
+    );
+    expect(ofType(events, 'tool-call').map((call) => [call.toolCallId, call.toolName])).toEqual([
+      ['t9', 'shell'],
+    ]);
+    expect(ofType(events, 'tool-result')).toHaveLength(1);
+  });
+
   test('a call the client refused ends rejected when the agent ends it failed', () => {
     const events = normalizeText(
       traffic(

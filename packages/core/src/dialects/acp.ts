@@ -63,6 +63,8 @@ export interface AcpState {
   calls: Map<string, OpenCall>;
   /** Calls whose permission the client refused. */
   rejected: Set<string>;
+  /** Calls of the open turn that have ended: a later update of one without a status is not a new call. */
+  ended: Set<string>;
   /** The agent as `initialize` names it. */
   agent: string | undefined;
   /** The model `session/new` or `session/load` reports. */
@@ -84,6 +86,7 @@ function createAcpState(): AcpState {
     pending: new Map(),
     calls: new Map(),
     rejected: new Set(),
+    ended: new Set(),
     agent: undefined,
     model: undefined,
     sessionId: undefined,
@@ -209,6 +212,7 @@ function openTurn(turn: Turn, sessionId: unknown): void {
   state.cancelSent = false;
   state.calls.clear();
   state.rejected.clear();
+  state.ended.clear();
   const start = assignDefined<StreamStartEvent>(
     { type: 'stream-start' },
     { model: state.model, agent: state.agent },
@@ -291,6 +295,9 @@ function toolUpdate(turn: Turn, update: JsonObject, sessionId: unknown): void {
     return;
   }
   const known = turn.state.calls.get(id);
+  // Claude Code's adapter sends what a hook saw after the call's end, with no status: that call and its result are
+  // told already. An update with a status is a call of its own (a producer may give two calls one id).
+  if (known === undefined && update.status == null && turn.state.ended.has(id)) return;
   const call: OpenCall = known ?? {
     title: undefined,
     name: undefined,
@@ -313,6 +320,7 @@ function toolUpdate(turn: Turn, update: JsonObject, sessionId: unknown): void {
   if (status !== 'completed' && status !== 'failed') return;
   if (!call.emitted) turn.out.push(callEvent(turn, id, call, sessionId));
   turn.state.calls.delete(id);
+  rememberCallId(turn.state.ended, id);
   const rawOutput = asObject(call.output);
   // A call whose permission was refused is rejected, however the agent ends it (Cursor: `completed`; others: `failed`).
   const outcome = turn.state.rejected.has(id)
