@@ -1,4 +1,11 @@
-import { createNormalizer, type Dialect, normalizeStream, officialDialect } from '@cursor-stream/core';
+import {
+  createNormalizer,
+  type Dialect,
+  normalizeStream,
+  officialDialect,
+  reduceSessions,
+  validateDialectRecord,
+} from '@cursor-stream/core';
 import { ndjson } from '@cursor-stream/test-kit/ndjson';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
@@ -251,6 +258,56 @@ const anyRecord = fc.oneof(
     chatId: fc.oneof(fc.string(), fc.constant(undefined)),
   }),
 );
+
+/** A record as the WebSocket app's client stores it: the message whole as `payload`, its JSON text as `raw`. */
+function stored(index: number, message: Record<string, unknown>): Record<string, unknown> {
+  const { type, subtype } = message;
+  return {
+    id: `m-${index}`,
+    chatId: 'chat-42',
+    timestamp: 1761800000000 + index,
+    type,
+    subtype,
+    payload: message,
+    raw: JSON.stringify(message),
+  };
+}
+
+describe('the WebSocket app’s stored client records', () => {
+  const messages = [
+    {
+      type: 'system',
+      subtype: 'init',
+      session_id: 'chat-42',
+      model: 'Auto',
+      cwd: '/w',
+      apiKeySource: 'login',
+      permissionMode: 'default',
+    },
+    { type: 'thinking', subtype: 'delta', text: 'Plan', session_id: 'chat-42', timestamp_ms: 1761800000002 },
+    { type: 'thinking', subtype: 'completed', session_id: 'chat-42', timestamp_ms: 1761800000003 },
+    { type: 'error', message: "Error: Authentication required. Please run 'agent login' first.\n" },
+    { type: 'raw', data: 'Press any key to sign in...' },
+    { type: 'result', subtype: 'error', exitCode: 1 },
+  ];
+  const records = messages.map((message, index) => stored(index, message));
+
+  test('the app’s own error and raw messages, stored, say why the run failed, as they do on the wire', () => {
+    const events = normalizeText(ndjson(records));
+    expect(ofType(events, 'unknown')).toEqual([]);
+    expect(ofType(events, 'invalid-line').map((event) => event.message)).toEqual([
+      'Press any key to sign in...',
+    ]);
+    const [session] = reduceSessions(events);
+    expect(session?.status).toBe('error');
+    expect(session?.failure?.code).toBe('auth');
+  });
+
+  test('a stored thinking record is valid, with its text or none', () => {
+    for (const record of records.slice(1, 3))
+      expect(validateDialectRecord('payload-envelope', record)).toEqual([]);
+  });
+});
 
 describe('robustness', () => {
   test.prop([

@@ -44,10 +44,11 @@ import { toolCallEvent } from './tool-events.ts';
 
 function detectPayloadEnvelope(record: JsonObject): Detection {
   const type = record.type;
+  // A client's stored record, whatever it holds (the app's `raw` and `error` messages too, under `payload`).
+  if (typeof record.chatId === 'string' && isJsonObject(record.payload)) return 'distinctive';
   if (type === 'raw') return typeof record.data === 'string' ? 'distinctive' : 'foreign';
   if (type === 'error') return typeof record.message === 'string' ? 'distinctive' : 'foreign';
   if (!isJsonObject(record.payload)) return 'foreign';
-  if (typeof record.chatId === 'string') return 'distinctive';
   switch (type) {
     case 'system':
     case 'user':
@@ -183,18 +184,32 @@ function runPayloadEvents(
 /** How the JSON text of an object starts: JSON whitespace, then a brace. */
 const OPENS_OBJECT = /^[ \t\r\n]*\{/;
 
-/** A stored client record's `raw`, when it is the JSON text of an object. */
-function parsableRaw(record: JsonObject): string | undefined {
+/** A stored client record's `raw`, when it is the JSON text of an object: the text and the object. */
+function parsableRaw(record: JsonObject): { text: string; value: JsonObject } | undefined {
   const raw = record.raw;
   if (typeof raw !== 'string' || typeof record.chatId !== 'string') return undefined;
   // Most `raw` fields that are not records are empty or a line of output: a failed parse throws, which costs far
   // more than this look at the first character.
   if (!OPENS_OBJECT.test(raw)) return undefined;
   try {
-    return isJsonObject(JSON.parse(raw)) ? raw : undefined;
+    const value: unknown = JSON.parse(raw);
+    return isJsonObject(value) ? { text: raw, value } : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** Whether a stored record's `raw` is the app's own `raw` or `error` message, not a line of the agent's. */
+function isAppMessage(value: JsonObject): boolean {
+  return (
+    (value.type === 'raw' && typeof value.data === 'string') ||
+    (value.type === 'error' && typeof value.message === 'string')
+  );
+}
+
+/** Whether a stored record's `raw` is the client's own prompt record (`{type: "user", prompt}`), read from its payload. */
+function isClientPrompt(value: JsonObject): boolean {
+  return value.type === 'user' && typeof value.prompt === 'string';
 }
 
 function normalizePayloadEnvelope(
@@ -208,8 +223,11 @@ function normalizePayloadEnvelope(
     return [located({ type: 'error', message: record.message }, loc, record.session_id)];
   }
   const raw = parsableRaw(record);
-  if (raw !== undefined) {
-    const events = context.reparse(raw);
+  if (raw !== undefined && !isClientPrompt(raw.value)) {
+    // The app's `raw` and `error` messages, stored, read as they do on the wire; an agent's line, as that line.
+    const events = isAppMessage(raw.value)
+      ? normalizePayloadEnvelope(raw.value, context)
+      : context.reparse(raw.text);
     for (const event of events) event.sessionId ??= record.chatId as string;
     return events;
   }
