@@ -153,6 +153,69 @@ describe('the cursor-sdk dialect against the SDK', () => {
   );
 });
 
+describe('what a local run writes, as the SDK converts it', () => {
+  const run = (...messages: SDKMessage[]) => normalizeText(ndjson(messages));
+  const init: SDKMessage = { type: 'system', subtype: 'init', ...ids, model: { id: 'composer-2' } };
+
+  test('a call completed with an error result failed, though a local run ends every call completed', () => {
+    const events = run(
+      init,
+      { type: 'tool_call', ...ids, call_id: 'c1', name: 'read', status: 'running', args: { path: 'a.ts' } },
+      {
+        type: 'tool_call',
+        ...ids,
+        call_id: 'c1',
+        name: 'read',
+        status: 'completed',
+        result: { status: 'error', error: { message: 'File not found' } },
+      },
+    );
+    expect(ofType(events, 'tool-result').map((result) => [result.status, result.isError])).toEqual([
+      ['error', true],
+    ]);
+  });
+
+  test('an empty thinking message ends its block; two blocks are two', () => {
+    const events = run(
+      init,
+      { type: 'thinking', ...ids, text: 'First.' },
+      { type: 'thinking', ...ids, text: '', thinking_duration_ms: 10 },
+      { type: 'thinking', ...ids, text: 'Second.' },
+      { type: 'thinking', ...ids, text: '', thinking_duration_ms: 10 },
+    );
+    expect(events.filter((event) => event.type.startsWith('reasoning')).map((event) => event.type)).toEqual([
+      'reasoning-delta',
+      'reasoning-end',
+      'reasoning-delta',
+      'reasoning-end',
+    ]);
+  });
+
+  test('a system message other than init, or a status named like an object property, ends no run', () => {
+    const events = normalizeText(
+      ndjson([
+        init,
+        { type: 'system', subtype: 'compact_boundary', ...ids },
+        { type: 'status', ...ids, status: 'constructor' },
+        { type: 'status', ...ids, status: 'FINISHED' },
+      ]),
+    );
+    expect(ofType(events, 'stream-start')).toHaveLength(1);
+    expect(ofType(events, 'finish').map((finish) => finish.stopReason)).toEqual(['FINISHED']);
+  });
+
+  test('the todo tool is the todo tool', () => {
+    const events = run(init, {
+      type: 'tool_call',
+      ...ids,
+      call_id: 't',
+      name: 'updateTodos',
+      status: 'running',
+    });
+    expect(ofType(events, 'tool-call').map((call) => call.toolName)).toEqual(['todo']);
+  });
+});
+
 describe('an SDK run in a stream that also holds the CLI’s records', () => {
   test('keeps its own calls, though the CLI writes records of the same type', () => {
     const cli = readFileSync(join(CORPUS_DIR, 'official', 'event-reference-session.ndjson'), 'utf8');

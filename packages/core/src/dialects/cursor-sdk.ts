@@ -215,7 +215,7 @@ function toolCallMessage(
       toolCallId: id,
       toolName: started?.toolName ?? toolNameOfLabel(name),
       providerToolName: started?.providerToolName ?? name,
-      status: status === 'completed' ? 'success' : 'error',
+      status: status === 'completed' && !failedResult(message.result) ? 'success' : 'error',
       output: message.result ?? null,
       durationMs: undefined,
     }),
@@ -223,6 +223,14 @@ function toolCallMessage(
   );
   if (started === undefined && message.args !== undefined) result.input = message.args;
   return [result];
+}
+
+/**
+ * Whether a completed call's result says it failed: a local run ends every call `completed`, and tells a failure only
+ * in its result (`{status: "error", error}`).
+ */
+function failedResult(result: unknown): boolean {
+  return isJsonObject(result) && result.status === 'error';
 }
 
 function startCall(state: CursorSdkState, id: string, name: string, input: unknown, origin: Origin) {
@@ -277,6 +285,9 @@ function sdkMessageEvents(
 ): readonly CanonicalEvent[] {
   switch (message.type) {
     case 'system':
+      // Only `init` starts a run; a later system message (`compact_boundary`) is said, not a new session.
+      if (message.subtype !== undefined && message.subtype !== 'init')
+        return [unknownEvent(message, 'system', origin.loc, origin.agentId)];
       return [
         placed(
           assignDefined<StreamStartEvent>({ type: 'stream-start' }, { model: modelNameOf(message.model) }),
@@ -290,6 +301,12 @@ function sdkMessageEvents(
     case 'thinking': {
       if (typeof message.text !== 'string')
         return [malformedRecord('thinking without a string text', message, origin.loc)];
+      // The SDK ends a thinking block with an empty one (with its `thinking_duration_ms`).
+      if (message.text === '') {
+        if (state.reasoningRun === undefined) return NO_EVENTS;
+        state.reasoningRun = undefined;
+        return [placed({ type: 'reasoning-end' }, origin)];
+      }
       state.reasoningRun = origin.runId ?? '';
       return [placed({ type: 'reasoning-delta', text: message.text }, origin)];
     }
@@ -297,7 +314,8 @@ function sdkMessageEvents(
       return toolCallMessage(message, state, origin);
     case 'status': {
       const status = asString(message.status) ?? '';
-      if (status in ENDINGS) return endRun(state, origin, status, { message: asString(message.message) });
+      if (ownEntry(ENDINGS, status) !== undefined)
+        return endRun(state, origin, status, { message: asString(message.message) });
       return [
         placed(
           assignDefined<StatusEvent>(

@@ -39,6 +39,8 @@ const WRAPPER_NAMES: Readonly<Record<string, ToolName>> = {
   WebSearch: 'web-search',
   WebFetch: 'web-fetch',
   TodoWrite: 'todo',
+  // `@cursor/sdk`'s name of the CLI's `updateTodosToolCall`.
+  updateTodos: 'todo',
 };
 
 /** Canonical names as written in other case styles (`web_search`, `Web Search`), after lowercasing and hyphenating. */
