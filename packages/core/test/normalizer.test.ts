@@ -309,6 +309,39 @@ describe('the WebSocket app’s stored client records', () => {
   });
 });
 
+describe('the Python wrapper’s serialized AgentEvents, as its parser writes them', () => {
+  const event = (fields: Record<string, unknown>) => ({
+    subtype: null,
+    text: null,
+    session_id: null,
+    timestamp_ms: null,
+    ...fields,
+  });
+
+  test('a line without a type (named unknown) is valid and keeps what it holds', () => {
+    const record = event({
+      type: 'unknown',
+      raw_type: 'unknown',
+      data: { level: 'info', msg: 'mcp server ready' },
+    });
+    expect(validateDialectRecord('python-wrapper', record)).toEqual([]);
+    const [unknown] = ofType(normalizeText(ndjson([record]), { dialect: 'python-wrapper' }), 'unknown');
+    expect(unknown?.raw).toMatchObject({ level: 'info', msg: 'mcp server ready' });
+  });
+
+  test('a text the wrapper took from an object result is valid', () => {
+    const data = { type: 'interaction_query', subtype: 'response', result: { approved: true } };
+    const record = event({
+      type: 'unknown',
+      raw_type: 'interaction_query',
+      subtype: 'response',
+      text: data.result,
+      data,
+    });
+    expect(validateDialectRecord('python-wrapper', record)).toEqual([]);
+  });
+});
+
 describe('robustness', () => {
   test.prop([
     fc.array(

@@ -176,7 +176,10 @@ function normalizeWrapperShape(
 function agentEventRecord(record: JsonObject): JsonObject {
   const data = record.data;
   if (isJsonObject(data) && typeof data.type === 'string') return data;
-  const rebuilt: JsonObject = { type: record.raw_type };
+  // A line without a `type` keeps what it holds, under the type the wrapper gave it.
+  const rebuilt: JsonObject = isJsonObject(data)
+    ? { ...data, type: record.raw_type }
+    : { type: record.raw_type };
   for (const key of ['subtype', 'text', 'session_id', 'timestamp_ms']) {
     if (record[key] !== undefined && record[key] !== null) rebuilt[key] = record[key];
   }
@@ -222,7 +225,9 @@ const validateOfficialRecord = schemaValidator('official');
 function validatePythonWrapper(record: JsonObject, options?: ValidateOptions): readonly SchemaIssue[] {
   const issues = validateWrapperRecord(record, options);
   const data = record.data;
-  if (typeof record.raw_type !== 'string' || !isJsonObject(data)) return issues;
+  // A line without a `type` the wrapper names `unknown` (`data.get("type", "unknown")`): no record's schema applies.
+  if (typeof record.raw_type !== 'string' || !isJsonObject(data) || typeof data.type !== 'string')
+    return issues;
   const validateData = isCliRecord(data) ? validateOfficialRecord : validateWrapperRecord;
   const dataIssues = validateData(data, options).map((issue) => ({
     ...issue,
