@@ -4,7 +4,7 @@ import {
   type ToolCallEvent,
   type ToolResultEvent,
 } from '@cursor-stream/core';
-import { type BoundedSession, createBoundedSessions } from '@cursor-stream/core/sessions';
+import { type BoundedSession, createBoundedSessions, trackSessionFacts } from '@cursor-stream/core/sessions';
 import { ARM_RESULTS, canonicalLog } from '@cursor-stream/test-kit/canonical-sessions';
 import { test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
@@ -81,5 +81,33 @@ describe('createBoundedSessions', () => {
     expect(same?.summary.textOmitted).toEqual({ at: 4, length: 93 });
     expect(same?.summary.textMatchesResult).toBe(true);
     expect(different?.summary.textMatchesResult).toBe(false);
+  });
+});
+
+describe('trackSessionFacts', () => {
+  const session = (calls: number) => [
+    { type: 'stream-start' as const, sessionId: 's' },
+    ...Array.from({ length: calls }, (_, index) => ({
+      type: 'tool-call' as const,
+      toolCallId: `c${index}`,
+      toolName: 'read',
+      providerToolName: 'readToolCall',
+      input: null,
+    })),
+    { type: 'finish' as const, finishReason: 'stop' as const, isError: false, pendingToolCallIds: [] },
+  ];
+
+  test('lists every call by default, and none past `maxToolCalls`, counting them all', () => {
+    for (const [options, listed] of [
+      [{}, 1500],
+      [{ maxToolCalls: 0 }, 0],
+    ] as const) {
+      const tracker = trackSessionFacts('log.ndjson', options);
+      for (const event of session(1500)) tracker.push(event, undefined);
+      const facts = tracker.facts();
+      expect(facts?.summary.toolCalls).toHaveLength(listed);
+      expect(facts?.summary.counts['tool-call']).toBe(1500);
+      expect(facts?.summary.status).toBe('success');
+    }
   });
 });

@@ -17,6 +17,7 @@ export {
   type FactsTracker,
   MAX_PROBLEMS_PER_SESSION,
   type SessionFacts,
+  type SessionFactsOptions,
   trackSessionFacts,
   utcDay,
   type ValueProblem,

@@ -8,7 +8,8 @@
 import type { CanonicalEvent } from '../events/index.ts';
 import type { RecordTimes } from '../record-times.ts';
 import { checkUsage } from '../token-counts.ts';
-import { createSessionReducer, type SessionReducer, type SessionSummary } from './session-reducer.ts';
+import { createBoundedSessions } from './bounded-sessions.ts';
+import type { SessionSummary } from './session-reducer.ts';
 
 /** A value of the log left out of a session's facts, and where it is. */
 export interface ValueProblem {
@@ -45,9 +46,23 @@ export interface FactsTracker {
   facts(): SessionFacts | undefined;
 }
 
+/** Options of {@link trackSessionFacts}. */
+export interface SessionFactsOptions {
+  /**
+   * Tool calls listed in the summary; the others are only counted (in `counts`). All by default; a reader that needs
+   * none (usage) keeps its memory flat however many calls a session makes.
+   */
+  maxToolCalls?: number;
+}
+
 /** Starts tracking a session of `file`. */
-export function trackSessionFacts(file: string): FactsTracker {
-  const reducer: SessionReducer = createSessionReducer();
+export function trackSessionFacts(file: string, options: SessionFactsOptions = {}): FactsTracker {
+  let reduced: SessionSummary | undefined;
+  let ended = false;
+  const maxToolCalls = options.maxToolCalls ?? Number.POSITIVE_INFINITY;
+  const sessions = createBoundedSessions({ maxToolCalls }, (session) => {
+    reduced ??= session.summary;
+  });
   let line: number | null = null;
   let firstAtMs: number | null = null;
   let lastAtMs: number | null = null;
@@ -67,7 +82,7 @@ export function trackSessionFacts(file: string): FactsTracker {
   }
   return {
     push(event, times) {
-      reducer.push(event);
+      sessions.push(event);
       const at = event.loc?.line ?? null;
       line ??= at;
       if (event.type === 'finish') finishLine = at;
@@ -80,7 +95,8 @@ export function trackSessionFacts(file: string): FactsTracker {
       see(times?.completedAtMs);
     },
     facts() {
-      const [reduced] = reducer.sessions();
+      if (!ended) sessions.end();
+      ended = true;
       if (reduced === undefined) return undefined;
       const checked = checkUsage(reduced.usage);
       if (checked.problems.length === 0)

@@ -35,6 +35,7 @@ export {
   type SessionUsageRow,
   sessionUsageRow,
   type TokenTotals,
+  USAGE_FACTS,
   type UsageGroup,
   type UsageRowBase,
   type UsageTotals,

@@ -11,7 +11,13 @@
 
 import { BUILT_IN_PRICE_TABLE, type PriceTable, usageCost } from '@cursor-stream/core/cost';
 import type { Usage } from '@cursor-stream/core/normalize';
-import type { SessionFacts } from '@cursor-stream/core/sessions';
+import type { SessionFacts, SessionFactsOptions } from '@cursor-stream/core/sessions';
+
+/**
+ * How usage tracks each session's facts (`trackSessionFacts`): it reads no tool call, so it lists none and keeps its
+ * memory flat however many calls a session makes.
+ */
+export const USAGE_FACTS: SessionFactsOptions = { maxToolCalls: 0 };
 
 /** Token counts summed over sessions. `totalTokens` is the sum of the four others, as in ccusage. */
 export interface TokenTotals {

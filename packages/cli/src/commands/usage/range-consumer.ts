@@ -2,6 +2,7 @@
 
 import { type CanonicalEvent, createRecordTimeIndex, eventTimes } from '@cursor-stream/core/normalize';
 import { type FactsTracker, type SessionFacts, trackSessionFacts } from '@cursor-stream/core/sessions';
+import { USAGE_FACTS } from '@cursor-stream/inspect/usage';
 import { createSessionCutter } from '@cursor-stream/node/logs';
 import { type CreateConsumerFactory, createSkip, type RangeConsumer } from '@cursor-stream/node/ranges';
 
@@ -33,7 +34,7 @@ export function usageConsumer(setup: UsageRangeSetup, skip: number): RangeConsum
     setup.file,
     {
       start(file) {
-        tracker = trackSessionFacts(file);
+        tracker = trackSessionFacts(file, USAGE_FACTS);
       },
       event(event, at) {
         tracker?.push(event, at);

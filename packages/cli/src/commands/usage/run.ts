@@ -8,6 +8,7 @@ import { createPalette, shouldUseColor } from '@cursor-stream/inspect/terminal';
 import {
   createUsageOutput,
   resolveUsageOptions,
+  USAGE_FACTS,
   type UsageOptions,
   type UsageRequest,
 } from '@cursor-stream/inspect/usage';
@@ -104,7 +105,7 @@ export async function writeUsage(
     { ...options, foreignLogs: 'leave-out' },
     {
       start(path) {
-        tracker = trackSessionFacts(displayPath(path));
+        tracker = trackSessionFacts(displayPath(path), USAGE_FACTS);
       },
       event(event, times) {
         tracker?.push(event, times);
