@@ -46,8 +46,7 @@ function detectPayloadEnvelope(record: JsonObject): Detection {
   const type = record.type;
   // A client's stored record, whatever it holds (the app's `raw` and `error` messages too, under `payload`).
   if (typeof record.chatId === 'string' && isJsonObject(record.payload)) return 'distinctive';
-  if (type === 'raw') return typeof record.data === 'string' ? 'distinctive' : 'foreign';
-  if (type === 'error') return typeof record.message === 'string' ? 'distinctive' : 'foreign';
+  if (type === 'raw' || type === 'error') return isAppMessage(record) ? 'distinctive' : 'foreign';
   if (!isJsonObject(record.payload)) return 'foreign';
   switch (type) {
     case 'system':
@@ -199,7 +198,7 @@ function parsableRaw(record: JsonObject): { text: string; value: JsonObject } | 
   }
 }
 
-/** Whether a stored record's `raw` is the app's own `raw` or `error` message, not a line of the agent's. */
+/** Whether a record (or a stored record's `raw`) is the app's own `raw` or `error` message, not a line of the agent's. */
 function isAppMessage(value: JsonObject): boolean {
   return (
     (value.type === 'raw' && typeof value.data === 'string') ||
