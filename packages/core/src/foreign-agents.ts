@@ -1,7 +1,7 @@
 /**
  * Logs of other coding agents that look like cursor-agent's: Claude Code's `stream-json` shares the flag name and
  * much of the envelope (`system/init`, `assistant`, `user`, `result`), its session transcripts the `assistant` and
- * `user` records, and Codex, Gemini CLI, opencode and pi write JSON lines of their own; other agents speak the Agent
+ * `user` records, and Codex, Gemini CLI, GitHub Copilot CLI, opencode and pi write JSON lines of their own; other agents speak the Agent
  * Client Protocol too. A log of theirs must be named as such, never passed as a valid Cursor log, so each is
  * recognised from records only it writes. A log none of whose records any dialect explains is no Cursor log either
  * (see {@link unknownFormatLog}).
@@ -19,6 +19,7 @@ export type ForeignAgent =
   | 'claude-code'
   | 'codex'
   | 'gemini-cli'
+  | 'copilot-cli'
   | 'opencode'
   | 'pi'
   | 'acp-agent'
@@ -29,6 +30,7 @@ export const FOREIGN_FORMAT_NAMES: Readonly<Record<ForeignAgent, string>> = {
   'claude-code': 'Claude Code stream-json',
   codex: 'Codex exec --json',
   'gemini-cli': 'Gemini CLI stream-json',
+  'copilot-cli': 'GitHub Copilot CLI JSON',
   opencode: 'opencode run --format json',
   pi: 'pi --mode json',
   'acp-agent': 'Agent Client Protocol',
@@ -144,6 +146,24 @@ function isCodexRolloutRecord(record: JsonObject): boolean {
   );
 }
 
+/**
+ * The namespaces of GitHub Copilot CLI's session events (`session.start`, `assistant.message_delta`,
+ * `tool.execution_complete`, ...), which `copilot -p --output-format json` prints and its session journal
+ * (`~/.copilot/session-state/<id>/events.jsonl`) keeps: none of Cursor's formats names a type with a dot.
+ */
+const COPILOT_TYPE =
+  /^(?:session|user|assistant|tool|model|subagent|hook|skill|system|permission|user_input|elicitation|sampling|mcp|external_tool|command|exit_plan_mode|pending_messages|capabilities)\.[a-z_.]+$/;
+
+/**
+ * GitHub Copilot CLI: a session event (a dotted type with its `data`), or the run's closing `result` counting the
+ * premium requests it billed.
+ */
+function isCopilotRecord(record: JsonObject, type: string): boolean {
+  if (type === 'result')
+    return isJsonObject(record.usage) && typeof record.usage.premiumRequests === 'number';
+  return COPILOT_TYPE.test(type) && isJsonObject(record.data);
+}
+
 /** opencode `run --format json`: each event names its session as `sessionID` and carries the message `part`. */
 function isOpencodeRecord(record: JsonObject): boolean {
   return typeof record.sessionID === 'string' && isJsonObject(record.part);
@@ -239,6 +259,7 @@ function foreignFormatOf(record: JsonObject): { agent: ForeignAgent; format: str
   if (CODEX_TYPE.test(type)) return known('codex');
   if (isCodexRolloutRecord(record)) return known('codex', CODEX_ROLLOUT);
   if (isGeminiRecord(record)) return known('gemini-cli');
+  if (isCopilotRecord(record, type)) return known('copilot-cli');
   if (isOpencodeRecord(record)) return known('opencode');
   if (isPiRecord(record)) return known('pi');
   return undefined;

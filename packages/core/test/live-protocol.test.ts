@@ -159,6 +159,7 @@ describe('logs of other agents', () => {
     ['codex-session-rollout.jsonl', 'codex', 'a Codex session', 1],
     ['gemini-cli-stream-json.ndjson', 'gemini-cli', 'a Gemini CLI stream-json', 1],
     ['opencode-run-json.ndjson', 'opencode', 'an opencode run --format json', 1],
+    ['copilot-cli-json.ndjson', 'copilot-cli', 'a GitHub Copilot CLI JSON', 1],
     ['../captures/foreign/harness-cli-normalizer__pi.ndjson', 'pi', 'a pi --mode json', 1],
   ] as const;
 

@@ -31,6 +31,7 @@ export const FOREIGN_LOGS: readonly (readonly [file: string, format: string])[] 
   ['codex-session-rollout.jsonl', 'a Codex session'],
   ['gemini-cli-stream-json.ndjson', 'a Gemini CLI stream-json'],
   ['opencode-run-json.ndjson', 'an opencode run --format json'],
+  ['copilot-cli-json.ndjson', 'a GitHub Copilot CLI JSON'],
 ];
 
 const SHARED_ROOT = process.env.CURSOR_STREAM_SHARED ?? join(REPO_ROOT, '../shared');
