@@ -175,15 +175,27 @@ export function finishEvent(
   return finish;
 }
 
-/** `result` → `finish`, preceded by an `error` when the result failed. Ends the assistant turn. */
+/** A record's `exitCode`, when it is one a process can have (an integer); `undefined` for anything else. */
+export function exitCodeOf(record: JsonObject): number | undefined {
+  const exitCode = record.exitCode;
+  return typeof exitCode === 'number' && Number.isSafeInteger(exitCode) ? exitCode : undefined;
+}
+
+/**
+ * `result` → `finish`, preceded by an `error` when the result failed. Ends the assistant turn. A wrapper that adds
+ * the process's `exitCode` to the result makes a code other than 0 a failure.
+ */
 export function resultEvents(
   record: JsonObject,
   state: AssistantTextState,
   loc: SourceLocation,
 ): readonly CanonicalEvent[] {
   resetAssistantTurn(state);
-  const isError = record.is_error === true || record.subtype === 'error';
+  const exitCode = exitCodeOf(record);
+  const isError =
+    record.is_error === true || record.subtype === 'error' || (exitCode !== undefined && exitCode !== 0);
   const finish = finishEvent(record, isError, loc);
+  if (exitCode !== undefined) finish.exitCode = exitCode;
   if (!isError) return [finish];
   const message = errorMessage(record);
   const error: AgentErrorEvent = located(

@@ -40,6 +40,7 @@ import {
   startedCall,
   toolCallIdOf,
 } from './official-tool-call.ts';
+import { isRunClosingRecord } from './payload-envelope.ts';
 import { CLI_THINKING_PREFIXES, reasoningSkipPrefixes } from './reasoning-skip-filter.ts';
 import { schemaValidator } from './schema-validation.ts';
 import { isSdkMessage } from './sdk-message-shape.ts';
@@ -60,8 +61,10 @@ function detectOfficial(record: JsonObject): Detection {
     case 'system':
     case 'user':
     case 'thinking':
-    case 'result':
       return isWrappedRecord(record) ? 'foreign' : 'shared';
+    case 'result':
+      // The WebSocket app's closing message follows the CLI's lines it forwards: the app's dialect reads it.
+      return isWrappedRecord(record) || isRunClosingRecord(record) ? 'foreign' : 'shared';
     case 'assistant':
       if (!isJsonObject(record.message) || isWrappedRecord(record)) return 'foreign';
       // Only the CLI marks a model call's message; the wrapper's documented shapes never carry the id.

@@ -72,9 +72,11 @@ function encodeEvent(event: CanonicalEvent): JsonObject | undefined {
       return toolRecord(event);
     case 'finish': {
       if (event.finishReason === 'incomplete') return undefined;
-      const exitCode = event.isError ? 1 : 0;
-      const payload = { exitCode, ...resultFields(event) };
-      return { type: 'result', subtype: event.isError ? 'error' : 'success', exitCode, payload };
+      const subtype = event.isError ? 'error' : 'success';
+      // The code of the process, when the session knows it; the subtype says how the run ended either way.
+      const exitCode = event.exitCode;
+      if (exitCode === undefined) return { type: 'result', subtype, payload: resultFields(event) };
+      return { type: 'result', subtype, exitCode, payload: { exitCode, ...resultFields(event) } };
     }
     case 'error':
       return withDefined({ type: 'error', message: event.message }, session);

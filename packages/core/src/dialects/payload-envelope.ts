@@ -5,10 +5,11 @@
  */
 
 import type { Detection, Dialect, DialectContext, JsonObject } from '../dialect.ts';
-import type { CanonicalEvent, SourceLocation } from '../events/index.ts';
+import type { CanonicalEvent, FinishEvent, SourceLocation } from '../events/index.ts';
 import { asNumber, asObject, asString, isJsonObject } from '../json-values.ts';
 import { malformedRecord } from '../malformed-record.ts';
 import { rememberCall } from '../open-calls.ts';
+import { markRunExit, runExitSentence } from '../run-exit.ts';
 import { typeNameOf, unknownEvent } from '../unknown-event.ts';
 import { endAssistantDeltaRun, resetAssistantTurn } from './assistant-text.ts';
 import {
@@ -18,6 +19,7 @@ import {
   type CliStreamState,
   createCliStreamState,
   errorsText,
+  exitCodeOf,
   finishEvent,
   initEvent,
   located,
@@ -42,8 +44,20 @@ import { ENVELOPE_THINKING_PREFIXES, reasoningSkipPrefixes } from './reasoning-s
 import { schemaValidator } from './schema-validation.ts';
 import { toolCallEvent } from './tool-events.ts';
 
+/**
+ * Whether a record is the app's closing message, `{type: "result", exitCode}`: what its server sends when the agent's
+ * process ends, with the code it exited with (`null` when a signal killed it). The CLI's own `result` always has a
+ * `subtype`.
+ */
+export function isRunClosingRecord(record: JsonObject): boolean {
+  if (record.type !== 'result' || record.subtype !== undefined || 'payload' in record) return false;
+  const exitCode = record.exitCode;
+  return exitCode === null || Number.isSafeInteger(exitCode);
+}
+
 function detectPayloadEnvelope(record: JsonObject): Detection {
   const type = record.type;
+  if (isRunClosingRecord(record)) return 'distinctive';
   // A client's stored record, whatever it holds (the app's `raw` and `error` messages too, under `payload`).
   if (typeof record.chatId === 'string' && isJsonObject(record.payload)) return 'distinctive';
   if (type === 'raw' || type === 'error') return isAppMessage(record) ? 'distinctive' : 'foreign';
@@ -115,10 +129,11 @@ function toolEvents(
 
 function resultEvents(record: JsonObject, payload: JsonObject, state: CliStreamState, loc: SourceLocation) {
   resetAssistantTurn(state.text);
-  const exitCode = asNumber(payload.exitCode) ?? asNumber(record.exitCode);
+  const exitCode = exitCodeOf(payload) ?? exitCodeOf(record);
   const isError =
     payload.is_error === true || record.subtype === 'error' || (exitCode !== undefined && exitCode !== 0);
   const finish = finishEvent(payload, isError, loc);
+  if (exitCode !== undefined) finish.exitCode = exitCode;
   const sessionId = sessionIdOf(record, payload);
   if (sessionId !== undefined) finish.sessionId = sessionId;
   const message = asString(payload.error) ?? errorsText(payload.errors);
@@ -211,11 +226,35 @@ function isClientPrompt(value: JsonObject): boolean {
   return value.type === 'user' && typeof value.prompt === 'string';
 }
 
+/**
+ * The app's closing message: the end of the run when the agent wrote no `result` (it crashed, or was killed), else
+ * only how its process ended (see `run-exit.ts`).
+ */
+function runClosingEvents(
+  record: JsonObject,
+  state: CliStreamState,
+  loc: SourceLocation,
+): readonly CanonicalEvent[] {
+  resetAssistantTurn(state.text);
+  const exitCode = exitCodeOf(record);
+  const isError = exitCode !== 0;
+  const finish: FinishEvent = {
+    type: 'finish',
+    finishReason: isError ? 'error' : 'stop',
+    isError,
+    pendingToolCallIds: [],
+    loc,
+  };
+  if (exitCode !== undefined) finish.exitCode = exitCode;
+  return [markRunExit(finish, runExitSentence(exitCode ?? null))];
+}
+
 function normalizePayloadEnvelope(
   record: JsonObject,
   context: DialectContext<CliStreamState>,
 ): readonly CanonicalEvent[] {
   const { loc } = context;
+  if (isRunClosingRecord(record)) return runClosingEvents(record, context.state, loc);
   if (record.type === 'raw' && typeof record.data === 'string') return context.reparse(record.data);
   if (record.type !== 'assistant' && record.type !== 'thinking') endAssistantDeltaRun(context.state.text);
   if (record.type === 'error' && typeof record.message === 'string') {

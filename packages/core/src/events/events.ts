@@ -200,6 +200,11 @@ export interface FinishEvent extends CanonicalEventBase {
   failure?: FailureReason;
   /** Why the source says the session stopped, as it says it (ACP's `stopReason`, `@cursor/sdk`'s run status). */
   stopReason?: string;
+  /**
+   * The agent process's exit code, when the log records it: a WebSocket app's `result` says it, and closes each run
+   * with it (`{type: "result", exitCode}`). A code other than 0 makes the session a failure.
+   */
+  exitCode?: number;
 }
 
 /** An error the source reports (a wrapper's `error` event, the error text of a failed result). */
@@ -223,7 +228,8 @@ export interface AgentErrorEvent extends CanonicalEventBase {
  * - `compact-boundary`: where the compacted conversation starts (`system/compact_boundary`);
  * - `background-shell-timeout`: a background shell command ran out of time (`system/background_shell_timeout`);
  * - `task-notification`: a background task reported (`system/task_notification`);
- * - `status`: another `system/status` value, named in `status`.
+ * - `status`: another `system/status` value, named in `status`; or `exited`, how the agent's process ended when its
+ *   session had already ended (a wrapper's closing record), with the code in `extraFields.exitCode`.
  */
 export type StatusKind =
   | 'reconnecting'

@@ -4,6 +4,7 @@ import {
   type FailureReason,
   type FinishEvent,
   type SourceLocation,
+  type StatusEvent,
   type StreamStartEvent,
   type TextDeltaEvent,
   unreachable,
@@ -12,6 +13,7 @@ import { classifyFailure } from '../failures/index.ts';
 import { isMessageless } from '../messageless-error.ts';
 import { rememberCallId } from '../open-calls.ts';
 import { markBorrowedLine } from '../record-times.ts';
+import { runExitOf, runExitSentence } from '../run-exit.ts';
 import { markSessionDialect } from '../session-dialect.ts';
 import { isSessionContent, opensNewSession, type SessionProgress } from '../sessions/index.ts';
 
@@ -72,6 +74,14 @@ function freshSession(): OpenSession {
     preamble: undefined,
     opened: false,
   };
+}
+
+/** A failed finish's last word: how the agent's process ended, when the log says it and nothing else does. */
+function exitFailureOf(finish: FinishEvent): FailureReason | undefined {
+  const sentence =
+    runExitOf(finish) ??
+    (finish.exitCode === undefined || finish.exitCode === 0 ? undefined : runExitSentence(finish.exitCode));
+  return sentence === undefined ? undefined : reason(sentence, finish.loc);
 }
 
 function reason(message: string, loc: SourceLocation | undefined): FailureReason {
@@ -152,7 +162,11 @@ export function createSessionTracker(): SessionTracker {
     session.finished = true;
     // A dialect sees only its own records; the stream's open calls are known here.
     const finish: FinishEvent = { ...event, pendingToolCallIds: [...session.pending] };
-    const failure = event.finishReason === 'stop' && !event.isError ? undefined : failureOf();
+    // The end of the agent's process names no session: it ends the one open.
+    if (session.sessionId !== undefined && runExitOf(event) !== undefined)
+      finish.sessionId ??= session.sessionId;
+    const failure =
+      event.finishReason === 'stop' && !event.isError ? undefined : (failureOf() ?? exitFailureOf(event));
     if (failure !== undefined) finish.failure ??= failure;
     return marked(finish);
   }
@@ -194,8 +208,25 @@ export function createSessionTracker(): SessionTracker {
     }
   }
 
+  /** How the agent's process ended, said as a status: the end of a process whose session has already ended. */
+  function exitStatus(finish: FinishEvent, sentence: string): StatusEvent {
+    const status: StatusEvent = { type: 'status', kind: 'status', status: 'exited', message: sentence };
+    if (finish.exitCode !== undefined) status.extraFields = { exitCode: finish.exitCode };
+    if (finish.loc !== undefined) status.loc = finish.loc;
+    if (session.sessionId !== undefined) status.sessionId = session.sessionId;
+    return status;
+  }
+
   return {
     track(event, out, dialect, detected) {
+      const exit = event.type === 'finish' ? runExitOf(event) : undefined;
+      // The process of a session that has ended (or of a run that wrote nothing and succeeded) ends no session.
+      if (exit !== undefined && event.type === 'finish') {
+        if (session.finished || (!session.hasContent && !event.isError)) {
+          out.push(observe(exitStatus(event, exit)));
+          return;
+        }
+      }
       if (opensNewSession(event, session)) {
         if (!session.finished) {
           const finish = synthesizeFinish(event.loc);
