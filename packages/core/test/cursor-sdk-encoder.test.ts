@@ -172,7 +172,9 @@ function runEvents(shape: RunShape, index: number): CanonicalEvent[] {
     const code =
       shape.end === 'CANCELLED' || shape.end === 'EXPIRED' ? { code: shape.end.toLowerCase() } : {};
     push({ type: 'error', message: shape.errorMessage, ...code });
-    finish.failure = { message: shape.errorMessage, code: classifyFailure(shape.errorMessage) };
+    // A cancelled run's own word outranks its message's.
+    const failureCode = shape.end === 'CANCELLED' ? 'cancelled' : classifyFailure(shape.errorMessage);
+    finish.failure = { message: shape.errorMessage, code: failureCode };
   }
   push(finish);
   return events;

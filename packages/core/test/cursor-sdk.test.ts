@@ -129,6 +129,20 @@ describe('the cursor-sdk dialect against the SDK', () => {
     );
     expect(ofType(events, 'finish').map((f) => [f.stopReason, f.isError])).toEqual([['CANCELLED', true]]);
     expect(ofType(events, 'error')[0]).toMatchObject({ code: 'cancelled' });
+    expect(ofType(events, 'finish')[0]?.failure?.code).toBe('cancelled');
+  });
+
+  test('a cancelled run is cancelled whatever its message says', () => {
+    const events = normalizeText(
+      ndjson([
+        { type: 'status', ...ids, status: 'RUNNING' },
+        { type: 'status', ...ids, status: 'CANCELLED', message: 'Stopped from the dashboard' },
+      ]),
+    );
+    expect(ofType(events, 'finish')[0]?.failure).toMatchObject({
+      message: 'Stopped from the dashboard',
+      code: 'cancelled',
+    });
   });
 
   test.prop([fc.subarray(RUN_MESSAGES, { minLength: 1 })])(

@@ -70,7 +70,14 @@ const REAL_SENTENCES: readonly (readonly [string, string, string])[] = [
     'T: [internal] Failed to run step, exceeded max retries',
     'CLI 2026.05 on Windows, after reconnects',
   ],
+  ['cancelled', 'the turn stopped: cancelled', "ACP's `cancelled` stop reason, as the ACP dialect words it"],
+  ['cancelled', 'the run ended with status CANCELLED', "`@cursor/sdk`'s status, as its dialect words it"],
   ['unknown', 'The agent reported an error without a message.', 'no sentence at all'],
+  [
+    'unknown',
+    'ConnectError: [canceled] This operation was cancelled',
+    'a service that cancels is no client that did',
+  ],
 ];
 
 describe('failure classes', () => {

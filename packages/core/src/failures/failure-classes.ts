@@ -16,6 +16,8 @@
  * - `unknown-option`: a flag or option the CLI or its server rejects (`[invalid_argument] unknown option`).
  * - `flagged`: the service blocked the request or the account (suspicious activity).
  * - `network`: the connection failed, or the CLI gave up after retrying.
+ * - `cancelled`: the run's client stopped it before it ended (ACP's `session/cancel`, `@cursor/sdk`'s `CANCELLED`,
+ *   `runAgent`'s signal): nothing failed, and nothing is to be retried by itself.
  * - `unknown`: none of these (or no sentence at all).
  */
 export type FailureCode =
@@ -27,6 +29,7 @@ export type FailureCode =
   | 'unknown-option'
   | 'flagged'
   | 'network'
+  | 'cancelled'
   | 'unknown';
 
 /** Every {@link FailureCode}, `unknown` last. */
@@ -39,6 +42,7 @@ export const FAILURE_CODES = [
   'unknown-option',
   'flagged',
   'network',
+  'cancelled',
   'unknown',
 ] as const satisfies readonly FailureCode[];
 
@@ -160,6 +164,22 @@ export const FAILURE_CLASSES: readonly FailureClass[] = [
       /\b(?:ECONNRESET|ECONNREFUSED|ENOTFOUND|ETIMEDOUT|EAI_AGAIN)\b/,
       /fetch failed/i,
       /network error/i,
+    ],
+  },
+  {
+    code: 'cancelled',
+    description: "The run's client stopped it before it ended.",
+    retryable: false,
+    sentences: [
+      'the turn stopped: cancelled',
+      'the run ended with status CANCELLED',
+      'The run of cursor-agent was cancelled.',
+    ],
+    // Whole sentences only: a service's own "[canceled]" or "operation was cancelled" is a failure of its own.
+    patterns: [
+      /^the turn stopped: cancelled$/i,
+      /^the run ended with status cancelled$/i,
+      /^The run of \S{1,200} was cancelled\.$/,
     ],
   },
 ];

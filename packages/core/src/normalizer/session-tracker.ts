@@ -151,7 +151,10 @@ export function createSessionTracker(): SessionTracker {
   /** A failed result without text says what the agent printed before it, when it printed something. */
   function observeError(event: AgentErrorEvent): AgentErrorEvent {
     if (!isMessageless(event)) {
-      session.lastError = reason(event.message, event.loc);
+      const failure = reason(event.message, event.loc);
+      // The source's own word that its client stopped the run outranks what the message's words suggest.
+      if (event.code === 'cancelled') failure.code = 'cancelled';
+      session.lastError = failure;
       return event;
     }
     const output = lastOutputOf();
