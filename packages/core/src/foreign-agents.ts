@@ -1,7 +1,8 @@
 /**
  * Logs of other coding agents that look like cursor-agent's: Claude Code's `stream-json` shares the flag name and
  * much of the envelope (`system/init`, `assistant`, `user`, `result`), its session transcripts the `assistant` and
- * `user` records, and Codex, Gemini CLI, GitHub Copilot CLI, opencode and pi write JSON lines of their own; other agents speak the Agent
+ * `user` records, and Qwen Code, Amp and others write the same records; Codex, Gemini CLI, GitHub Copilot CLI,
+ * Factory's droid, Kimi CLI, Trae CLI, opencode and pi write JSON lines of their own; other agents speak the Agent
  * Client Protocol too. A log of theirs must be named as such, never passed as a valid Cursor log, so each is
  * recognised from records only it writes. A log none of whose records any dialect explains is no Cursor log either
  * (see {@link unknownFormatLog}).
@@ -17,9 +18,14 @@ import { isJsonObject } from './json-values.ts';
  */
 export type ForeignAgent =
   | 'claude-code'
+  | 'qwen-code'
+  | 'amp'
   | 'codex'
   | 'gemini-cli'
   | 'copilot-cli'
+  | 'droid'
+  | 'kimi-cli'
+  | 'trae-cli'
   | 'opencode'
   | 'pi'
   | 'acp-agent'
@@ -28,9 +34,14 @@ export type ForeignAgent =
 /** How each foreign agent's log format is called. */
 export const FOREIGN_FORMAT_NAMES: Readonly<Record<ForeignAgent, string>> = {
   'claude-code': 'Claude Code stream-json',
+  'qwen-code': 'Qwen Code stream-json',
+  amp: 'Amp stream-json',
   codex: 'Codex exec --json',
   'gemini-cli': 'Gemini CLI stream-json',
   'copilot-cli': 'GitHub Copilot CLI JSON',
+  droid: 'Factory droid exec',
+  'kimi-cli': 'Kimi CLI wire',
+  'trae-cli': 'Trae CLI stream-json',
   opencode: 'opencode run --format json',
   pi: 'pi --mode json',
   'acp-agent': 'Agent Client Protocol',
@@ -76,7 +87,11 @@ function isClaudeCodeRecord(record: JsonObject): boolean {
     case 'result':
       // `total_cost_usd` now, `cost_usd` in its first stream-json. Not `num_turns`: a field cursor-agent, whose
       // records follow Claude Code's, may well take up.
-      return typeof record.total_cost_usd === 'number' || typeof record.cost_usd === 'number';
+      return (
+        typeof record.total_cost_usd === 'number' ||
+        typeof record.cost_usd === 'number' ||
+        isJsonObject(record.modelUsage)
+      );
     case 'stream_event':
       return isJsonObject(record.event);
     default:
@@ -93,7 +108,6 @@ function isAnthropicMessage(message: unknown): boolean {
     isJsonObject(message) &&
     message.type === 'message' &&
     typeof message.id === 'string' &&
-    message.id.startsWith('msg_') &&
     'stop_reason' in message
   );
 }
@@ -164,6 +178,77 @@ function isCopilotRecord(record: JsonObject, type: string): boolean {
   return COPILOT_TYPE.test(type) && isJsonObject(record.data);
 }
 
+/**
+ * Qwen Code (`qwen -p --output-format stream-json`), a fork of Gemini CLI that writes Claude Code's records: its
+ * `system/init` names its version, and so may any record.
+ */
+function isQwenCodeRecord(record: JsonObject): boolean {
+  return typeof record.qwen_code_version === 'string';
+}
+
+/** An Amp thread id (`T-` and a UUID), which names the session of every record `amp --execute --stream-json` writes. */
+const AMP_THREAD_ID = /^T-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Amp (`amp --execute --stream-json`): Claude Code's records, in a session named by an Amp thread id. */
+function isAmpRecord(record: JsonObject): boolean {
+  return typeof record.session_id === 'string' && AMP_THREAD_ID.test(record.session_id);
+}
+
+/**
+ * Factory's droid (`droid exec --output-format stream-json`, `debug` or `stream-jsonrpc`): messages with their `text`,
+ * tool calls named by `toolId` with their `parameters`, a `completion` with its `finalText`, and JSON-RPC stamped
+ * with `factoryApiVersion`.
+ */
+function isDroidRecord(record: JsonObject, type: string): boolean {
+  if (typeof record.factoryApiVersion === 'string') return true;
+  switch (type) {
+    case 'message':
+      return typeof record.role === 'string' && typeof record.text === 'string' && !('content' in record);
+    case 'tool_call':
+      return isDroidToolCall(record);
+    case 'tool_result':
+      return typeof record.toolId === 'string' && 'value' in record;
+    case 'completion':
+      return typeof record.finalText === 'string';
+    default:
+      return false;
+  }
+}
+
+/** A droid tool call: cursor-agent's holds its call in `tool_call`, droid's names the tool's id and parameters. */
+function isDroidToolCall(record: JsonObject): boolean {
+  return typeof record.toolId === 'string' && 'parameters' in record && record.tool_call === undefined;
+}
+
+/** Trae CLI's stream-json: a `stream_event` that holds its `delta` itself, where Claude Code's holds an `event`. */
+function isTraeRecord(record: JsonObject): boolean {
+  return record.type === 'stream_event' && isJsonObject(record.delta) && record.event === undefined;
+}
+
+/** Kimi CLI's wire mode: a `prompt` with its `user_input`, or an `event` or `request` typed in `params.type`. */
+function isKimiWireMessage(method: string, params: unknown): boolean {
+  if (!isJsonObject(params)) return false;
+  if (method === 'prompt') return 'user_input' in params;
+  return (method === 'event' || method === 'request') && typeof params.type === 'string';
+}
+
+/**
+ * A JSON-RPC message of another agent's protocol, or why it is one: Kimi CLI's wire mode (`kimi --wire`: methods
+ * `prompt`, `event`, `request`, `cancel`, its events typed in `params.type`), or any method the Agent Client Protocol
+ * does not have. ACP's methods are `initialize`, `authenticate`, and names under a namespace (`session/prompt`,
+ * `fs/read_text_file`, `cursor/…`), with `_` and `$/` for extensions.
+ */
+function otherJsonRpcFormat(message: JsonObject): { agent: ForeignAgent; format: string } | undefined {
+  if (message.jsonrpc !== '2.0') return undefined;
+  const method = message.method;
+  if (typeof method !== 'string') return undefined;
+  if (isKimiWireMessage(method, message.params))
+    return { agent: 'kimi-cli', format: FOREIGN_FORMAT_NAMES['kimi-cli'] };
+  if (method.includes('/') || method === 'initialize' || method === 'authenticate' || method.startsWith('_'))
+    return undefined;
+  return { agent: 'unknown', format: `JSON-RPC (method ${JSON.stringify(method.slice(0, 60))})` };
+}
+
 /** opencode `run --format json`: each event names its session as `sessionID` and carries the message `part`. */
 function isOpencodeRecord(record: JsonObject): boolean {
   return typeof record.sessionID === 'string' && isJsonObject(record.part);
@@ -199,7 +284,24 @@ function acpAgentName(record: JsonObject): string | undefined {
   const info = message.result.agentInfo;
   const name = isJsonObject(info) ? info.name : undefined;
   if (typeof name === 'string') return /cursor/i.test(name) ? undefined : name;
-  return hasGeminiAuthMethod(message.result.authMethods) ? 'Gemini CLI' : undefined;
+  if (hasGeminiAuthMethod(message.result.authMethods)) return 'Gemini CLI';
+  return hasQwenAuthMethod(message.result.authMethods) ? 'Qwen Code' : undefined;
+}
+
+/** The sign-in a Qwen Code agent offers in its answer to `initialize`: a terminal command with `--auth-type`. */
+function hasQwenAuthMethod(methods: unknown): boolean {
+  return (
+    Array.isArray(methods) &&
+    methods.some((method) => {
+      if (!isJsonObject(method)) return false;
+      if (method.id === 'qwen-oauth') return true;
+      const meta = method._meta;
+      const args = isJsonObject(meta) ? meta.args : undefined;
+      return (
+        Array.isArray(args) && args.some((arg) => typeof arg === 'string' && arg.startsWith('--auth-type='))
+      );
+    })
+  );
 }
 
 /** The ways Gemini CLI offers to sign in (its `AuthType`s), which it lists in its answer to `initialize`. */
@@ -219,7 +321,7 @@ function isGeminiRecord(record: JsonObject): boolean {
     case 'init':
       return typeof record.session_id === 'string' || typeof record.model === 'string';
     case 'message':
-      return typeof record.role === 'string';
+      return typeof record.role === 'string' && 'content' in record;
     case 'tool_use':
     case 'tool_result':
       return typeof record.tool_id === 'string';
@@ -244,16 +346,26 @@ const CURSOR_ONLY_TYPES = new Set(['thinking', 'tool_call', 'connection', 'retry
 /** The agent that alone writes `record` and the name of its format. */
 function foreignFormatOf(record: JsonObject): { agent: ForeignAgent; format: string } | undefined {
   const type = record.type;
-  if (CURSOR_ONLY_TYPES.has(type as string)) return undefined;
+  if (CURSOR_ONLY_TYPES.has(type as string)) {
+    // droid writes a `tool_call` too, of its own shape.
+    return type === 'tool_call' && isDroidToolCall(record)
+      ? { agent: 'droid', format: FOREIGN_FORMAT_NAMES.droid }
+      : undefined;
+  }
   if (typeof type !== 'string') {
     const name = acpAgentName(record);
-    if (name === undefined) return undefined;
+    if (name === undefined) return otherJsonRpcFormat(isJsonObject(record.msg) ? record.msg : record);
     return {
       agent: 'acp-agent',
       format: `${FOREIGN_FORMAT_NAMES['acp-agent']} (agent ${JSON.stringify(name.slice(0, 60))})`,
     };
   }
   const known = (agent: ForeignAgent, format = FOREIGN_FORMAT_NAMES[agent]) => ({ agent, format });
+  // Agents that write Claude Code's records, named by what only they add, before Claude Code itself.
+  if (isQwenCodeRecord(record)) return known('qwen-code');
+  if (isAmpRecord(record)) return known('amp');
+  if (isDroidRecord(record, type)) return known('droid');
+  if (isTraeRecord(record)) return known('trae-cli');
   if (isClaudeCodeRecord(record)) return known('claude-code');
   if (isClaudeCodeTranscriptRecord(record)) return known('claude-code', CLAUDE_CODE_TRANSCRIPT);
   if (CODEX_TYPE.test(type)) return known('codex');

@@ -160,6 +160,10 @@ describe('logs of other agents', () => {
     ['gemini-cli-stream-json.ndjson', 'gemini-cli', 'a Gemini CLI stream-json', 1],
     ['opencode-run-json.ndjson', 'opencode', 'an opencode run --format json', 1],
     ['copilot-cli-json.ndjson', 'copilot-cli', 'a GitHub Copilot CLI JSON', 1],
+    ['qwen-code-stream-json.ndjson', 'qwen-code', 'a Qwen Code stream-json', 1],
+    ['amp-stream-json.ndjson', 'amp', 'an Amp stream-json', 1],
+    ['droid-exec-stream-json.ndjson', 'droid', 'a Factory droid exec', 2],
+    ['kimi-wire.ndjson', 'kimi-cli', 'a Kimi CLI wire', 1],
     ['../captures/foreign/harness-cli-normalizer__pi.ndjson', 'pi', 'a pi --mode json', 1],
   ] as const;
 
@@ -196,6 +200,21 @@ describe('logs of other agents', () => {
       undefined,
       'acp-agent',
     ]);
+  });
+
+  test("ACP's own methods, and its extensions', name no other protocol", () => {
+    const methods = [
+      'initialize',
+      'authenticate',
+      'session/prompt',
+      'fs/read_text_file',
+      '_cursor/x',
+      'cursor/ask',
+    ];
+    for (const method of methods) {
+      const line = `${JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: {} })}\n`;
+      expect(normalizeChunks([line]).normalizer.foreign).toBeUndefined();
+    }
   });
 
   test.each([
@@ -253,6 +272,68 @@ describe('logs of other agents', () => {
         },
       },
       'an Agent Client Protocol (agent "Gemini CLI")',
+    ],
+    [
+      "Qwen Code's answer to ACP's initialize, which names no agent",
+      {
+        jsonrpc: '2.0',
+        id: 0,
+        result: {
+          protocolVersion: 1,
+          authMethods: [
+            {
+              id: 'openai',
+              name: 'Use OpenAI API key',
+              _meta: { type: 'terminal', args: ['--auth-type=openai'] },
+            },
+          ],
+        },
+      },
+      'an Agent Client Protocol (agent "Qwen Code")',
+    ],
+    [
+      'a Claude Code result counting its usage by model',
+      {
+        type: 'result',
+        subtype: 'success',
+        is_error: false,
+        result: 'hi',
+        modelUsage: { 'claude-sonnet-4-6': {} },
+      },
+      'a Claude Code stream-json',
+    ],
+    [
+      "an Anthropic API message whose id is not the API's own (a Claude Code fork)",
+      {
+        type: 'assistant',
+        message: { id: 'redacted', type: 'message', role: 'assistant', content: [], stop_reason: null },
+      },
+      'a Claude Code stream-json',
+    ],
+    [
+      "a droid tool call, cursor-agent's own record type in another shape",
+      { type: 'tool_call', id: 'c1', toolId: 'LS', toolName: 'LS', parameters: { directory_path: '.' } },
+      'a Factory droid exec',
+    ],
+    [
+      "droid's JSON-RPC",
+      {
+        jsonrpc: '2.0',
+        factoryApiVersion: '1.0.0',
+        type: 'notification',
+        method: 'droid.session_notification',
+      },
+      'a Factory droid exec',
+    ],
+    [
+      "Trae CLI's stream event, holding its delta itself",
+      { type: 'stream_event', session_id: 't-1', delta: { role: 'assistant', content: '2' } },
+      'a Trae CLI stream-json',
+    ],
+    [
+      'a JSON-RPC request of a method ACP does not have',
+      { jsonrpc: '2.0', id: 1, method: 'run_task', params: {} },
+      'a JSON-RPC (method "run_task")',
     ],
   ])("%s is named as another agent's", (_, record, format) => {
     expect(normalizeChunks([`${JSON.stringify(record)}\n`]).normalizer.foreign?.message).toBe(

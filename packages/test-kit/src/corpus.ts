@@ -32,6 +32,9 @@ export const FOREIGN_LOGS: readonly (readonly [file: string, format: string])[] 
   ['gemini-cli-stream-json.ndjson', 'a Gemini CLI stream-json'],
   ['opencode-run-json.ndjson', 'an opencode run --format json'],
   ['copilot-cli-json.ndjson', 'a GitHub Copilot CLI JSON'],
+  ['qwen-code-stream-json.ndjson', 'a Qwen Code stream-json'],
+  ['amp-stream-json.ndjson', 'an Amp stream-json'],
+  ['kimi-wire.ndjson', 'a Kimi CLI wire'],
 ];
 
 const SHARED_ROOT = process.env.CURSOR_STREAM_SHARED ?? join(REPO_ROOT, '../shared');
