@@ -101,8 +101,15 @@ describe('unknown costs', () => {
   });
 
   test('a count whose rate is not known makes the cost unknown; a zero count of it does not', () => {
-    expect(usageCost({ inputTokens: 100, cacheReadTokens: 5 }, 'Composer 2.5 Fast')).toBeNull();
-    closeTo(usageCost({ inputTokens: 100, cacheReadTokens: 0 }, 'Composer 2.5 Fast'), 0.0003);
+    expect(usageCost({ inputTokens: 100, cacheReadTokens: 5 }, 'Composer 1')).toBeNull();
+    closeTo(usageCost({ inputTokens: 100, cacheReadTokens: 0 }, 'Composer 1'), 0.000125);
+  });
+
+  test("Composer 2.5 Fast, Cursor's default, prices its cache reads at 6x Standard's, as its other rates are", () => {
+    closeTo(
+      usageCost({ inputTokens: 18_411, outputTokens: 131, cacheReadTokens: 5_959 }, 'Composer 2.5 Fast'),
+      (18_411 * 3 + 131 * 15 + 5_959 * 1.2) / 1e6,
+    );
   });
 
   test('a fast variant is priced by its own row, else by the fast multiplier, else unknown', () => {

@@ -34,11 +34,11 @@ export const BUILT_IN_PRICE_TABLE: PriceTable = {
     'composer-2.5-fast': {
       input: 3,
       output: 15,
-      cacheRead: null,
+      cacheRead: 1.2,
       cacheWrite: 3,
       source: 'https://lushbinary.com/blog/composer-2-5-cost-optimization-fast-vs-standard-tier/',
       asOf: '2026-05-19',
-      note: 'Cache writes are billed at the input price. Fast tier ("6x" Standard); cache-read price not found.',
+      note: "Cache writes are billed at the input price. Fast tier: 6x Standard on both published rates; the cache-read rate is not published and is 6x Standard's $0.20 likewise, as the fast multipliers below apply to every rate.",
     },
     'composer-2': {
       input: 0.5,
