@@ -191,7 +191,9 @@ const AMP_THREAD_ID = /^T-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-
 
 /** Amp (`amp --execute --stream-json`): Claude Code's records, in a session named by an Amp thread id. */
 function isAmpRecord(record: JsonObject): boolean {
-  return typeof record.session_id === 'string' && AMP_THREAD_ID.test(record.session_id);
+  const id = record.session_id;
+  // Every record of a Cursor log names its session too: a look at two characters keeps the pattern off its ids.
+  return typeof id === 'string' && id.startsWith('T-') && AMP_THREAD_ID.test(id);
 }
 
 /**
