@@ -136,4 +136,29 @@ describe('finish.failure.code', () => {
     ].join('\n');
     expect(ofType(normalizeText(log), 'finish')[0]?.failure?.code).toBe('usage-limit');
   });
+
+  test.each([
+    ['satelle__2026.10.01__1g-fail.stderr.excerpt.txt', 'model-unavailable'],
+    ['harness-cli-normalizer__2026.09.15__trust-01.stderr.txt', 'trust-required'],
+  ])(
+    'a run that failed before its first record (%s, stderr with stdout) is one failed session',
+    (name, code) => {
+      const events = normalizeText(captured(name));
+      expect(ofType(events, 'stream-start')).toHaveLength(1);
+      const [finish, ...more] = ofType(events, 'finish');
+      expect(more).toEqual([]);
+      expect(finish).toMatchObject({ finishReason: 'incomplete', failure: { code } });
+    },
+  );
+
+  test('plain text, or a failure sentence after a whole session, makes no session of its own', () => {
+    expect(ofType(normalizeText('hello\nthis is no log\n'), 'stream-start')).toEqual([]);
+    const session = [
+      '{"type":"system","subtype":"init","session_id":"s3"}',
+      '{"type":"result","subtype":"success","is_error":false,"result":"ok","session_id":"s3"}',
+      'Error: Connection failed. Check your internet connection.',
+      '',
+    ].join('\n');
+    expect(ofType(normalizeText(session), 'finish').map((finish) => finish.sessionId)).toEqual(['s3']);
+  });
 });

@@ -56,6 +56,8 @@ interface OpenSession extends SessionProgress {
    * nothing but its end follows, as a failed `--output-format json` run prints its error and then its result.
    */
   preamble: FailureReason | undefined;
+  /** The latest such line in words the CLI is known to fail with (a class other than `unknown`). */
+  knownPreamble: FailureReason | undefined;
   /** Whether content other than the session's end has come. */
   opened: boolean;
 }
@@ -72,6 +74,7 @@ function freshSession(): OpenSession {
     lastError: undefined,
     lastOutput: undefined,
     preamble: undefined,
+    knownPreamble: undefined,
     opened: false,
   };
 }
@@ -111,6 +114,33 @@ function loneResultOpening(finish: FinishEvent): CanonicalEvent[] {
 /** A tracker for one stream. */
 export function createSessionTracker(): SessionTracker {
   let session = freshSession();
+  /** Whether any session has had content: a log of none may still tell of a run that failed before it began. */
+  let sawSession = false;
+
+  /**
+   * A log of no session whose output says, in the CLI's words, why a run failed (`Cannot use this model: …`, with
+   * stderr captured with stdout): the CLI failed before it wrote a record, and the log is that run's, failed. Output
+   * in no words the CLI is known to fail with (the class `unknown`) is no run: a log of plain text stays one.
+   */
+  function failedBeforeStart(out: CanonicalEvent[]): void {
+    // A wrapper may add a line of its own after the CLI's (`exit=1`): the CLI's words are the reason.
+    const failure = session.knownPreamble;
+    if (failure === undefined) return;
+    const start: StreamStartEvent = { type: 'stream-start' };
+    const finish: FinishEvent = {
+      type: 'finish',
+      finishReason: 'incomplete',
+      isError: false,
+      pendingToolCallIds: [],
+      failure,
+    };
+    for (const event of [start, finish]) {
+      if (failure.loc === undefined) continue;
+      event.loc = failure.loc;
+      markBorrowedLine(event);
+    }
+    out.push(start, finish);
+  }
 
   /** The agent's sentence for a session that did not succeed: its own error text, else its last output line. */
   function failureOf(): FailureReason | undefined {
@@ -187,7 +217,10 @@ export function createSessionTracker(): SessionTracker {
       case 'invalid-line':
         if (event.code !== 'non-json-output') return event;
         if (session.opened) session.lastOutput = reason(event.message, event.loc);
-        else session.preamble = reason(event.message, event.loc);
+        else {
+          session.preamble = reason(event.message, event.loc);
+          if (session.preamble.code !== 'unknown') session.knownPreamble = session.preamble;
+        }
         return event;
       case 'error':
         return observeError(event);
@@ -243,6 +276,7 @@ export function createSessionTracker(): SessionTracker {
       }
       if (isSessionContent(event)) {
         session.hasContent = true;
+        sawSession = true;
         if (event.type !== 'finish') session.opened = true;
         noteDialect(dialect, detected);
       }
@@ -250,6 +284,7 @@ export function createSessionTracker(): SessionTracker {
     },
     end(out) {
       if (session.hasContent && !session.finished) out.push(synthesizeFinish(undefined));
+      else if (!sawSession) failedBeforeStart(out);
       session = freshSession();
     },
   };
