@@ -1,4 +1,4 @@
-import { createReadStream, mkdtempSync, writeFileSync } from 'node:fs';
+import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -39,9 +39,14 @@ function byteChunks(text: string, size: number): Uint8Array[] {
 
 describe('iterateNdjson', () => {
   test('reads a Node file stream', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'ndjson-')), 'input.ndjson');
-    writeFileSync(file, input);
-    expect(await collect(iterateNdjson(createReadStream(file, { highWaterMark: 7 })))).toEqual(expected);
+    const dir = mkdtempSync(join(tmpdir(), 'ndjson-'));
+    try {
+      const file = join(dir, 'input.ndjson');
+      writeFileSync(file, input);
+      expect(await collect(iterateNdjson(createReadStream(file, { highWaterMark: 7 })))).toEqual(expected);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('reads a WHATWG ReadableStream, such as a fetch body', async () => {
