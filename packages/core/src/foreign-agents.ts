@@ -282,12 +282,29 @@ function isPiRecord(record: JsonObject): boolean {
  */
 function acpAgentName(record: JsonObject): string | undefined {
   const message = isJsonObject(record.msg) ? record.msg : record;
-  if (message.jsonrpc !== '2.0' || !isJsonObject(message.result)) return undefined;
+  if (message.jsonrpc !== '2.0') return undefined;
+  if (hasClaudeMeta(message)) return 'Claude Code';
+  if (!isJsonObject(message.result)) return undefined;
   const info = message.result.agentInfo;
   const name = isJsonObject(info) ? info.name : undefined;
   if (typeof name === 'string') return /cursor/i.test(name) ? undefined : name;
   if (hasGeminiAuthMethod(message.result.authMethods)) return 'Gemini CLI';
   return hasQwenAuthMethod(message.result.authMethods) ? 'Qwen Code' : undefined;
+}
+
+/**
+ * Claude Code's ACP adapter marks its messages' `_meta` with keys of its own (`_claude/model`, `_claude/origin`,
+ * `claudeCode`), in a notification's update or parameters, or in a result.
+ */
+function hasClaudeMeta(message: JsonObject): boolean {
+  const params = isJsonObject(message.params) ? message.params : undefined;
+  const update = params !== undefined && isJsonObject(params.update) ? params.update : undefined;
+  const result = isJsonObject(message.result) ? message.result : undefined;
+  return [update?._meta, params?._meta, result?._meta].some(
+    (meta) =>
+      isJsonObject(meta) &&
+      Object.keys(meta).some((key) => key.startsWith('_claude/') || key === 'claudeCode'),
+  );
 }
 
 /** The sign-in a Qwen Code agent offers in its answer to `initialize`: a terminal command with `--auth-type`. */

@@ -7,7 +7,13 @@ import { ndjson } from '@cursor-stream/test-kit/ndjson';
 import { fc, test } from '@fast-check/vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect } from 'vitest';
-import { assistantText, normalizeText, ofType, withoutLoc } from './support.ts';
+import {
+  assistantText,
+  normalizeChunks as normalizeChunksOf,
+  normalizeText,
+  ofType,
+  withoutLoc,
+} from './support.ts';
 
 const ACP_DIR = join(CORPUS_DIR, 'acp');
 const require = createRequire(import.meta.url);
@@ -389,6 +395,89 @@ describe('the wrappers clients log ACP in', () => {
     const events = normalizeText(ndjson(updates));
     expect(assistantText(events)).toBe(assistantText(read('cursor-agent-tools.ndjson')));
     expect(ofType(events, 'finish').map((finish) => finish.finishReason)).toEqual(['incomplete']);
+  });
+});
+
+describe('what a session notification logged alone, or a failed request, says', () => {
+  const agentSide = lines('cursor-agent-tools.ndjson')
+    .filter((line) => line.dir === 'a2c')
+    .map((line) => line.msg as { method?: string; params?: unknown });
+
+  test('`{sessionId, update}` lines, as SDK-based clients log them, read as the notifications they are', () => {
+    const params = agentSide.filter((message) => message.method === 'session/update').map((m) => m.params);
+    for (const line of params) {
+      expect(isSessionNotification?.(line)).toBe(true);
+      expect(acpDialect.validate(line as Record<string, unknown>)).toEqual([]);
+    }
+    const events = normalizeText(ndjson(params));
+    expect(ofType(events, 'invalid-line')).toEqual([]);
+    expect(assistantText(events)).toBe(assistantText(read('cursor-agent-tools.ndjson')));
+  });
+
+  test('a session the agent refuses to create is a failed session, saying why', () => {
+    const events = normalizeText(
+      traffic(
+        { id: 1, method: 'session/new', params: { cwd: '/repo', mcpServers: [] } },
+        { id: 1, error: { code: -32000, message: 'Authentication required' } },
+      ),
+    );
+    const [session, ...more] = reduceSessions(events);
+    expect(more).toEqual([]);
+    expect(session?.status).toBe('error');
+    expect(session?.failure?.message).toBe('session/new: Authentication required');
+    expect(session?.failure?.code).toBe('auth');
+  });
+
+  test("the client refusing an extension request of the agent's is an answer, not the session's failure", () => {
+    const events = normalizeText(
+      ndjson([
+        { dir: 'c2a', msg: { jsonrpc: '2.0', ...prompt(1, 'hi') } },
+        { dir: 'a2c', msg: { jsonrpc: '2.0', ...chunk('Hello') } },
+        { dir: 'a2c', msg: { jsonrpc: '2.0', id: 7001, method: 'cursor/task', params: { sessionId: 's' } } },
+        {
+          dir: 'c2a',
+          msg: { jsonrpc: '2.0', id: 7001, error: { code: -32601, message: 'Method not found' } },
+        },
+        { dir: 'a2c', msg: { jsonrpc: '2.0', id: 1, result: { stopReason: 'end_turn' } } },
+      ]),
+    );
+    expect(ofType(events, 'error')).toEqual([]);
+    expect(
+      ofType(events, 'interaction').map((event) => [event.phase, event.queryType, event.outcome]),
+    ).toEqual([
+      ['request', 'cursor/task', undefined],
+      ['response', 'cursor/task', 'error'],
+    ]);
+    const [session] = reduceSessions(events);
+    expect([session?.status, session?.failure]).toEqual(['success', null]);
+  });
+
+  test('`<<` and `>>` prefixes give the direction of the message they carry', () => {
+    const text = [
+      `>> ${JSON.stringify({ jsonrpc: '2.0', ...prompt(1, 'hi') })}`,
+      `<< ${JSON.stringify({ jsonrpc: '2.0', ...chunk('Hello') })}`,
+      `<< ${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { stopReason: 'end_turn' } })}`,
+      '',
+    ].join('\n');
+    const events = normalizeText(text);
+    expect(ofType(events, 'invalid-line')).toEqual([]);
+    expect(assistantText(events)).toBe('Hello');
+    expect(ofType(events, 'user-message').map((message) => message.text)).toEqual(['hi']);
+  });
+
+  test("Claude Code's adapter, which names no agent, is named by the marks it puts in `_meta`", () => {
+    const text = traffic({
+      method: 'session/update',
+      params: {
+        sessionId: 's',
+        update: { sessionUpdate: 'usage_update', used: 1, size: 2, _meta: { '_claude/model': 'x' } },
+      },
+    });
+    expect(normalizeText(text).length).toBeGreaterThan(0);
+    const { normalizer } = normalizeChunksOf([text]);
+    expect(normalizer.foreign?.message).toBe(
+      'this looks like an Agent Client Protocol (agent "Claude Code") log, not cursor-agent',
+    );
   });
 });
 

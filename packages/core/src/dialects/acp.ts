@@ -105,6 +105,14 @@ function isJsonRpc(value: JsonObject): boolean {
   return typeof method === 'string' && /^(session|cursor|\$)\//.test(method);
 }
 
+/** Whether a record is a `session/update`'s parameters: the session's id and the update. */
+function isSessionNotification(record: JsonObject): boolean {
+  const update = record.update;
+  return (
+    typeof record.sessionId === 'string' && isJsonObject(update) && typeof update.sessionUpdate === 'string'
+  );
+}
+
 /** What a line holds: a message and who sent it, or a note of the logging client (`{dir: "summary", msg}`). */
 type Unwrapped =
   | { kind: 'message'; message: JsonObject; direction: Direction }
@@ -114,6 +122,13 @@ type Unwrapped =
 function unwrap(record: JsonObject): Unwrapped | undefined {
   if (isJsonRpc(record) || typeof record.sessionUpdate === 'string')
     return { kind: 'message', message: record, direction: 'unknown' };
+  // The parameters of a `session/update` alone (`SessionNotification`), as clients built on the SDK log them.
+  if (isSessionNotification(record))
+    return {
+      kind: 'message',
+      message: { jsonrpc: '2.0', method: 'session/update', params: record },
+      direction: 'a2c',
+    };
   for (const field of WRAPPED) {
     const inner = asObject(record[field]);
     if (inner === undefined || !(isJsonRpc(inner) || typeof inner.sessionUpdate === 'string')) continue;
@@ -128,9 +143,10 @@ function unwrap(record: JsonObject): Unwrapped | undefined {
 
 /**
  * A line of a client's text log of the traffic: an optional time in seconds, then the direction, then the message
- * (`0.759 <-- {…}` in a capture script's log, `SERVER {…}` in a harness's, `11.958  ← {…}` in a study's).
+ * (`0.759 <-- {…}` in a capture script's log, `SERVER {…}` in a harness's, `11.958  ← {…}` in a study's, `<< {…}` in a
+ * probe's).
  */
-const PREFIXED_MESSAGE = /^\s*(?:(\d{1,9}(?:\.\d{1,9})?)\s+)?(-->|<--|→|←|CLIENT|SERVER)\s*(?=\{)/;
+const PREFIXED_MESSAGE = /^\s*(?:(\d{1,9}(?:\.\d{1,9})?)\s+)?(-->|<--|>>|<<|→|←|CLIENT|SERVER)\s*(?=\{)/;
 
 /** The capture script's own note between the messages: `152.352 ### prompt answered: …`. */
 const PREFIXED_NOTE = /^\s*(\d{1,9}(?:\.\d{1,9})?)\s+###\s?(.*)$/;
@@ -138,9 +154,11 @@ const PREFIXED_NOTE = /^\s*(\d{1,9}(?:\.\d{1,9})?)\s+###\s?(.*)$/;
 /** Who sent a prefixed line's message: the arrows point from the sender, `CLIENT` and `SERVER` (the agent) name it. */
 const PREFIX_DIRECTIONS: Readonly<Record<string, 'c2a' | 'a2c'>> = {
   '-->': 'c2a',
+  '>>': 'c2a',
   '→': 'c2a',
   CLIENT: 'c2a',
   '<--': 'a2c',
+  '<<': 'a2c',
   '←': 'a2c',
   SERVER: 'a2c',
 };
@@ -598,6 +616,15 @@ function request(turn: Turn, message: JsonObject, method: string, direction: Dir
 /** Requests awaiting their response, by `<direction>:<id>`. */
 type PendingRequests = Map<string, { method: string; params: JsonObject | undefined }>;
 
+/** Methods only the agent calls, on its client: reading and writing files, terminals, permissions, Cursor's own. */
+const AGENT_METHOD = /^(?:fs\/|terminal\/|cursor\/|session\/request_permission$)/;
+
+/** Whether an answer is the client's, to a request of the agent's: by the side the log names, else by the method. */
+function isClientAnswered(method: string, key: string | undefined): boolean {
+  if (key?.startsWith('a2c:')) return true;
+  return key?.startsWith('unknown:') === true && AGENT_METHOD.test(method);
+}
+
 /** The request a response answers: the other side's, when the log says who sent what. */
 function answered(
   pending: PendingRequests,
@@ -642,8 +669,32 @@ function response(turn: Turn, message: JsonObject, direction: Direction): void {
   const method = pending?.method ?? (result?.stopReason !== undefined ? 'session/prompt' : undefined);
   const sessionId = pending?.params?.sessionId;
   if (error !== undefined) {
+    const code = String(error.code ?? '') || undefined;
     if (method === 'session/prompt' && turn.state.inTurn && ownTurn) {
-      endTurn(turn, { error: errorText(error), code: String(error.code ?? '') || undefined });
+      endTurn(turn, { error: errorText(error), code });
+      return;
+    }
+    if (method === 'session/new' && !turn.state.inTurn) {
+      // No session to prompt (`Authentication required`): the run failed before its first turn.
+      openTurn(turn, undefined);
+      endTurn(turn, { error: `${method}: ${errorText(error)}`, code });
+      return;
+    }
+    if (method !== undefined && isClientAnswered(method, answer?.key)) {
+      // The client refusing a request of the agent's (an extension it does not serve): the agent's to handle.
+      const refusal = assignDefined<InteractionEvent>(
+        {
+          type: 'interaction',
+          phase: 'response',
+          queryType: method,
+          outcome: 'error',
+          reason: errorText(error),
+        },
+        {
+          queryId: typeof message.id === 'string' || typeof message.id === 'number' ? message.id : undefined,
+        },
+      );
+      turn.out.push(stamped(turn, refusal, sessionId));
       return;
     }
     const event = assignDefined<AgentErrorEvent>(
