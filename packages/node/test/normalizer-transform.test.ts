@@ -33,6 +33,9 @@ describe('createNormalizerTransform', () => {
     const events = await eventsThrough(Readable.from(['Press any key to sign in...\n']));
     expect(events).toMatchObject([
       { type: 'invalid-line', code: 'non-json-output', message: 'Press any key to sign in...' },
+      // The CLI's sign-in prompt and nothing else: a run that failed before its first record.
+      { type: 'stream-start' },
+      { type: 'finish', finishReason: 'incomplete', failure: { code: 'auth' } },
     ]);
   });
 });

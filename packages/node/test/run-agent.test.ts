@@ -265,7 +265,8 @@ describe('runAgent failure paths', () => {
     const result = await runAgent('hi', fakeRun(agent, vars)).collect();
 
     expectFailedEnding(result, 'exit-nonzero');
-    expect(typesOf(result.events)).toEqual(['invalid-line', 'error', 'finish']);
+    // A sign-in prompt is the CLI's failure sentence: the run is one session, failed before its first record.
+    expect(typesOf(result.events)).toEqual(['invalid-line', 'stream-start', 'error', 'finish']);
     expect(result.stdoutNoise).toEqual(['Press any key to sign in...']);
     expect(result.error?.message).toContain('Press any key to sign in...');
   });
