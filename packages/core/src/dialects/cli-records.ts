@@ -158,6 +158,7 @@ export function finishEvent(
   record: JsonObject,
   isError: boolean,
   loc: SourceLocation | undefined,
+  exitCode?: number,
 ): FinishEvent {
   const finish = assignDefined<FinishEvent>(
     { type: 'finish', finishReason: isError ? 'error' : 'stop', isError, pendingToolCallIds: [] },
@@ -168,6 +169,7 @@ export function finishEvent(
       usage: normalizeUsage(record.usage),
       requestId: asString(record.request_id),
       loc,
+      exitCode,
     },
   );
   const sessionId = asString(record.session_id);
@@ -181,6 +183,11 @@ export function exitCodeOf(record: JsonObject): number | undefined {
   return typeof exitCode === 'number' && Number.isSafeInteger(exitCode) ? exitCode : undefined;
 }
 
+/** Whether an exit code a result gives says the run failed: any code but 0. */
+export function isFailingExit(exitCode: number | undefined): boolean {
+  return exitCode !== undefined && exitCode !== 0;
+}
+
 /**
  * `result` → `finish`, preceded by an `error` when the result failed. Ends the assistant turn. A wrapper that adds
  * the process's `exitCode` to the result makes a code other than 0 a failure.
@@ -192,10 +199,8 @@ export function resultEvents(
 ): readonly CanonicalEvent[] {
   resetAssistantTurn(state);
   const exitCode = exitCodeOf(record);
-  const isError =
-    record.is_error === true || record.subtype === 'error' || (exitCode !== undefined && exitCode !== 0);
-  const finish = finishEvent(record, isError, loc);
-  if (exitCode !== undefined) finish.exitCode = exitCode;
+  const isError = record.is_error === true || record.subtype === 'error' || isFailingExit(exitCode);
+  const finish = finishEvent(record, isError, loc, exitCode);
   if (!isError) return [finish];
   const message = errorMessage(record);
   const error: AgentErrorEvent = located(

@@ -22,6 +22,7 @@ import {
   exitCodeOf,
   finishEvent,
   initEvent,
+  isFailingExit,
   located,
   messageText,
   NO_EVENTS,
@@ -51,8 +52,7 @@ import { toolCallEvent } from './tool-events.ts';
  */
 export function isRunClosingRecord(record: JsonObject): boolean {
   if (record.type !== 'result' || record.subtype !== undefined || 'payload' in record) return false;
-  const exitCode = record.exitCode;
-  return exitCode === null || Number.isSafeInteger(exitCode);
+  return record.exitCode === null || exitCodeOf(record) !== undefined;
 }
 
 function detectPayloadEnvelope(record: JsonObject): Detection {
@@ -130,10 +130,8 @@ function toolEvents(
 function resultEvents(record: JsonObject, payload: JsonObject, state: CliStreamState, loc: SourceLocation) {
   resetAssistantTurn(state.text);
   const exitCode = exitCodeOf(payload) ?? exitCodeOf(record);
-  const isError =
-    payload.is_error === true || record.subtype === 'error' || (exitCode !== undefined && exitCode !== 0);
-  const finish = finishEvent(payload, isError, loc);
-  if (exitCode !== undefined) finish.exitCode = exitCode;
+  const isError = payload.is_error === true || record.subtype === 'error' || isFailingExit(exitCode);
+  const finish = finishEvent(payload, isError, loc, exitCode);
   const sessionId = sessionIdOf(record, payload);
   if (sessionId !== undefined) finish.sessionId = sessionId;
   const message = asString(payload.error) ?? errorsText(payload.errors);
