@@ -14,7 +14,8 @@ import { isJsonObject } from './json-values.ts';
 
 /**
  * An agent whose logs are recognised and refused: `acp-agent` is another agent's Agent Client Protocol traffic (the
- * message names it), `unknown` a log of JSON records no dialect explains.
+ * message names it), `unknown` a log of JSON records no dialect explains, or the JSON-RPC of a protocol not ACP (the
+ * message names its method).
  */
 export type ForeignAgent =
   | 'claude-code'
@@ -235,9 +236,9 @@ function isKimiWireMessage(method: string, params: unknown): boolean {
 }
 
 /**
- * A JSON-RPC message of another agent's protocol, or why it is one: Kimi CLI's wire mode (`kimi --wire`: methods
- * `prompt`, `event`, `request`, `cancel`, its events typed in `params.type`), or any method the Agent Client Protocol
- * does not have. ACP's methods are `initialize`, `authenticate`, and names under a namespace (`session/prompt`,
+ * A JSON-RPC message of another agent's protocol: Kimi CLI's wire mode (`kimi --wire`: a `prompt` with its
+ * `user_input`, its `event`s and `request`s typed in `params.type`), or any method the Agent Client Protocol does not
+ * have. ACP's methods are `initialize`, `authenticate`, and names under a namespace (`session/prompt`,
  * `fs/read_text_file`, `cursor/…`), with `_` and `$/` for extensions.
  */
 function otherJsonRpcFormat(message: JsonObject): { agent: ForeignAgent; format: string } | undefined {
