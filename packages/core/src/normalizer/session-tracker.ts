@@ -255,13 +255,15 @@ export function createSessionTracker(): SessionTracker {
 
   return {
     track(event, out, dialect, detected) {
-      const exit = event.type === 'finish' ? runExitOf(event) : undefined;
       // The process of a session that has ended (or of a run that wrote nothing and succeeded) ends no session.
-      if (exit !== undefined && event.type === 'finish') {
-        if (session.finished || (!session.hasContent && !event.isError)) {
-          out.push(observe(exitStatus(event, exit)));
-          return;
-        }
+      const exit = event.type === 'finish' ? runExitOf(event) : undefined;
+      if (
+        exit !== undefined &&
+        event.type === 'finish' &&
+        (session.finished || (!session.hasContent && !event.isError))
+      ) {
+        out.push(observe(exitStatus(event, exit)));
+        return;
       }
       if (opensNewSession(event, session)) {
         if (!session.finished) {
