@@ -330,6 +330,56 @@ describe('turns as the protocol bounds them', () => {
     expect(ofType(events, 'tool-result')).toHaveLength(1);
   });
 
+  test("a call of kind `other` is named by Cursor's `_toolName`, as the CLI's records name the tool", () => {
+    // Cursor's subagent launch over ACP: kind `other`, a title that is the task's description, the tool's name only
+    // in `rawInput`, and the launch's own accounting as its output.
+    const events = normalizeText(
+      traffic(
+        prompt(1, 'delegate'),
+        update({
+          sessionUpdate: 'tool_call',
+          toolCallId: 'tool_2494c23d',
+          title: 'Task: Subagent task',
+          kind: 'other',
+          status: 'pending',
+          rawInput: { _toolName: 'task' },
+        }),
+        update({
+          sessionUpdate: 'tool_call_update',
+          toolCallId: 'tool_2494c23d',
+          title: 'Task: Summarize src JS files',
+          rawInput: { _toolName: 'task', description: 'Summarize src JS files', prompt: 'go' },
+        }),
+        update({
+          sessionUpdate: 'tool_call_update',
+          toolCallId: 'tool_2494c23d',
+          status: 'completed',
+          rawOutput: { durationMs: 10, isBackground: false },
+        }),
+        update({
+          sessionUpdate: 'tool_call',
+          toolCallId: 'tool_other',
+          title: 'Think',
+          kind: 'other',
+          status: 'completed',
+        }),
+        { id: 1, result: { stopReason: 'end_turn' } },
+      ),
+    );
+    const named = (event: { toolName: string; providerToolName: string }) => [
+      event.toolName,
+      event.providerToolName,
+    ];
+    expect(ofType(events, 'tool-call').map(named)).toEqual([
+      ['task', 'task'],
+      ['other', 'other'],
+    ]);
+    expect(ofType(events, 'tool-result').map(named)).toEqual([
+      ['task', 'task'],
+      ['other', 'other'],
+    ]);
+  });
+
   test('a call the client refused ends rejected when the agent ends it failed', () => {
     const events = normalizeText(
       traffic(

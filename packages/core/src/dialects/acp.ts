@@ -40,6 +40,7 @@ import { NO_EVENTS } from './cli-records.ts';
 import { ENVELOPE_THINKING_PREFIXES, reasoningSkipPrefixes } from './reasoning-skip-filter.ts';
 import { schemaValidator } from './schema-validation.ts';
 import { toolResultEvent } from './tool-events.ts';
+import { toolNameOfLabel } from './tool-names.ts';
 
 /** Who sent a message: the client (`c2a`), the agent (`a2c`), or a log that does not say. */
 type Direction = 'c2a' | 'a2c' | 'unknown';
@@ -48,6 +49,11 @@ interface OpenCall {
   title: string | undefined;
   /** The tool's programmatic name, when the agent gives it (`name`, optional in the protocol). */
   name: string | undefined;
+  /**
+   * Cursor's name of the tool, in `rawInput._toolName` (`task`, `updateTodos`): the one place Cursor says which tool
+   * a call of kind `other` is.
+   */
+  cursorName: string | undefined;
   kind: string | undefined;
   input: unknown;
   /** The latest output an update gave (`rawOutput`, else `content`): an update need only send what changed. */
@@ -255,9 +261,13 @@ function contentText(content: unknown): string | undefined {
   return undefined;
 }
 
-/** ACP's tool kinds, and Cursor's titles where one kind covers several tools. */
-function toolNameOf(kind: string | undefined, title: string | undefined): ToolName {
-  const label = (title ?? '').toLowerCase();
+/**
+ * ACP's tool kinds, and Cursor's titles where one kind covers several tools. A call of no particular kind is named by
+ * Cursor's name of its tool where it gives one, as the CLI's records name it (`task`, `updateTodos` → `todo`).
+ */
+function toolNameOf(call: OpenCall): ToolName {
+  const { kind, cursorName } = call;
+  const label = (call.title ?? '').toLowerCase();
   switch (kind) {
     case 'execute':
       return 'shell';
@@ -273,14 +283,15 @@ function toolNameOf(kind: string | undefined, title: string | undefined): ToolNa
       if (label.includes('web')) return 'web-search';
       return label === 'find' || label.startsWith('find ') || label.includes('glob') ? 'glob' : 'grep';
     default:
+      if (cursorName !== undefined) return toolNameOfLabel(cursorName);
       if (label.includes('todo')) return 'todo';
       return kind ?? 'unknown';
   }
 }
 
-/** The agent's own name of a call's tool: its programmatic name, else its kind or title. */
+/** The agent's own name of a call's tool: its programmatic name, else Cursor's, else its kind or title. */
 function nativeNameOf(call: OpenCall): string {
-  return call.name ?? call.kind ?? call.title ?? 'unknown';
+  return call.name ?? call.cursorName ?? call.kind ?? call.title ?? 'unknown';
 }
 
 /** The `tool-call` of an open call, which is then given: no later update gives it again. */
@@ -290,7 +301,7 @@ function givenCall(id: string, call: OpenCall): ToolCallEvent {
     {
       type: 'tool-call',
       toolCallId: id,
-      toolName: toolNameOf(call.kind, call.title),
+      toolName: toolNameOf(call),
       providerToolName: nativeNameOf(call),
       input: call.input ?? null,
     },
@@ -319,6 +330,7 @@ function toolUpdate(turn: Turn, update: JsonObject, sessionId: unknown): void {
   const call: OpenCall = known ?? {
     title: undefined,
     name: undefined,
+    cursorName: undefined,
     kind: undefined,
     input: undefined,
     output: undefined,
@@ -330,6 +342,7 @@ function toolUpdate(turn: Turn, update: JsonObject, sessionId: unknown): void {
     call.output = update.rawOutput ?? update.content ?? call.output;
   call.title = asString(update.title) ?? call.title;
   call.name = asString(update.name) ?? call.name;
+  call.cursorName = asString(asObject(update.rawInput)?._toolName) ?? call.cursorName;
   call.kind = asString(update.kind) ?? call.kind;
   // Cursor's first arguments are often `{}`; later updates carry the whole arguments so far.
   if (hasKeys(update.rawInput) || call.input === undefined) call.input = update.rawInput ?? call.input;
@@ -350,7 +363,7 @@ function toolUpdate(turn: Turn, update: JsonObject, sessionId: unknown): void {
         : 'success';
   const result = toolResultEvent({
     toolCallId: id,
-    toolName: toolNameOf(call.kind, call.title),
+    toolName: toolNameOf(call),
     providerToolName: nativeNameOf(call),
     status: outcome,
     output: call.output ?? null,
