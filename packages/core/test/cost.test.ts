@@ -94,7 +94,7 @@ describe('the built-in price table', () => {
 describe('unknown costs', () => {
   test('a model the table lacks, or no model, costs null, never 0', () => {
     const usage = { inputTokens: 10, outputTokens: 10 };
-    expect(usageCost(usage, 'GLM 5.2')).toBeNull();
+    expect(usageCost(usage, 'GLM 5.3')).toBeNull();
     expect(usageCost(usage, 'some-new-model')).toBeNull();
     expect(usageCost(usage, undefined)).toBeNull();
     expect(usageCost({}, 'some-new-model')).toBeNull();

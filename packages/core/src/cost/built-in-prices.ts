@@ -450,6 +450,36 @@ export const BUILT_IN_PRICE_TABLE: PriceTable = {
       asOf: '2026 (promo until 2026-12-31)',
       note: 'Cache writes are billed at the input price. Promotional price through 2026-12-31; $1.50/$7.50 from 2027-01-01.',
     },
+    'gemini-3.7-flash': {
+      input: 0.75,
+      output: 3.75,
+      cacheRead: 0.075,
+      cacheWrite: 0.75,
+      source:
+        'https://ai.google.dev/gemini-api/docs/whats-new-gemini-3.7 (introductory $0.75 / $3.75 "until the end of the year"); models.dev providers/google/models/gemini-3.7-flash.toml (standard $1.50 / $7.50 / $0.15)',
+      asOf: '2026-08-13 (promo until 2026-12-31)',
+      note: 'Cache writes are billed at the input price. Promotional price through 2026-12-31; $1.50/$7.50, cache read $0.15, from 2027-01-01. Cursor slugs: gemini-3.7-flash-low, -medium, -high.',
+    },
+    'gemini-3.6-flash': {
+      input: 0.75,
+      output: 3.75,
+      cacheRead: 0.075,
+      cacheWrite: 0.75,
+      source:
+        'models.dev providers/google/models/gemini-3.6-flash.toml (commit 3f2765a5, citing ai.google.dev/gemini-api/docs/pricing#gemini-3.6-flash); simstudioai/sim PR #5812 (2026-07-21: launched at $1.50 / $7.50 / $0.15)',
+      asOf: '2026-08-19 (promo until 2026-12-31)',
+      note: "Cache writes are billed at the input price. Cut to the Gemini 3.7 launch rate through 2026-12-31; $1.50/$7.50, cache read $0.15, from 2027-01-01. Google's own row was read only in copies.",
+    },
+    'gemini-3.5-flash': {
+      input: 1.5,
+      output: 9,
+      cacheRead: 0.15,
+      cacheWrite: 1.5,
+      source:
+        'https://ai.google.dev/gemini-api/docs/pricing (as copied 2026-09-20 in api-evangelist/gemini plans/gemini-plans-pricing.yml and 2026-10-07 in api-evangelist/deepmind plans/deepmind-plans-pricing.yml); models.dev providers/google/models/gemini-3.5-flash.toml (commit 133a0b012, 2026-06-03)',
+      asOf: '2026-10-07',
+      note: 'Cache writes are billed at the input price (Google bills cache storage by the hour, not per token written). One rate across the 1M context.',
+    },
     'grok-4.7': {
       input: 2,
       output: 6,
@@ -525,6 +555,16 @@ export const BUILT_IN_PRICE_TABLE: PriceTable = {
       asOf: '2026-07-16',
       note: 'Cache writes are billed at the input price.',
     },
+    'kimi-k2.7-code': {
+      input: 0.95,
+      output: 4,
+      cacheRead: 0.19,
+      cacheWrite: 0.95,
+      source:
+        "https://platform.kimi.ai/docs/pricing/chat-k27-code (as verified 2026-08-27 in pydantic/genai-prices PR #626); Cursor's models-and-pricing page as cited in robinebers/openusage PR #907 (2026-07-08: $0.95 / $0.19 / $4); models.dev providers/moonshotai/models/kimi-k2.7-code.toml",
+      asOf: '2026-08-27',
+      note: "Cache writes are billed at the input price. Moonshot's highspeed variant bills twice every rate; Cursor is not known to offer it.",
+    },
     'kimi-k2.5': {
       input: 0.6,
       output: 3,
@@ -534,6 +574,26 @@ export const BUILT_IN_PRICE_TABLE: PriceTable = {
         'https://cursor.com/docs/models-and-pricing (as transcribed in Nomadcxx/opencode-cursor src/models/pricing.ts, commit 1195a61d6ade7a51e364fba960ec3eed9579bbe9, 2026-04-29; merged in PR #67)',
       asOf: '2026-04-29',
       note: 'Cache writes are billed at the input price.',
+    },
+    'glm-5.2': {
+      input: 1.4,
+      output: 4.4,
+      cacheRead: 0.26,
+      cacheWrite: 1.4,
+      source:
+        "Cursor's models-and-pricing page as cited in robinebers/openusage PR #781 (2026-06-27: $1.4 in, $0.26 cache read, $4.4 out); models.dev providers/zai/models/glm-5.2.toml (commit 4e85eac00, 2026-06-26)",
+      asOf: '2026-06-27',
+      note: 'Cache writes are billed at the input price (Z.AI lists cache storage as free for a limited time). Cursor slugs: glm-5.2-high, glm-5.2-max.',
+    },
+    'muse-spark-1.3': {
+      input: 1.25,
+      output: 4.25,
+      cacheRead: 0.15,
+      cacheWrite: 1.25,
+      source:
+        "https://dev.meta.ai/docs/pricing-rate-limits (as verified 2026-09-02 in harn-vm 0.10.170 src/llm/catalog_sources/60-models/12-meta.toml); Cursor's models-and-pricing page as cited in robinebers/openusage PR #1244 (2026-09-10); https://vercel.com/ai-gateway/models/muse-spark-1.3",
+      asOf: '2026-09-10',
+      note: "Cache writes are billed at the input price. The standard tier; Meta's contributor tier (which may train on the prompts) is cheaper and not what Cursor bills.",
     },
   },
   fastMultipliers: {
