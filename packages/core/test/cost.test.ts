@@ -177,6 +177,13 @@ describe("Cursor's model names", () => {
     expect([key, read?.fast]).toEqual([priceKey, fast === 'fast']);
   });
 
+  test("every model of the CLI's list has a row, so no session on one of them costs unknown", () => {
+    const unpriced = rows
+      .map(([, name, priceKey]) => [name, priceKey])
+      .filter(([, priceKey]) => !Object.hasOwn(BUILT_IN_PRICE_TABLE.models, priceKey as string));
+    expect(unpriced).toEqual([]);
+  });
+
   test('names no rule reads, and absurdly long ones, have no key', () => {
     expect(modelKeyOf('')).toBeNull();
     expect(modelKeyOf('a model of my own')).toBeNull();
