@@ -104,6 +104,16 @@ describe('export --format otlp', () => {
     expect(run.code).toBe(1);
   });
 
+  test('an -o it cannot write (a missing folder, a folder, a full disk) is an I/O error, never a success', async () => {
+    const outputs = [join(scratch, 'missing', 'traces.jsonl'), scratch];
+    if (process.platform === 'linux') outputs.push('/dev/full');
+    for (const output of outputs) {
+      const run = await runCli(['export', '--format', 'otlp', '-o', output, logs]);
+      expect([run.code, run.stderr]).toEqual([2, expect.stringMatching(/^cursor-stream: .+\n$/)]);
+      expect(run.stderr).not.toContain('exported');
+    }
+  });
+
   test('writes to standard output without -o', async () => {
     const run = await runCli([
       'export',

@@ -6,7 +6,7 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { escapeControls, plural } from '@cursor-stream/core/text';
+import { displayPath, escapeControls, plural } from '@cursor-stream/core/text';
 import {
   ExportFailure,
   type ExportTotals,
@@ -80,6 +80,14 @@ interface LineOutput {
   close(): Promise<void>;
 }
 
+/** The failure to write the output file, said about that file: an error of the export, not of reading a log. */
+function writeFailure(path: string, error: unknown): ExportFailure {
+  const known = ioError(path, error);
+  const detail = error instanceof Error ? error.message : String(error);
+  const why = known.code === 'read-failed' ? `cannot write: ${detail}` : known.message;
+  return new ExportFailure({ code: 'write-failed', message: `${displayPath(path)}: ${why}` });
+}
+
 /** Lines to a file opened at the first line (or at the end), so that a failed start leaves no empty file. */
 function fileOutput(path: string): LineOutput {
   let stream: WriteStream | undefined;
@@ -96,14 +104,30 @@ function fileOutput(path: string): LineOutput {
   return {
     async writeLine(line) {
       const target = open();
-      if (failure !== undefined) throw failure;
-      if (!target.write(`${line}\n`)) await new Promise<void>((done) => target.once('drain', () => done()));
+      if (failure !== undefined) throw writeFailure(path, failure);
+      if (target.write(`${line}\n`)) return;
+      // A stream that fails while full never drains: its error ends the wait too.
+      await new Promise<void>((done) => {
+        const ended = (): void => {
+          target.off('drain', ended);
+          target.off('error', ended);
+          done();
+        };
+        target.once('drain', ended);
+        target.once('error', ended);
+      });
+      if (failure !== undefined) throw writeFailure(path, failure);
     },
     close: () =>
       new Promise((done, fail) => {
         const target = open();
-        target.end(() => (failure === undefined ? done() : fail(failure)));
-        target.once('error', fail);
+        // A file that could not be opened or written (a missing folder, a full disk) fails here: the stream's error
+        // reaches this callback, and may do so before the listener above has kept it.
+        target.end((error?: Error | null) => {
+          const why = error ?? failure;
+          if (why === undefined || why === null) done();
+          else fail(writeFailure(path, why));
+        });
       }),
   };
 }
