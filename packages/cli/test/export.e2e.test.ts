@@ -160,6 +160,32 @@ describe('export usage', () => {
     expect([run.code, run.stderr, run.stdout]).toEqual([2, message, '']);
   });
 
+  test("a server's refusal is one line with its status, no escape of its reaching the terminal, no password", async () => {
+    const server = createServer((request, response) => {
+      response
+        .writeHead(401)
+        .end(
+          `Unauthorized.\nYou sent: ${request.headers['x-clickhouse-key']} \u001b]0;PWNED\u0007\u001b[31mred`,
+        );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const run = await runCli(
+        ['export', '--format', 'clickhouse', '--url', `http://127.0.0.1:${port}/`, logs],
+        {
+          env: { CLICKHOUSE_USER: 'bob', CLICKHOUSE_PASSWORD: 'hunter2' },
+        },
+      );
+      expect([run.code, run.stdout]).toEqual([2, '']);
+      expect(run.stderr).toBe(
+        'cursor-stream: ClickHouse: Unauthorized. You sent: *** \\u001b]0;PWNED\\u0007\\u001b[31mred (HTTP 401 Unauthorized)\n',
+      );
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   test('a missing log is reported and the others are still exported', async () => {
     const path = join(scratch, 'partial.jsonl');
     const run = await runCli(['export', '--format', 'otlp', '-o', path, 'missing.ndjson', logs]);
@@ -300,6 +326,30 @@ describe('export --format otlp and the OpenTelemetry endpoint variables', () => 
     expect(paths).toEqual(['/collector/v1/traces']);
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(/ to http:\/\/127\.0\.0\.1:\d+\/collector\/v1\/traces\n$/);
+  });
+
+  test("a key in the endpoint's query is sent, and masked in what the command says", async () => {
+    const { paths, run } = await pathsSentTo(
+      (port) => ['--endpoint', `http://127.0.0.1:${port}/v1/traces?api-key=QSECRET5`],
+      () => ({}),
+    );
+    expect(paths).toEqual(['/v1/traces?api-key=QSECRET5']);
+    expect(run.stderr).not.toContain('QSECRET5');
+    expect(run.stderr).toMatch(/ to http:\/\/127\.0\.0\.1:\d+\/v1\/traces\?api-key=\*\*\*\n$/);
+    const refused = await runCli([
+      'export',
+      '--format',
+      'otlp',
+      '--endpoint',
+      'http://127.0.0.1:9/v1/traces?api-key=QSECRET5',
+      logs,
+    ]);
+    expect([refused.code, refused.stderr]).toEqual([
+      2,
+      expect.stringMatching(
+        /^cursor-stream: OTLP endpoint http:\/\/127\.0\.0\.1:9\/v1\/traces\?api-key=\*\*\*: .+\n$/,
+      ),
+    ]);
   });
 
   test('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is used as it is, before the general one', async () => {

@@ -6,6 +6,7 @@
 
 import type { ExportWarningListener, LogExporter } from './log-exporter.ts';
 import { DUCKDB_PEERS, OTLP_ENDPOINT_PEERS, OTLP_PEERS } from './optional-peers.ts';
+import { displayEndpoint } from './otlp-endpoint.ts';
 
 /** A flag of the export targets, declared once however many targets take it. */
 export interface ExportFlag {
@@ -139,7 +140,8 @@ export const EXPORT_TARGETS = [
       }
       return { ok: true, value: flags };
     },
-    destination: (flags) => flags.endpoint ?? outputName(flags.output),
+    destination: (flags) =>
+      flags.endpoint === undefined ? outputName(flags.output) : displayEndpoint(flags.endpoint),
     async create(flags, env) {
       const { createOtlpExporter } = await import('./otlp/index.ts');
       const limit = attributeValueLengthLimit(env.variables);

@@ -162,10 +162,50 @@ describe('ClickHouse export', () => {
       );
       expect(failure).toMatchObject({ code: 'server-error' });
       expect(String(failure.message)).toMatch(
-        /^ClickHouse: Code: 62, e\.displayText\(\) = DB::Exception: Syntax error x+…$/,
+        /^ClickHouse: Code: 62, e\.displayText\(\) = DB::Exception: Syntax error x+… \(HTTP 500 Internal Server Error\)$/,
       );
       expect(String(failure.message).length).toBeLessThan(600);
       expect(sent).toBeLessThan(64 * 1024 * 1024);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('says the status of a refusal with no text, and never the password a proxy echoes back', async () => {
+    const server = createServer((request, response) => {
+      if (request.url === '/empty/') return void response.writeHead(404).end();
+      response.writeHead(401).end(`Unauthorized. You sent: ${request.headers['x-clickhouse-key']}`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const refused = (path: string) =>
+        createClickHouseExporter({ url: `http://127.0.0.1:${port}${path}`, password: 'hunter2' }).catch(
+          (error) => error,
+        );
+      expect((await refused('/empty/')).message).toBe('ClickHouse: HTTP 404 Not Found');
+      expect((await refused('/')).message).toBe(
+        'ClickHouse: Unauthorized. You sent: *** (HTTP 401 Unauthorized)',
+      );
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('gives up on a server that does not answer, saying how long it waited', async () => {
+    const server = createServer(() => {});
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const failure = await createClickHouseExporter({
+        url: `http://127.0.0.1:${port}/`,
+        requestTimeoutMs: 200,
+      }).catch((error) => error);
+      expect(failure).toMatchObject({
+        code: 'connection-failed',
+        message: `cannot reach ClickHouse at http://127.0.0.1:${port}: no answer within 0.2 s`,
+      });
     } finally {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

@@ -3,7 +3,7 @@
  * layer prints them as one line.
  */
 
-import { displayPath } from '@cursor-stream/core/text';
+import { displayPath, escapeControls } from '@cursor-stream/core/text';
 import type { LogErrorCode } from '@cursor-stream/node/logs';
 
 /** What kind of failure a {@link CliError} is: a log's own failures, and the CLI's. */
@@ -36,9 +36,14 @@ export function cliError(code: CliErrorCode, message: string, path?: string): Cl
   return path === undefined ? { code, message } : { code, message, path };
 }
 
-/** The one stderr line for an error, without its line feed. */
+/**
+ * The one stderr line for an error, without its line feed. The message is escaped as a path is: it may quote what
+ * the CLI does not control (a server's answer, a library's error), which must not move the terminal's cursor or
+ * break the line.
+ */
 export function formatCliError(error: CliError, program = 'cursor-stream'): string {
+  const message = escapeControls(error.message);
   return error.path === undefined
-    ? `${program}: ${error.message}`
-    : `${program}: ${displayPath(error.path)}: ${error.message}`;
+    ? `${program}: ${message}`
+    : `${program}: ${displayPath(error.path)}: ${message}`;
 }

@@ -18,6 +18,8 @@ export interface ClickHouseExportOptions {
   password?: string;
   /** How long to wait for the removal of a log's old rows; default 60 s. */
   mutationTimeoutMs?: number;
+  /** How long to wait for the server's answer to one statement; default 60 s. */
+  requestTimeoutMs?: number;
   /** Hears of each value changed to fit its column or left out; see `createTableExporter`. */
   onWarning?: ExportWarningListener;
 }
@@ -59,11 +61,19 @@ function bounded(text: string): string {
   return line.length > MAX_ERROR_TEXT ? `${line.slice(0, MAX_ERROR_TEXT)}…` : line;
 }
 
+/** What a refusal says: the status, and the server's text with the password taken out (a proxy may echo headers). */
+function refusal(response: Response, text: string, password: string | undefined): string {
+  const status = `${response.status}${response.statusText === '' ? '' : ` ${response.statusText}`}`;
+  const said = bounded(password === undefined || password === '' ? text : text.replaceAll(password, '***'));
+  return said === '' ? `ClickHouse: HTTP ${status}` : `ClickHouse: ${said} (HTTP ${status})`;
+}
+
 /** A client for the HTTP interface at `options.url`. */
 export function createClickHouseClient(options: ClickHouseExportOptions): ClickHouseClient {
   const headers: Record<string, string> = { 'content-type': 'text/plain; charset=utf-8' };
   if (options.user !== undefined) headers['x-clickhouse-user'] = options.user;
   if (options.password !== undefined) headers['x-clickhouse-key'] = options.password;
+  const timeoutMs = options.requestTimeoutMs ?? 60_000;
   return {
     async query(sql, body) {
       const url = new URL(options.url);
@@ -71,10 +81,18 @@ export function createClickHouseClient(options: ClickHouseExportOptions): ClickH
       if (body !== undefined) url.searchParams.set('query', sql);
       let response: Response;
       try {
-        response = await fetch(url, { method: 'POST', headers, body: body ?? sql });
+        response = await fetch(url, {
+          method: 'POST',
+          headers,
+          body: body ?? sql,
+          signal: AbortSignal.timeout(timeoutMs),
+        });
       } catch (error) {
         const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-        const why = cause?.code ?? cause?.message ?? String(error);
+        const timedOut = (error as { name?: unknown }).name === 'TimeoutError';
+        const why = timedOut
+          ? `no answer within ${timeoutMs / 1000} s`
+          : (cause?.code ?? cause?.message ?? String(error));
         throw new ExportFailure({
           code: 'connection-failed',
           message: `cannot reach ClickHouse at ${url.origin}: ${why}`,
@@ -82,7 +100,7 @@ export function createClickHouseClient(options: ClickHouseExportOptions): ClickH
       }
       const text = await boundedText(response);
       if (!response.ok) {
-        throw new ExportFailure({ code: 'server-error', message: `ClickHouse: ${bounded(text)}` });
+        throw new ExportFailure({ code: 'server-error', message: refusal(response, text, options.password) });
       }
       return text;
     },

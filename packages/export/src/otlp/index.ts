@@ -19,6 +19,7 @@ import {
 import { importOptional } from '../optional-package.ts';
 import { importPeer } from '../optional-peer.ts';
 import { OTLP_ENDPOINT_PEERS, OTLP_PEERS } from '../optional-peers.ts';
+import { displayEndpoint } from '../otlp-endpoint.ts';
 import { createSessionCollector, type ExportSession } from '../session-collector.ts';
 import { DEFAULT_ATTRIBUTE_VALUE_LENGTH_LIMIT, sessionSpans } from './session-spans.ts';
 import { createSessionDigest, sessionSpanIds } from './span-ids.ts';
@@ -146,7 +147,10 @@ async function endpointSender(target: Extract<OtlpTarget, { kind: 'endpoint' }>)
           if (result.code === 0) return resolve();
           const why = result.error?.message ?? 'export failed';
           reject(
-            new ExportFailure({ code: 'connection-failed', message: `OTLP endpoint ${target.url}: ${why}` }),
+            new ExportFailure({
+              code: 'connection-failed',
+              message: `OTLP endpoint ${displayEndpoint(target.url)}: ${why}`,
+            }),
           );
         });
       }),
