@@ -273,6 +273,26 @@ describe('cursor-stream usage', () => {
     expect(bad.stderr).toMatch(/^cursor-stream: option '--by <group>' argument 'year' is invalid/);
   });
 
+  test('a log named twice, or also inside a folder given, is counted once, and each other name is said', async () => {
+    const folder = join(scratch, 'named-twice');
+    await mkdir(folder, { recursive: true });
+    const log = join(folder, 'run.ndjson');
+    await writeFile(log, generatedText);
+    const once = await runCli(['usage', '--json', log]);
+    for (const args of [
+      [log, log],
+      [folder, log],
+    ]) {
+      const run = await runCli(['usage', '--json', ...args]);
+      expect([run.code, run.stdout]).toEqual([0, once.stdout]);
+      expect(run.stderr).toMatch(
+        new RegExp(`^cursor-stream: ${log}: (named twice|the same file as ${log}): read once\\n$`),
+      );
+    }
+    const summary = await runCli(['summary', '--json', log, log]);
+    expect([summary.code, summary.stdout]).toEqual([0, (await runCli(['summary', '--json', log])).stdout]);
+  });
+
   test('counts a @cursor/sdk store’s runs once, from its run_events.ndjson, on the days they ran', async () => {
     // The store's folder as `JsonlLocalAgentStore` writes it: the runs as rows and as events, side by side.
     const store = join(scratch, 'sdk-store');

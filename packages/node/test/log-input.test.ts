@@ -11,6 +11,7 @@ import {
   looksLikeBinary,
   sdkStoreRunRows,
   startsLikeGzip,
+  withoutRepeatedLogs,
 } from '@cursor-stream/node/logs';
 import { fc, test } from '@fast-check/vitest';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
@@ -169,6 +170,45 @@ describe('expandLogPaths', () => {
       }
     } finally {
       await rm(dangling);
+    }
+  });
+
+  test('paths given together that name one file (again, inside a folder given, through a link) keep it once, and say so', async () => {
+    const link = join(root, 'link-to-b.ndjson');
+    await symlink(join(root, 'logs/b.ndjson'), link);
+    try {
+      const paths = [
+        join(root, 'logs/b.ndjson'),
+        join(root, 'logs'),
+        link,
+        `${root}/logs/./b.ndjson`,
+        join(root, 'logs/b.ndjson'),
+        join(root, 'missing.ndjson'),
+        join(root, 'missing.ndjson'),
+        '-',
+      ];
+      const { entries, leftOut } = withoutRepeatedLogs(paths, await expandLogPaths(paths));
+      const short = (path: string) => path.replace(root, 'ROOT');
+      expect(entries.map((entry) => short(entry.path))).toEqual([
+        'ROOT/logs/b.ndjson',
+        'ROOT/logs/a.jsonl.gz',
+        'ROOT/logs/nested/run.log',
+        // A path that names no file is kept, for its reader to say so, each time.
+        'ROOT/missing.ndjson',
+        'ROOT/missing.ndjson',
+        '-',
+      ]);
+      expect(leftOut.map((note) => [note.code, short(note.path ?? ''), short(note.message)])).toEqual([
+        ['counted-elsewhere', 'ROOT/logs/b.ndjson', 'named twice: read once'],
+        ['counted-elsewhere', 'ROOT/link-to-b.ndjson', 'the same file as ROOT/logs/b.ndjson: read once'],
+        ['counted-elsewhere', 'ROOT/logs/./b.ndjson', 'the same file as ROOT/logs/b.ndjson: read once'],
+        ['counted-elsewhere', 'ROOT/logs/b.ndjson', 'named twice: read once'],
+      ]);
+      // One path is never compared: a walk of one folder reads each file once already.
+      const one = await expandLogPaths([join(root, 'logs')]);
+      expect(withoutRepeatedLogs([join(root, 'logs')], one).entries).toBe(one);
+    } finally {
+      await rm(link);
     }
   });
 

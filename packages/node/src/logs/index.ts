@@ -45,7 +45,9 @@ export {
   expandLogPaths,
   isLogFileName,
   type LogEntry,
+  logsToCount,
   sdkStoreRunRows,
+  withoutRepeatedLogs,
   withoutSdkStoreRunRows,
 } from './walk-logs.ts';
 export {

@@ -15,7 +15,7 @@ import type { LogError, LogResult } from './log-error.ts';
 import type { Progress } from './progress.ts';
 import { type LogReadFacts, type LogsReadOutcome, readEachLog } from './read-each-log.ts';
 import { type ReadingOptions, readLog, type StandardInput } from './read-log.ts';
-import { expandLogPaths, withoutSdkStoreRunRows } from './walk-logs.ts';
+import { expandLogPaths, logsToCount } from './walk-logs.ts';
 
 /**
  * Receives the sessions of the logs, one at a time, in input order.
@@ -167,7 +167,8 @@ export async function visitLogSessions<Whole = never>(
   // Asked only when it may say yes: a folder of small logs then pays no promise per log for asking.
   const mayReadInRanges = options.inRanges !== undefined && visitor.whole !== undefined;
   // Each log's size comes with its open: nothing here adds sizes up before reading.
-  const { entries, leftOut: countedElsewhere } = withoutSdkStoreRunRows(
+  const { entries, leftOut: countedElsewhere } = logsToCount(
+    paths,
     await expandLogPaths(paths, { sizes: false }),
   );
   const outcome = await readEachLog(

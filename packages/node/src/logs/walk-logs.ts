@@ -184,3 +184,54 @@ export function withoutSdkStoreRunRows(entries: readonly LogEntry[]): {
     leftOut: [...rows].map((path) => logError('counted-elsewhere', SDK_RUN_ROWS_NOTE, path)),
   };
 }
+
+/**
+ * `entries` with each file once, and a `counted-elsewhere` note for each left out: paths that name the same file
+ * (`logs/ logs/today.ndjson`, a file given twice, a link beside its target) would have a command that adds runs up
+ * count them twice. The first name is kept. A walk already reads each file of one directory once, so only logs of
+ * `paths` given together are compared: one argument costs nothing.
+ */
+export function withoutRepeatedLogs(
+  paths: readonly string[],
+  entries: readonly LogEntry[],
+): { entries: readonly LogEntry[]; leftOut: LogError[] } {
+  if (paths.length < 2) return { entries, leftOut: [] };
+  const firstNames = new Map<string, string>();
+  const leftOut: LogError[] = [];
+  const kept = entries.filter((entry) => {
+    if ('error' in entry || entry.path === '-') return true;
+    const file = nativeRealPathOf(entry.path);
+    if (file === undefined) return true;
+    const first = firstNames.get(file);
+    if (first === undefined) {
+      firstNames.set(file, entry.path);
+      return true;
+    }
+    const why = first === entry.path ? 'named twice' : `the same file as ${first}`;
+    leftOut.push(logError('counted-elsewhere', `${why}: read once`, entry.path));
+    return false;
+  });
+  return { entries: kept, leftOut };
+}
+
+/**
+ * The logs a command that adds runs up reads: each file once ({@link withoutRepeatedLogs}), without the
+ * `@cursor/sdk` store's run rows beside their events ({@link withoutSdkStoreRunRows}), with a note for each left out.
+ */
+export function logsToCount(
+  paths: readonly string[],
+  entries: readonly LogEntry[],
+): { entries: readonly LogEntry[]; leftOut: LogError[] } {
+  const once = withoutRepeatedLogs(paths, entries);
+  const counted = withoutSdkStoreRunRows(once.entries);
+  return { entries: counted.entries, leftOut: [...once.leftOut, ...counted.leftOut] };
+}
+
+/** One system call, where `realpathSync` looks at each part of the path. */
+function nativeRealPathOf(path: string): string | undefined {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return undefined;
+  }
+}

@@ -20,9 +20,9 @@ import {
   expandLogPaths,
   ioError,
   type LogStats,
+  logsToCount,
   type ReadingOptions,
   readLog,
-  withoutSdkStoreRunRows,
 } from '@cursor-stream/node/logs';
 import { type CliError, cliError, type Result } from '../../io/cli-error.ts';
 import {
@@ -258,7 +258,7 @@ export async function runExport(
       },
     });
     // A @cursor/sdk store's run rows beside the same runs' events would be exported as sessions twice.
-    const { entries, leftOut } = withoutSdkStoreRunRows(await expandLogPaths(paths, { sizes: false }));
+    const { entries, leftOut } = logsToCount(paths, await expandLogPaths(paths, { sizes: false }));
     for (const note of leftOut) reportError(io, note);
     for (const entry of entries) {
       const result =

@@ -24,6 +24,7 @@ import {
   type LogStats,
   readEachLog,
   readLog,
+  withoutRepeatedLogs,
 } from '@cursor-stream/node/logs';
 import { readInRanges } from '@cursor-stream/node/ranges';
 // The digest alone, without the rest of the package (child processes), which a command's start-up need not load.
@@ -228,7 +229,8 @@ export async function runSummary(
   io: CliIo,
 ): Promise<ExitCode> {
   if (refusesStdinTwice(paths, io)) return EXIT_USAGE_OR_IO;
-  const entries = await expandLogPaths(paths, { sizes: false });
+  // The same file named twice is summed up once.
+  const { entries, leftOut } = withoutRepeatedLogs(paths, await expandLogPaths(paths, { sizes: false }));
   const several = entries.length > 1;
   const sink = summarySink(options, io);
   const invalidLines = createInvalidLinesJoin();
@@ -251,5 +253,5 @@ export async function runSummary(
     const footer: SummaryFooter = { ...invalidLines.json(), lines, bytes };
     await sink.end(several ? { ...footer, files: outcome.files } : footer);
   }
-  return logsExitCode(io, outcome, SUMMARY_INVALID_LINES);
+  return logsExitCode(io, { ...outcome, countedElsewhere: leftOut }, SUMMARY_INVALID_LINES);
 }
