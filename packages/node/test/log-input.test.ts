@@ -302,8 +302,8 @@ describe('createTextSniffer', () => {
     return decoded.filter((c) => c === '\uFFFD').length - genuine;
   };
   /**
-   * The verdict by its definition, after each chunk: a NUL in it, else more undecodable sequences than allowed in
-   * all the bytes seen, within the prefix.
+   * The verdict by its definition, after each chunk: a NUL in the bytes seen with no line feed before it, else more
+   * undecodable sequences than allowed in all the bytes seen, within the prefix.
    */
   const defined = (chunks: readonly Uint8Array[], prefix: number): string | null => {
     const all = Buffer.concat(chunks);
@@ -311,8 +311,10 @@ describe('createTextSniffer', () => {
     for (const chunk of chunks) {
       if (seen >= prefix) break;
       const part = chunk.subarray(0, prefix - seen);
-      const nul = part.indexOf(0);
-      if (nul !== -1) return `NUL byte at offset ${seen + nul}`;
+      const sofar = all.subarray(0, seen + part.length);
+      const nul = sofar.indexOf(0);
+      const lineFeed = sofar.indexOf(0x0a);
+      if (nul !== -1 && (lineFeed === -1 || nul < lineFeed)) return `NUL byte at offset ${nul}`;
       seen += part.length;
       if (undecodable(all.subarray(0, seen)) > 8) return 'not UTF-8';
     }

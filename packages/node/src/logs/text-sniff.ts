@@ -5,6 +5,7 @@ import { isUtf8 } from 'node:buffer';
 const GZIP_MAGIC_0 = 0x1f;
 const GZIP_MAGIC_1 = 0x8b;
 const NUL = 0x00;
+const LINE_FEED = 0x0a;
 
 /** Whether the bytes start with the gzip magic number. */
 export function startsLikeGzip(chunk: Uint8Array): boolean {
@@ -36,9 +37,11 @@ export interface TextSniffer {
 /**
  * Judges whether an input is a text log from its first {@link SNIFF_PREFIX_BYTES}, chunk by chunk: the verdict (and
  * the offset it names) depends on those bytes only, never on how they were cut. Binary files and UTF-16 text almost
- * always hold a NUL near the start; random bytes without one have many undecodable sequences. A log with one
- * corrupt byte stays a log (its line is reported as invalid), and a real U+FFFD (EF BF BD), which tool output often
- * carries, or a sequence cut by the end of the prefix, is not counted.
+ * always hold a NUL before their first line feed; random bytes without one have many undecodable sequences. A log
+ * with one corrupt byte stays a log (its line is reported as invalid), and so does a log whose lines are followed by
+ * NULs (what a crash or a power loss leaves at a file's end): its records are read, the NULs reported as an invalid
+ * line. A real U+FFFD (EF BF BD), which tool output often carries, or a sequence cut by the end of the prefix, is not
+ * counted.
  */
 export function createTextSniffer(prefixBytes = SNIFF_PREFIX_BYTES): TextSniffer {
   const decoder = new TextDecoder('utf-8');
@@ -62,13 +65,19 @@ export function createTextSniffer(prefixBytes = SNIFF_PREFIX_BYTES): TextSniffer
 
   // Whether every part so far was whole UTF-8: the decoder then holds nothing, and no carried byte starts a U+FFFD.
   let whole = true;
+  // Whether a line has ended: a NUL after that is damage to a text log, not a sign of a binary file.
+  let lineEnded = false;
 
   return {
     check(chunk: Uint8Array): string | null {
       if (seen >= prefixBytes) return null;
       const part = chunk.subarray(0, prefixBytes - seen);
-      const nul = firstNulByte(part);
-      if (nul !== -1) return `NUL byte at offset ${seen + nul}`;
+      if (!lineEnded) {
+        const nul = firstNulByte(part);
+        const lineFeed = part.indexOf(LINE_FEED);
+        if (nul !== -1 && (lineFeed === -1 || nul < lineFeed)) return `NUL byte at offset ${seen + nul}`;
+        lineEnded = lineFeed !== -1;
+      }
       // Whole UTF-8 decodes to no replacement but its genuine U+FFFD, which would count as many as it adds: checked
       // without decoding, as most logs' parts are.
       if (whole && isUtf8(part)) {
