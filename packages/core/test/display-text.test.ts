@@ -1,6 +1,7 @@
 import {
   codePointCount,
   displayPath,
+  displayUrl,
   escapeControls,
   escapeControlsKeepingLines,
   foldToOneLine,
@@ -36,6 +37,16 @@ describe('displayPath', () => {
     expect(displayPath('-')).toBe('<stdin>');
     expect(displayPath('logs/a\u202eb\n.ndjson')).toBe('logs/a\\u202eb\\n.ndjson');
     expect(displayPath('./-')).toBe('./-');
+  });
+});
+
+describe('displayUrl', () => {
+  test("masks every query parameter's value and keeps the rest; text that is no URL stays as it is", () => {
+    expect(displayUrl('https://collector.example/v1/traces?api-key=s3cret&tenant=a&api-key=2#x')).toBe(
+      'https://collector.example/v1/traces?api-key=***&tenant=***#x',
+    );
+    expect(displayUrl('http://127.0.0.1:4318/v1/traces')).toBe('http://127.0.0.1:4318/v1/traces');
+    expect(displayUrl('not a url ?key=1')).toBe('not a url ?key=1');
   });
 });
 

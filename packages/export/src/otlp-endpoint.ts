@@ -24,19 +24,3 @@ export function otlpTracesEndpointFromEnv(
     };
   return undefined;
 }
-
-/**
- * How an endpoint appears in messages: each query parameter's value masked (`?api-key=***`), as some collectors take
- * their key there, and messages are printed and logged.
- */
-export function displayEndpoint(url: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return url;
-  }
-  if (parsed.search === '') return url;
-  for (const name of new Set(parsed.searchParams.keys())) parsed.searchParams.set(name, '***');
-  return parsed.href;
-}

@@ -4,9 +4,9 @@
  * packages it needs, are imported only when its `create` runs.
  */
 
+import { displayUrl } from '@cursor-stream/core/text';
 import type { ExportWarningListener, LogExporter } from './log-exporter.ts';
 import { DUCKDB_PEERS, OTLP_ENDPOINT_PEERS, OTLP_PEERS } from './optional-peers.ts';
-import { displayEndpoint } from './otlp-endpoint.ts';
 
 /** A flag of the export targets, declared once however many targets take it. */
 export interface ExportFlag {
@@ -141,7 +141,7 @@ export const EXPORT_TARGETS = [
       return { ok: true, value: flags };
     },
     destination: (flags) =>
-      flags.endpoint === undefined ? outputName(flags.output) : displayEndpoint(flags.endpoint),
+      flags.endpoint === undefined ? outputName(flags.output) : displayUrl(flags.endpoint),
     async create(flags, env) {
       const { createOtlpExporter } = await import('./otlp/index.ts');
       const limit = attributeValueLengthLimit(env.variables);

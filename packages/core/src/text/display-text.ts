@@ -32,6 +32,22 @@ export function displayPath(path: string): string {
   return path === '-' ? '<stdin>' : escapeControls(path);
 }
 
+/**
+ * How a URL appears in messages: each query parameter's value masked (`?api-key=***`), as some services take their
+ * key there, and messages are printed and logged. Text that is no URL is returned as it is.
+ */
+export function displayUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return url;
+  }
+  if (parsed.search === '') return url;
+  for (const name of new Set(parsed.searchParams.keys())) parsed.searchParams.set(name, '***');
+  return parsed.href;
+}
+
 /** Like {@link escapeControls}, but keeps line feeds and tabs: for multi-line text such as assistant messages. */
 export function escapeControlsKeepingLines(text: string): string {
   return text

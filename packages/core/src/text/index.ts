@@ -7,6 +7,7 @@ export { detachedText } from './detached-text.ts';
 export {
   codePointCount,
   displayPath,
+  displayUrl,
   escapeControls,
   escapeControlsKeepingLines,
   foldToOneLine,

@@ -7,6 +7,7 @@
  */
 
 import { type CanonicalEvent, readRecordTime } from '@cursor-stream/core/normalize';
+import { displayUrl } from '@cursor-stream/core/text';
 import type { Resource } from '@opentelemetry/resources';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import {
@@ -19,7 +20,6 @@ import {
 import { importOptional } from '../optional-package.ts';
 import { importPeer } from '../optional-peer.ts';
 import { OTLP_ENDPOINT_PEERS, OTLP_PEERS } from '../optional-peers.ts';
-import { displayEndpoint } from '../otlp-endpoint.ts';
 import { createSessionCollector, type ExportSession } from '../session-collector.ts';
 import { DEFAULT_ATTRIBUTE_VALUE_LENGTH_LIMIT, sessionSpans } from './session-spans.ts';
 import { createSessionDigest, sessionSpanIds } from './span-ids.ts';
@@ -149,7 +149,7 @@ async function endpointSender(target: Extract<OtlpTarget, { kind: 'endpoint' }>)
           reject(
             new ExportFailure({
               code: 'connection-failed',
-              message: `OTLP endpoint ${displayEndpoint(target.url)}: ${why}`,
+              message: `OTLP endpoint ${displayUrl(target.url)}: ${why}`,
             }),
           );
         });
