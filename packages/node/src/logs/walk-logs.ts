@@ -122,9 +122,10 @@ function readOnce(directory: string, found: readonly LogEntry[], links: Readonly
   });
 }
 
+/** The file `path` names, links resolved: one system call, where `realpathSync` looks at each part of the path. */
 function realPathOf(path: string): string | undefined {
   try {
-    return realpathSync(path);
+    return realpathSync.native(path);
   } catch {
     return undefined;
   }
@@ -200,7 +201,7 @@ export function withoutRepeatedLogs(
   const leftOut: LogError[] = [];
   const kept = entries.filter((entry) => {
     if ('error' in entry || entry.path === '-') return true;
-    const file = nativeRealPathOf(entry.path);
+    const file = realPathOf(entry.path);
     if (file === undefined) return true;
     const first = firstNames.get(file);
     if (first === undefined) {
@@ -225,13 +226,4 @@ export function logsToCount(
   const once = withoutRepeatedLogs(paths, entries);
   const counted = withoutSdkStoreRunRows(once.entries);
   return { entries: counted.entries, leftOut: [...once.leftOut, ...counted.leftOut] };
-}
-
-/** One system call, where `realpathSync` looks at each part of the path. */
-function nativeRealPathOf(path: string): string | undefined {
-  try {
-    return realpathSync.native(path);
-  } catch {
-    return undefined;
-  }
 }
