@@ -68,6 +68,19 @@ describe('cursor-stream bench', () => {
     expect((JSON.parse(run.stdout) as BenchJson).files).toHaveLength(1);
   });
 
+  test("measures another agent's log, names it on stderr and exits 1", async () => {
+    const foreign = 'corpus/foreign/claude-code-stream-json.ndjson';
+    const run = await runCli(['bench', '--runs', '1', '--json', RECORDING, foreign]);
+    expect(run.code).toBe(1);
+    expect((JSON.parse(run.stdout) as BenchJson).files.map((file) => file.path)).toEqual([
+      RECORDING,
+      foreign,
+    ]);
+    expect(run.stderr).toMatch(
+      new RegExp(`^cursor-stream: ${foreign}: line 1: [^\n]*Claude Code[^\n]*; measured all the same\n$`),
+    );
+  });
+
   test.each([
     [['bench', 'missing.ndjson'], 'cursor-stream: missing.ndjson: no such file\n'],
     [

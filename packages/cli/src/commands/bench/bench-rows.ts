@@ -5,7 +5,13 @@
  */
 
 import { createSessionReducer } from '@cursor-stream/core/normalize';
-import { decompressedChunks, openLog, readLog } from '@cursor-stream/node/logs';
+import {
+  decompressedChunks,
+  foreignProblem,
+  type LogError,
+  openLog,
+  readLog,
+} from '@cursor-stream/node/logs';
 import type { Result } from '../../io/cli-error.ts';
 import type { InputOptions } from '../../io/options.ts';
 
@@ -30,6 +36,11 @@ export interface BenchRun {
   invalidLines: number;
   /** Peak resident set size of the process, MB (10^6 bytes). */
   peakRssMb: number;
+  /**
+   * Set by the pipeline rows when the log is another agent's, or mixes its records in: measured all the same, but
+   * it is no Cursor log, and the command says so.
+   */
+  foreign?: LogError;
 }
 
 /** Standard input for reads of files only: empty. */
@@ -52,8 +63,10 @@ async function timePipeline(path: string, options: InputOptions, reduce: boolean
   reducer?.sessions();
   const ms = performance.now() - started;
   if (!result.ok) return result;
-  const { bytes, events, invalidLines } = result.value;
-  return { ok: true, value: { ms, bytes, events, invalidLines, peakRssMb: peakRssMb() } };
+  const { bytes, events, invalidLines, foreign } = result.value;
+  const run: BenchRun = { ms, bytes, events, invalidLines, peakRssMb: peakRssMb() };
+  if (foreign !== null) run.foreign = foreignProblem(foreign, path);
+  return { ok: true, value: run };
 }
 
 /** Counts records and unparsable lines the way a careful hand-written loop does (blank lines skipped). */

@@ -5,8 +5,7 @@
  */
 
 import { openLog } from '@cursor-stream/node/logs';
-import type { Result } from '../../io/cli-error.ts';
-import { cliError } from '../../io/cli-error.ts';
+import { type CliError, cliError, type Result } from '../../io/cli-error.ts';
 import { type CliIo, reportError, reportInvalidLines, writeText } from '../../io/cli-io.ts';
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../../io/exit-codes.ts';
 import type { InputOptions } from '../../io/options.ts';
@@ -42,9 +41,10 @@ async function checkReadable(path: string): Promise<Result<void>> {
 async function measureFile(
   path: string,
   options: BenchOptions,
-): Promise<Result<{ report: BenchFileReport; invalidLines: number }>> {
+): Promise<Result<{ report: BenchFileReport; invalidLines: number; foreign: CliError | undefined }>> {
   const runs = new Map<BenchRowName, BenchRun[]>(BENCH_ROWS.map((row) => [row, []]));
   let invalidLines = 0;
+  let foreign: CliError | undefined;
   const taskOptions: InputOptions =
     options.maxRecordBytes === undefined
       ? { dialect: options.dialect }
@@ -57,15 +57,17 @@ async function measureFile(
       runs.get(row)?.push(result.value);
       // Every run of the pipeline reads the same lines: the count is the log's, not a sum over runs.
       if (row !== 'reference-loop') invalidLines = Math.max(invalidLines, result.value.invalidLines);
+      foreign ??= result.value.foreign;
     }
   }
-  return { ok: true, value: { report: fileReport(path, runs), invalidLines } };
+  return { ok: true, value: { report: fileReport(path, runs), invalidLines, foreign } };
 }
 
 /**
  * Runs `bench` on the given logs.
  *
- * @returns 0, 1 when a log had invalid lines, 2 on a usage or I/O error (nothing is measured then).
+ * @returns 0, 1 when a log had invalid lines or was another agent's (measured all the same, and named on stderr), 2
+ * on a usage or I/O error (nothing is measured then).
  */
 export async function runBench(
   paths: readonly string[],
@@ -81,6 +83,7 @@ export async function runBench(
   }
   const report: BenchReport = { machine: describeMachine(), runs: options.runs, files: [] };
   const invalid = { lines: 0, logs: 0, firstLog: '' };
+  const foreignLogs: CliError[] = [];
   for (const path of paths) {
     const measured = await measureFile(path, options);
     if (!measured.ok) {
@@ -88,13 +91,19 @@ export async function runBench(
       return EXIT_USAGE_OR_IO;
     }
     report.files.push(measured.value.report);
+    if (measured.value.foreign !== undefined)
+      foreignLogs.push({
+        ...measured.value.foreign,
+        message: `${measured.value.foreign.message}; measured all the same`,
+      });
     if (measured.value.invalidLines === 0) continue;
     invalid.lines += measured.value.invalidLines;
     invalid.logs += 1;
     if (invalid.logs === 1) invalid.firstLog = path;
   }
   await writeText(io.stdout, options.json ? formatBenchJson(report) : formatBenchText(report));
-  if (invalid.logs === 0) return EXIT_OK;
+  for (const foreign of foreignLogs) reportError(io, foreign);
+  if (invalid.logs === 0) return foreignLogs.length === 0 ? EXIT_OK : EXIT_PROBLEMS;
   reportInvalidLines(io, invalid, 'measured as they are (cursor-stream validate lists them)');
   return EXIT_PROBLEMS;
 }
