@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -248,6 +249,24 @@ describe('usage --by month --since --json', () => {
     expect(date.code).toBe(2);
     expect(date.stderr).toMatch(/^cursor-stream: --until "2026-02-30" is not a date/);
     expect(zone.stdout + date.stdout + bad.stdout).toBe('');
+  });
+
+  test('a price table is read from a pipe, and one that never ends is refused at its bound', async () => {
+    const endless = await runCli(['usage', '--prices', '/dev/zero', paths[0] ?? '']);
+    expect([endless.code, endless.stdout, endless.stderr]).toEqual([
+      2,
+      '',
+      'cursor-stream: /dev/zero: a price table is at most 4 MiB\n',
+    ]);
+    // The shape of `--prices <(curl …)`: a pipe with a writer, read to its end.
+    const fifo = join(scratch, 'prices.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const [piped] = await Promise.all([
+      runCli(['usage', '--json', '--prices', fifo, paths[0] ?? '']),
+      writeFile(fifo, JSON.stringify(priceTable())),
+    ]);
+    expect(piped.stderr).toBe('');
+    expect(piped.code).toBe(0);
   });
 
   test('a table on a terminal is colored, piped it is plain, and an unknown cost never reads as $0', async () => {

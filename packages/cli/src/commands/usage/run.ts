@@ -1,6 +1,6 @@
 /** `cursor-stream usage`: tokens and cost of logs per period, session or model, from each session's `result.usage`. */
 
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
 import { type PriceTable, parsePriceTableText } from '@cursor-stream/core/cost';
 import { type FactsTracker, type SessionFacts, trackSessionFacts } from '@cursor-stream/core/sessions';
 import { displayPath } from '@cursor-stream/core/text';
@@ -156,13 +156,41 @@ export async function runUsage(
   return logsExitCode(io, outcome, 'not counted (cursor-stream validate lists them)');
 }
 
-async function readPriceTable(path: string): Promise<Result<PriceTable>> {
-  let text: string;
+/**
+ * The most of a price table read: the bundled table is some 20 KiB, so a file past this is not one, and reading
+ * `/dev/urandom` or a runaway pipe must end.
+ */
+const MAX_PRICE_TABLE_BYTES = 4 * 1024 * 1024;
+
+/** The price table's text, or why it could not be read; a file or a pipe (`--prices <(curl …)`) alike. */
+async function readPriceTableText(path: string): Promise<Result<string>> {
+  const chunks: Buffer[] = [];
+  let size = 0;
   try {
-    text = await readFile(path, 'utf8');
+    for await (const chunk of createReadStream(path, { highWaterMark: 64 * 1024 })) {
+      const bytes = chunk as Buffer;
+      size += bytes.length;
+      if (size > MAX_PRICE_TABLE_BYTES)
+        return {
+          ok: false,
+          error: cliError(
+            'invalid-value',
+            `a price table is at most ${MAX_PRICE_TABLE_BYTES / 1024 / 1024} MiB`,
+            path,
+          ),
+        };
+      chunks.push(bytes);
+    }
   } catch (error) {
     return { ok: false, error: ioError(path, error) };
   }
+  return { ok: true, value: Buffer.concat(chunks).toString('utf8') };
+}
+
+async function readPriceTable(path: string): Promise<Result<PriceTable>> {
+  const read = await readPriceTableText(path);
+  if (!read.ok) return read;
+  const text = read.value;
   const table = parsePriceTableText(text);
   return table.ok ? table : { ok: false, error: cliError('invalid-value', table.error.message, path) };
 }
