@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -90,6 +91,16 @@ describe('cursor-stream bench', () => {
     [['bench', '-'], 'cursor-stream: bench reads each file several times: give files, not -\n'],
   ])('%j exits 2 with one line on stderr before measuring anything', async (args, stderr) => {
     expect(await runCli(args)).toMatchObject({ code: 2, stdout: '', stderr });
+  });
+
+  test('a pipe is refused at once, not waited on', async () => {
+    const fifo = join(scratch, 'log.fifo');
+    execFileSync('mkfifo', [fifo]);
+    expect(await runCli(['bench', '--runs', '1', fifo])).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: `cursor-stream: ${fifo}: bench reads each file several times: give files, not a pipe or a device\n`,
+    });
   });
 
   test.each([[['bench']], [['bench', RECORDING, '--runs', '0']]])('%j is a usage error', async (args) => {

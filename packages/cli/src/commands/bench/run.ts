@@ -4,6 +4,7 @@
  * each round, so that drift on a shared machine spreads over all rows.
  */
 
+import { stat } from 'node:fs/promises';
 import { openLog } from '@cursor-stream/node/logs';
 import { type CliError, cliError, type Result } from '../../io/cli-error.ts';
 import { type CliIo, reportError, reportInvalidLines, writeText } from '../../io/cli-io.ts';
@@ -31,6 +32,17 @@ export interface BenchOptions extends InputOptions {
 async function checkReadable(path: string): Promise<Result<void>> {
   if (path === '-')
     return { ok: false, error: cliError('usage', 'bench reads each file several times: give files, not -') };
+  // A pipe or a device cannot be read again, and opening a pipe waits for a writer that may never come.
+  const stats = await stat(path).catch(() => undefined);
+  if (stats !== undefined && !stats.isFile() && !stats.isDirectory())
+    return {
+      ok: false,
+      error: cliError(
+        'usage',
+        'bench reads each file several times: give files, not a pipe or a device',
+        path,
+      ),
+    };
   const opened = await openLog(path, { stdin: NO_STDIN });
   if (!opened.ok) return opened;
   await opened.value.close();
