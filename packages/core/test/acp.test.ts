@@ -277,6 +277,49 @@ describe('turns as the protocol bounds them', () => {
     expect(reduceSessions(events).map((session) => session.text)).toEqual(['Roses', 'Old pond']);
   });
 
+  test('a prompt sent into an open turn waits one message for that turn’s answer: it ends as the agent says, else superseded', () => {
+    const answeredAtOnce = normalizeText(
+      traffic(
+        prompt(3, 'make a plan'),
+        chunk('Plan'),
+        prompt(4, 'read a file'),
+        { id: 3, result: { stopReason: 'cancelled' } },
+        chunk('done'),
+        { id: 4, result: { stopReason: 'end_turn' } },
+      ),
+    );
+    expect(
+      ofType(answeredAtOnce, 'finish').map((finish) => [finish.finishReason, finish.stopReason]),
+    ).toEqual([
+      ['error', 'cancelled'],
+      ['stop', 'end_turn'],
+    ]);
+    expect(ofType(answeredAtOnce, 'error')).toMatchObject([{ code: 'cancelled', loc: { line: 4 } }]);
+    // The new turn starts where its prompt is, after the old turn's end.
+    expect(answeredAtOnce.map((event) => [event.type, event.loc?.line])).toEqual([
+      ['stream-start', 1],
+      ['user-message', 1],
+      ['text-delta', 2],
+      ['error', 4],
+      ['finish', 4],
+      ['stream-start', 3],
+      ['user-message', 3],
+      ['text-delta', 5],
+      ['finish', 6],
+    ]);
+    const neverAnswered = normalizeText(
+      traffic(prompt(3, 'make a plan'), chunk('Plan'), prompt(4, 'read'), chunk('done')),
+    );
+    expect(ofType(neverAnswered, 'finish')[0]?.stopReason).toBe('superseded');
+    expect(reduceSessions(neverAnswered).map((session) => [session.text, session.status])).toEqual([
+      ['Plan', 'error'],
+      ['done', 'incomplete'],
+    ]);
+    // A prompt held at the log's end still opens its turn.
+    const lastLine = normalizeText(traffic(prompt(3, 'make a plan'), chunk('Plan'), prompt(4, 'read')));
+    expect(ofType(lastLine, 'user-message').map((event) => event.text)).toEqual(['make a plan', 'read']);
+  });
+
   test('a call’s output sent with an update before its last is its output: an update sends only what changed', () => {
     const output = [{ type: 'content', content: { type: 'text', text: 'a.txt' } }];
     const events = normalizeText(

@@ -83,6 +83,11 @@ export interface AcpState {
   turnPrompt: string | undefined;
   /** Whether the client sent `session/cancel` during the open turn. */
   cancelSent: boolean;
+  /**
+   * A prompt sent while a turn was open and not cancelled, held for one record: the agent's answer to the open turn's
+   * prompt usually follows it at once (Cursor's `cancelled`), and says how that turn ended better than a guess.
+   */
+  nextPrompt: HeldPrompt | undefined;
   /** Whether the last update was a thought chunk, so that its `reasoning-end` comes before the next other one. */
   inThought: boolean;
 }
@@ -99,6 +104,7 @@ function createAcpState(): AcpState {
     inTurn: false,
     turnPrompt: undefined,
     cancelSent: false,
+    nextPrompt: undefined,
     inThought: false,
   };
 }
@@ -212,6 +218,14 @@ function detectAcp(record: JsonObject): Detection {
 /** The ACP schema of a line: the message inside its wrapper. */
 function validateAcp(record: JsonObject, options?: { strict?: boolean }) {
   return schemaValidator('acp')(record, options);
+}
+
+/** A `session/prompt` request held for one record (see {@link AcpState.nextPrompt}). */
+interface HeldPrompt {
+  params: JsonObject | undefined;
+  id: unknown;
+  direction: Direction;
+  loc: SourceLocation;
 }
 
 interface Turn {
@@ -557,6 +571,24 @@ function modelOf(result: JsonObject): string | undefined {
   return asString(model?.currentValue);
 }
 
+/**
+ * Opens the turn of a prompt. A turn still open then ends: cancelled when the client said so, else superseded, when
+ * the agent's answer to its prompt did not come first (see {@link AcpState.nextPrompt}); that answer, when it comes
+ * later, is told from the new turn's by its request id.
+ */
+function startPrompt(turn: Turn, prompt: HeldPrompt): void {
+  const at: Turn = { state: turn.state, loc: prompt.loc, out: turn.out };
+  endThought(at);
+  if (at.state.inTurn) endTurn(at, { stopReason: at.state.cancelSent ? 'cancelled' : 'superseded' });
+  const sessionId = prompt.params?.sessionId;
+  openTurn(at, sessionId);
+  if (typeof prompt.id === 'string' || typeof prompt.id === 'number')
+    turn.state.turnPrompt = `${prompt.direction}:${prompt.id}`;
+  turn.out.push(
+    stamped(at, { type: 'user-message', text: contentText(prompt.params?.prompt) ?? '' }, sessionId),
+  );
+}
+
 /** A request or notification. */
 function request(turn: Turn, message: JsonObject, method: string, direction: Direction): void {
   const params = asObject(message.params);
@@ -574,16 +606,9 @@ function request(turn: Turn, message: JsonObject, method: string, direction: Dir
       return;
     }
     case 'session/prompt': {
-      endThought(turn);
-      // A new prompt while a turn is held ends it (cancelled, when the client said so); that turn's response comes
-      // later, and is told from the new turn's by its request id.
-      if (turn.state.inTurn)
-        endTurn(turn, { stopReason: turn.state.cancelSent ? 'cancelled' : 'superseded' });
-      openTurn(turn, sessionId);
-      if (typeof id === 'string' || typeof id === 'number') turn.state.turnPrompt = `${direction}:${id}`;
-      turn.out.push(
-        stamped(turn, { type: 'user-message', text: contentText(params?.prompt) ?? '' }, sessionId),
-      );
+      const prompt = { params, id, direction, loc: turn.loc };
+      if (turn.state.inTurn && !turn.state.cancelSent) turn.state.nextPrompt = prompt;
+      else startPrompt(turn, prompt);
       return;
     }
     case 'session/request_permission': {
@@ -644,6 +669,7 @@ function answered(
   id: unknown,
   direction: Direction,
   result: JsonObject | undefined,
+  take = true,
 ) {
   if (typeof id !== 'string' && typeof id !== 'number') return undefined;
   const sides: Direction[] =
@@ -665,7 +691,7 @@ function answered(
       request.method === 'session/request_permission'
     )
       continue;
-    pending.delete(key);
+    if (take) pending.delete(key);
     return { key, request };
   }
   return undefined;
@@ -784,11 +810,31 @@ function normalizeAcp(record: JsonObject, context: DialectContext<AcpState>): re
     return [stamped(turn, note)];
   }
   const { message, direction } = unwrapped;
+  const held = context.state.nextPrompt;
+  if (held === undefined) route(turn, message, direction);
+  else {
+    context.state.nextPrompt = undefined;
+    const answersOpenTurn = isAnswerTo(context.state, message, direction);
+    if (!answersOpenTurn) startPrompt(turn, held);
+    route(turn, message, direction);
+    if (answersOpenTurn) startPrompt(turn, held);
+  }
+  return turn.out.length === 0 ? NO_EVENTS : turn.out;
+}
+
+/** Whether a message is the agent's answer to the open turn's prompt, without taking it from the pending requests. */
+function isAnswerTo(state: AcpState, message: JsonObject, direction: Direction): boolean {
+  if (!('result' in message || 'error' in message) || state.turnPrompt === undefined) return false;
+  return (
+    answered(state.pending, message.id, direction, asObject(message.result), false)?.key === state.turnPrompt
+  );
+}
+
+function route(turn: Turn, message: JsonObject, direction: Direction): void {
   if (typeof message.sessionUpdate === 'string') sessionUpdate(turn, message, undefined);
   else if (typeof message.method === 'string') request(turn, message, message.method, direction);
   else if ('result' in message || 'error' in message) response(turn, message, direction);
-  else turn.out.push(unknownEvent(message, 'jsonrpc', context.loc, undefined));
-  return turn.out.length === 0 ? NO_EVENTS : turn.out;
+  else turn.out.push(unknownEvent(message, 'jsonrpc', turn.loc, undefined));
 }
 
 /**
@@ -828,6 +874,11 @@ function createAcpRecordNamer(): RecordNamer {
  */
 function endAcpStream(state: AcpState): readonly CanonicalEvent[] {
   const events: CanonicalEvent[] = [];
+  const held = state.nextPrompt;
+  if (held !== undefined) {
+    state.nextPrompt = undefined;
+    startPrompt({ state, loc: held.loc, out: events }, held);
+  }
   for (const [id, call] of state.calls) {
     if (call.emitted) continue;
     const event = givenCall(id, call);
