@@ -42,6 +42,8 @@ import type {
   NdjsonTokenizerOptions,
 } from './types.ts';
 
+/** The most bytes of a chunk decoded at once (see `feedBytes`). */
+const MAX_SLICE_BYTES = 16 * 1024 * 1024;
 const LF = 0x0a;
 const CR = 0x0d;
 const LEFT_BRACE = 0x7b;
@@ -476,6 +478,15 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
    * decode, and the bytes of a line still open are held undecoded until its line feed comes.
    */
   function feedBytes(input: Uint8Array): void {
+    // Any chunking reads the same: a chunk of a whole file, past the longest string an engine makes (512 MiB in V8),
+    // is read in slices, so that its complete lines are never decoded into one string.
+    if (input.length <= MAX_SLICE_BYTES) feedSlice(input);
+    else
+      for (let from = 0; from < input.length; from += MAX_SLICE_BYTES)
+        feedSlice(input.subarray(from, from + MAX_SLICE_BYTES));
+  }
+
+  function feedSlice(input: Uint8Array): void {
     const base = consumed;
     consumed += input.length;
     const start = atStreamStart ? streamStart(input) : { chunk: input, base };

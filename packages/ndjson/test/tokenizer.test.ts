@@ -255,6 +255,22 @@ describe('bounded memory', () => {
     expect(values(items)).toEqual(['oversize', { b: 2 }]);
   });
 
+  test('a chunk of a whole file, many times the bytes decoded at once, reads as the same bytes fed in small chunks', () => {
+    // Lines of multi-byte characters, one with a raw line break inside a string and one not JSON, repeated past 40 MiB,
+    // so that the pieces a large chunk is read in end inside lines, inside strings and inside characters.
+    const lines = [
+      `{"type":"thinking","text":"${'é€😀'.repeat(150)}"}\n`,
+      '{"call_id":"a\nb","n":1}\n',
+      'not json\n',
+    ].join('');
+    const bytes = encodeUtf8(
+      `\uFEFF${lines.repeat(Math.ceil((41 * 1024 * 1024) / encodeUtf8(lines).length))}`,
+    );
+    const whole = tokenize([bytes]);
+    expect(tokenize(cutBySizes(bytes, [65_536, 65_535]))).toEqual(whole);
+    expect(whole.items.filter((item) => 'value' in item)).toHaveLength((whole.items.length / 3) * 2);
+  });
+
   test('a record continued over raw line breaks is held to the limit as a whole', () => {
     const lines = Array.from({ length: 20 }, () => 'z'.repeat(30)).join('\n');
     const { items } = tokenize([`{"t":"${lines}"}\n{"b":2}\n`], { maxRecordBytes: 200 });
