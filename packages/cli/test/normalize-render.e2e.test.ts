@@ -67,6 +67,20 @@ describe('normalize', () => {
     },
   );
 
+  test('writes every key a record gives beside a string it copies undecoded, `__proto__` too', async () => {
+    const path = join(scratch, 'proto-key.ndjson');
+    const content = JSON.stringify('y'.repeat(300_000));
+    await writeFile(
+      path,
+      '{"type":"system","subtype":"init","session_id":"s","model":"Auto"}\n' +
+        `{"type":"tool_call","subtype":"completed","call_id":"c1","session_id":"s","tool_call":{"readToolCall":{"args":{"path":"a"},"result":{"success":{"__proto__":{"polluted":true},"content":${content}}}}}}\n`,
+    );
+    const run = await runCli(['normalize', path]);
+    const result = run.stdout.split('\n').find((line) => line.startsWith('{"type":"tool-result"')) ?? '';
+    expect(result).toContain('"output":{"__proto__":{"polluted":true},"content":"yyy');
+    expect(Object.keys((JSON.parse(result) as { output: object }).output)).toEqual(['__proto__', 'content']);
+  });
+
   test('a truncated log gives an invalid-line event for the cut record and exits 1', async () => {
     const run = await runCli(['normalize'], { input: recording.subarray(0, recording.length - 40) });
     expect(run.code).toBe(1);

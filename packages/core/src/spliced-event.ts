@@ -7,6 +7,7 @@
 
 import { hasLazyStrings, isLazyString, lazyStringsMade, rawLazyString } from '@cursor-stream/ndjson';
 import type { CanonicalEvent } from './events/index.ts';
+import { setOwn } from './json-values.ts';
 import { deltaEventJsonOf, MAX_JSON_DEPTH, stringifyEvent, stringifyEventByWalk } from './safe-json.ts';
 
 /** A piece of an event's JSON line: text, or the UTF-8 bytes of a string written as it came in. */
@@ -33,7 +34,7 @@ function marked(value: unknown, raws: Uint8Array[], depth: number): unknown {
     if (raw === undefined && copy === undefined && child === (value as Record<string, unknown>)[key])
       continue;
     copy ??= copyUpTo(value, keys, index);
-    (copy as Record<string, unknown>)[key] = child;
+    setOwn(copy as Record<string, unknown>, key, child);
   }
   return copy ?? value;
 }
@@ -53,7 +54,7 @@ function copyUpTo(
   const copy: Record<string, unknown> | unknown[] = Array.isArray(value) ? [] : {};
   for (let index = 0; index < count; index++) {
     const key = keys[index] as string;
-    (copy as Record<string, unknown>)[key] = (value as Record<string, unknown>)[key];
+    setOwn(copy as Record<string, unknown>, key, (value as Record<string, unknown>)[key]);
   }
   return copy;
 }
