@@ -7,6 +7,7 @@ import { ndjson } from '@cursor-stream/test-kit/ndjson';
 import { fc, test } from '@fast-check/vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect } from 'vitest';
+import { MAX_REMEMBERED_CALLS, MAX_REMEMBERED_ID_CHARS } from '../src/open-calls.ts';
 import {
   assistantText,
   normalizeChunks as normalizeChunksOf,
@@ -318,6 +319,36 @@ describe('turns as the protocol bounds them', () => {
     // A prompt held at the log's end still opens its turn.
     const lastLine = normalizeText(traffic(prompt(3, 'make a plan'), chunk('Plan'), prompt(4, 'read')));
     expect(ofType(lastLine, 'user-message').map((event) => event.text)).toEqual(['make a plan', 'read']);
+  });
+
+  test('a turn that announces more calls than are kept open gives every one, and a call of an id too long to keep', () => {
+    const announced = Array.from({ length: MAX_REMEMBERED_CALLS + 76 }, (_, index) =>
+      update({
+        sessionUpdate: 'tool_call',
+        toolCallId: `t${index}`,
+        title: 'Read',
+        kind: 'read',
+        status: 'pending',
+      }),
+    );
+    const longId = 'x'.repeat(MAX_REMEMBERED_ID_CHARS + 1);
+    const events = normalizeText(
+      traffic(
+        prompt(1, 'read them all'),
+        ...announced,
+        update({
+          sessionUpdate: 'tool_call',
+          toolCallId: longId,
+          title: 'Read',
+          kind: 'read',
+          status: 'pending',
+        }),
+        { id: 1, result: { stopReason: 'end_turn' } },
+      ),
+    );
+    const ids = ofType(events, 'tool-call').map((event) => event.toolCallId);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.sort()).toEqual([...announced.map((_, index) => `t${index}`), longId].sort());
   });
 
   test('a call’s output sent with an update before its last is its output: an update sends only what changed', () => {

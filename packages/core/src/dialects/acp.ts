@@ -31,7 +31,12 @@ import type {
   UsageEvent,
 } from '../events/index.ts';
 import { asCount, asNumber, asObject, asString, assignDefined, isJsonObject } from '../json-values.ts';
-import { rememberCall, rememberCallId } from '../open-calls.ts';
+import {
+  MAX_REMEMBERED_CALLS,
+  MAX_REMEMBERED_ID_CHARS,
+  rememberCall,
+  rememberCallId,
+} from '../open-calls.ts';
 import { reportedCount } from '../token-counts.ts';
 import { typeNameOf, unknownEvent } from '../unknown-event.ts';
 import { encodeAcp } from './acp-encoder.ts';
@@ -331,6 +336,20 @@ function hasKeys(value: unknown): boolean {
   return isJsonObject(value) && Object.keys(value).length > 0;
 }
 
+/**
+ * Keeps a new open call. Past {@link MAX_REMEMBERED_CALLS} the oldest is forgotten, so that a turn of endless
+ * announcements stays bounded: it is given first, with the arguments it has, rather than lost.
+ */
+function keepCall(turn: Turn, id: string, call: OpenCall): void {
+  const { calls } = turn.state;
+  if (calls.size >= MAX_REMEMBERED_CALLS && id.length <= MAX_REMEMBERED_ID_CHARS) {
+    const oldest = calls.entries().next().value;
+    if (oldest !== undefined && !oldest[1].emitted)
+      turn.out.push(callEvent(turn, oldest[0], oldest[1], undefined));
+  }
+  rememberCall(calls, id, call);
+}
+
 function toolUpdate(turn: Turn, update: JsonObject, sessionId: unknown): void {
   const id = asString(update.toolCallId);
   if (id === undefined) {
@@ -350,7 +369,7 @@ function toolUpdate(turn: Turn, update: JsonObject, sessionId: unknown): void {
     output: undefined,
     emitted: false,
   };
-  if (known === undefined) rememberCall(turn.state.calls, id, call);
+  if (known === undefined) keepCall(turn, id, call);
   // A call's first message may hold a description as its content (Claude Code's); output comes in its updates.
   if (update.sessionUpdate === 'tool_call_update')
     call.output = update.rawOutput ?? update.content ?? call.output;
@@ -361,7 +380,9 @@ function toolUpdate(turn: Turn, update: JsonObject, sessionId: unknown): void {
   // Cursor's first arguments are often `{}`; later updates carry the whole arguments so far.
   if (hasKeys(update.rawInput) || call.input === undefined) call.input = update.rawInput ?? call.input;
   const status = update.status;
-  if (status === 'in_progress' && !call.emitted) turn.out.push(callEvent(turn, id, call, sessionId));
+  // A call not kept (its id past the bound) cannot wait for its arguments: it is given at once.
+  if (!call.emitted && (status === 'in_progress' || !turn.state.calls.has(id)))
+    turn.out.push(callEvent(turn, id, call, sessionId));
   if (status !== 'completed' && status !== 'failed') return;
   if (!call.emitted) turn.out.push(callEvent(turn, id, call, sessionId));
   turn.state.calls.delete(id);
