@@ -283,6 +283,37 @@ describe('runs', () => {
     }
   });
 
+  test('a summary lists the first 1,000 tool calls of a session and counts the others, as `summary --json` does', async () => {
+    const calls = 1_100;
+    const records = ['{"type":"system","subtype":"init","session_id":"s","model":"Auto"}'];
+    for (let index = 0; index < calls; index++) {
+      const call = `"call_id":"c${index}","session_id":"s"`;
+      records.push(
+        `{"type":"tool_call","subtype":"started",${call},"tool_call":{"readToolCall":{"args":{"path":"a"}}}}`,
+        `{"type":"tool_call","subtype":"completed",${call},"tool_call":{"readToolCall":{"args":{"path":"a"},"result":{"success":{"content":"x"}}}}}`,
+      );
+    }
+    records.push('{"type":"result","subtype":"success","is_error":false,"result":"done","session_id":"s"}');
+    const log = join(space.dir, 'many-calls.ndjson');
+    writeFileSync(log, `${records.join('\n')}\n`);
+    const many = await startRelay({
+      dataDir: join(space.dir, 'many-calls'),
+      agent: { binary: space.agent, env: { FAKE_AGENT_REPLAY: log }, killGraceMs: 200 },
+    });
+    try {
+      const runId = await postRun(many.url, { prompt: 'read' });
+      await runEnded(many.url, runId);
+      const { session } = (await (await fetch(`${many.url}/api/runs/${runId}`)).json()) as {
+        session: { toolCalls: unknown[]; toolCallsOmitted: number; counts: Record<string, number> };
+      };
+      expect(session.toolCalls).toHaveLength(1_000);
+      expect(session.toolCallsOmitted).toBe(100);
+      expect(session.counts['tool-call']).toBe(calls);
+    } finally {
+      await many.relay.close();
+    }
+  });
+
   test('every request is logged as one line, without its query', () => {
     expect(lines.some((line) => / POST \/api\/runs 201 \d+ms$/.test(line))).toBe(true);
     expect(lines.some((line) => / GET \/api\/runs\/[0-9a-z-]+\/events 200 /.test(line))).toBe(true);
