@@ -8,7 +8,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
-import { cookieValue } from './request-parts.ts';
+import { cookieValues } from './request-parts.ts';
 
 /** The cookie that carries the token for the page's own requests. */
 export const TOKEN_COOKIE = 'cursor_stream_token';
@@ -71,9 +71,9 @@ export function createAccessPolicy(options: AccessOptions): AccessPolicy {
       const header = request.headers.authorization ?? '';
       const bearer = /^Bearer\s+(.+)$/i.exec(header)?.[1];
       if (bearer !== undefined) return sameSecret(bearer, options.token);
-      // A malformed cookie is no credential: refused, as a wrong one is.
-      const cookie = cookieValue(request.headers.cookie, TOKEN_COOKIE);
-      return cookie.ok && cookie.value !== undefined && sameSecret(cookie.value, options.token);
+      // Any cookie of the name may be the right one: a junk one set by another service on the host must not lock out.
+      const token = options.token;
+      return cookieValues(request.headers.cookie, TOKEN_COOKIE).some((value) => sameSecret(value, token));
     },
     isToken: (given) => options.token !== undefined && sameSecret(given, options.token),
     hostAllowed(request) {

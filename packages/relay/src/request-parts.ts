@@ -6,7 +6,7 @@
 
 /** A part of a request that could not be read. */
 export interface RequestPartProblem {
-  code: 'bad-request-target' | 'bad-escape' | 'bad-cookie';
+  code: 'bad-request-target' | 'bad-escape';
   message: string;
 }
 
@@ -56,17 +56,18 @@ export function decodePercent(text: string): RequestPartResult<string> {
 }
 
 /**
- * The value of cookie `name` in a `Cookie` header (the first one of that name), decoded; `undefined` without one.
- * A malformed escape in it is a problem, so that a caller can refuse the credential rather than guess.
+ * The values of every cookie named `name` in a `Cookie` header, decoded, in the header's order. A browser sends every
+ * cookie of the name its paths and domains match (another service on the same host may set one), so a credential is
+ * any of them, not the first. A value with a malformed escape is no value: it is left out, as a wrong one counts for
+ * nothing.
  */
-export function cookieValue(header: string | undefined, name: string): RequestPartResult<string | undefined> {
+export function cookieValues(header: string | undefined, name: string): string[] {
+  const values: string[] = [];
   for (const part of (header ?? '').split(';')) {
     const at = part.indexOf('=');
     if (at === -1 || part.slice(0, at).trim() !== name) continue;
     const decoded = decodePercent(part.slice(at + 1).trim());
-    if (!decoded.ok)
-      return { ok: false, error: { code: 'bad-cookie', message: `the ${name} cookie is malformed` } };
-    return decoded;
+    if (decoded.ok) values.push(decoded.value);
   }
-  return { ok: true, value: undefined };
+  return values;
 }

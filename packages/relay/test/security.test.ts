@@ -148,6 +148,11 @@ describe('with a token', () => {
     const cookie = (opened.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
     expect(opened.headers.get('set-cookie')).toMatch(/HttpOnly; SameSite=Strict/);
     expect((await fetch(`${url}/api/runs`, { headers: { cookie } })).status).toBe(200);
+    // Another service on the host may set a cookie of the same name with a longer path, which a browser sends first.
+    const shadowed = `cursor_stream_token=junk; cursor_stream_token=%ZZ; ${cookie}`;
+    expect((await fetch(`${url}/api/runs`, { headers: { cookie: shadowed } })).status).toBe(200);
+    const junkOnly = 'cursor_stream_token=junk; cursor_stream_token=%ZZ';
+    expect((await fetch(`${url}/api/runs`, { headers: { cookie: junkOnly } })).status).toBe(401);
     expect(lines.join('\n')).not.toContain(TOKEN);
     // A link with another token sets no cookie: it is refused, or, to a page that has the right one, leaves it be.
     const wrong = await fetch(`${url}/?token=wrong`, { redirect: 'manual' });
