@@ -7,7 +7,7 @@
  */
 
 import type { CanonicalEvent } from '@cursor-stream/core/normalize';
-import { foldToOneLine, truncate } from '@cursor-stream/core/text';
+import { escapeControlsKeepingLines, foldToOneLine, truncate } from '@cursor-stream/core/text';
 import { renderMarkdown } from '@cursor-stream/inspect/markdown';
 import { reasoningPreview } from '@cursor-stream/inspect/transcript';
 import {
@@ -91,12 +91,17 @@ function renderTool(item: Extract<TranscriptItem, { kind: 'tool' }>, node: HTMLE
   body.className = 'tool-body';
   if (item.details !== '') child(body, 'div', 'tool-args', item.details);
   if (item.outcome !== '') child(body, 'div', 'tool-outcome', item.outcome);
-  if (item.errorText !== undefined) child(body, 'pre', 'tool-error', item.errorText);
+  if (item.errorText !== undefined)
+    child(body, 'pre', 'tool-error', escapeControlsKeepingLines(item.errorText));
   if (body.childElementCount === 0)
     child(body, 'div', 'tool-none', item.state === 'running' ? 'running…' : 'no details');
   details.replaceChildren(summary, body);
 }
 
+/**
+ * Every text a log holds is shown with its control and bidi characters escaped (line breaks kept), as `report` shows
+ * it: a page, like a terminal, would otherwise show a file name or a command in another order than it is stored.
+ */
 function renderItem(item: TranscriptItem, node: HTMLElement): void {
   node.className = `item ${item.kind}`;
   if (item.kind === 'tool') renderTool(item, node);
@@ -105,16 +110,16 @@ function renderItem(item: TranscriptItem, node: HTMLElement): void {
     summary.textContent = `Thinking: ${reasoningPreview(item.text)}`;
     const full = document.createElement('div');
     full.className = 'reasoning-text';
-    full.textContent = item.text;
+    full.textContent = escapeControlsKeepingLines(item.text);
     node.replaceChildren(summary, full);
   } else if (item.kind === 'ending') {
     node.dataset.state = item.state;
-    node.textContent = item.text;
+    node.textContent = escapeControlsKeepingLines(item.text);
   } else if (item.kind === 'prompt') {
-    node.textContent = item.text;
+    node.textContent = escapeControlsKeepingLines(item.text);
   } else {
     // Raw HTML is off in the renderer: the markup is markdown-it's own, the log's text escaped inside it.
-    node.innerHTML = renderMarkdown(item.text);
+    node.innerHTML = renderMarkdown(escapeControlsKeepingLines(item.text));
   }
 }
 

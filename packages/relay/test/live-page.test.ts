@@ -148,6 +148,12 @@ describe.skipIf(!hasChromium)(`the live page's run controls in headless Chromium
         '<script>document.title = "pwned"</script>',
       );
       expect(await page.title()).toBe('cursor-stream');
+      // A bidi override in the log's text, reasoning and tool error is shown escaped: names read in their stored order.
+      const shown = (await page.locator('#transcript').textContent()) ?? '';
+      expect(shown).not.toContain('\u202e');
+      expect(shown).toContain('invoice\\u202efdp.exe');
+      expect(shown).toContain('cannot remove \\u202efdp.exe');
+      expect(shown).toContain('report\\u202etxt.sh');
 
       expect(await page.locator('#run-usage .tokens').textContent()).toBe(
         '9,681 in · 1,000 out · 56,018 cache read · 0 cache write',
