@@ -4,7 +4,7 @@
  */
 
 import { realpathSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { resolve } from 'node:path';
 import type { Duplex } from 'node:stream';
@@ -503,6 +503,34 @@ function upgradeRequest(
   return { source, after, format };
 }
 
+function isWebSocketUpgrade(request: IncomingMessage): boolean {
+  return (request.headers.upgrade ?? '').trim().toLowerCase() === 'websocket';
+}
+
+/**
+ * A request that offers another protocol (`curl --http2` and Java's `HttpClient` offer `h2c` on `http://`) is answered
+ * as it would be without the offer, as HTTP/1.1 says a server ignores an upgrade it does not take. Node hands such a
+ * request to the upgrade listener with its body unread, so one with a body is refused with a word on how to resend it.
+ */
+function answerWithoutUpgrade(context: Context, request: IncomingMessage, socket: Socket): void {
+  const response = new ServerResponse(request);
+  response.assignSocket(socket);
+  response.shouldKeepAlive = false;
+  response.once('finish', () => socket.end());
+  const hasBody =
+    request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;
+  if (hasBody) {
+    logWhenDone(request, response, context.log);
+    const message = `the ${request.headers.upgrade} upgrade is not taken, and a body cannot be read with it: send the request without the Upgrade header`;
+    sendError(response, 400, 'upgrade-not-taken', message);
+    return;
+  }
+  // No body comes: the request ends as a read of it would find. It is timed as the others once begun (see `listen`).
+  request.push(null);
+  socket.setTimeout(0);
+  handleRequest(context, request, response);
+}
+
 function handleUpgrade(
   context: Context,
   wss: WebSocketServer,
@@ -652,6 +680,10 @@ export function createRelayServer(options: RelayServerOptions): RelayServer {
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     // Node leaves an upgraded socket without an error listener: a reset must not end the process.
     socket.on('error', () => {});
+    if (!isWebSocketUpgrade(request)) {
+      answerWithoutUpgrade(context, request, socket as Socket);
+      return;
+    }
     try {
       const started = performance.now();
       socket.once('close', () => {

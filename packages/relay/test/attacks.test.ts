@@ -167,6 +167,56 @@ describe('a token-protected server on every address', () => {
     },
   );
 
+  test.each([
+    { name: 'the page', method: 'GET', target: '/', headers: [], status: 200, body: '<!doctype html>' },
+    {
+      name: 'the list',
+      method: 'GET',
+      target: '/api/runs',
+      headers: [AUTH_HEADER],
+      status: 200,
+      body: '"runs"',
+    },
+    {
+      name: 'the list without the token',
+      method: 'GET',
+      target: '/api/runs',
+      headers: [],
+      status: 401,
+      body: '"unauthorized"',
+    },
+    {
+      name: 'a malformed id',
+      method: 'GET',
+      target: '/api/runs/%ZZ',
+      headers: [AUTH_HEADER],
+      status: 400,
+      body: '"code"',
+    },
+    {
+      name: 'a run with a body',
+      method: 'POST',
+      target: '/api/runs',
+      headers: [AUTH_HEADER, 'Content-Type: application/json', 'Content-Length: 14'],
+      status: 400,
+      body: '"upgrade-not-taken"',
+    },
+  ])(
+    'a request to $name offering h2c (curl --http2, Java HttpClient) is answered as without the offer: $status',
+    async ({ method, target, headers, status, body }) => {
+      const offer = [
+        'Connection: Upgrade, HTTP2-Settings',
+        'Upgrade: h2c',
+        'HTTP2-Settings: AAMAAABkAAQCAAAAAAIAAAAA',
+      ];
+      const request = rawRequest(url, method, target, [...offer, ...headers]);
+      const answer = await rawExchange(url, method === 'POST' ? `${request}{"prompt":"x"}` : request);
+      expect(statusOf(answer)).toBe(status);
+      expect(answer).toContain(body);
+      await stillAnswers();
+    },
+  );
+
   test('a run whose log is gone: SSE answers 500, WebSocket closes with 1011', async () => {
     const sse = await fetch(`${url}/api/runs/${LOGLESS_RUN}/events`, { headers: AUTH });
     expect(sse.status).toBe(500);
