@@ -246,9 +246,7 @@ function connect(): void {
   };
   source.addEventListener('end', () => {
     source.close();
-    setConnection('ended');
-    void refreshRun(run);
-    void refreshRuns();
+    ended(run);
   });
   source.onerror = () => {
     setConnection('reconnecting');
@@ -258,9 +256,43 @@ function connect(): void {
       `Connection lost. Reconnecting; the run resumes after event ${run.lastId ?? 'none'}, the last one shown.`,
     );
     // EventSource retries a dropped stream by itself; it gives up when the relay answered with an error or was
-    // gone, and then the page starts again after the last id it has.
-    if (source.readyState === EventSource.CLOSED) run.timer = window.setTimeout(connect, RECONNECT_MS);
+    // gone, and then the page starts again after the last id it has, unless the run is over.
+    if (source.readyState === EventSource.CLOSED) void resumeOrEnd(run);
   };
+}
+
+/** The run's stream is over: nothing comes after what the page shows. */
+function ended(run: OpenRun): void {
+  if (current !== run) return;
+  setConnection('ended');
+  if (run.resuming) {
+    run.resuming = false;
+    setBanner('none');
+  }
+  void refreshRun(run);
+  void refreshRuns();
+}
+
+/**
+ * After a stream closed for good: a stream cut between a finished run's last event and its end (a restart, a proxy,
+ * a lost link) is answered `204` from then on, which `EventSource` takes as fatal; asked once, the relay says so, and
+ * the page stops there instead of asking again every second.
+ */
+async function resumeOrEnd(run: OpenRun): Promise<void> {
+  const query = run.lastId === undefined ? '' : `?after=${encodeURIComponent(run.lastId)}`;
+  const probe = new AbortController();
+  let over = false;
+  try {
+    // Only the status is read: the answer to a run still going is its stream, given up at once.
+    over = (await fetch(`/api/runs/${run.runId}/events${query}`, { signal: probe.signal })).status === 204;
+  } catch {
+    // The relay is gone: try again later.
+  } finally {
+    probe.abort();
+  }
+  if (current !== run) return;
+  if (over) ended(run);
+  else run.timer = window.setTimeout(connect, RECONNECT_MS);
 }
 
 function open(runId: string): void {

@@ -10,7 +10,7 @@ import {
 } from '@cursor-stream/test-kit/chromium';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { normalizeWithCli, scratch, startServe } from './support.ts';
+import { normalizeWithCli, postRun, runEnded, scratch, startServe } from './support.ts';
 
 /** Where the screenshots are left for people to look at (ignored by git). */
 const ARTIFACTS = join(import.meta.dirname, 'artifacts');
@@ -185,6 +185,36 @@ describe.skipIf(!hasChromium)(`the live page's run controls in headless Chromium
       }
       expect(consoleErrors).toEqual([]);
       expect(foreignRequests).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('a stream cut between a finished run’s last event and its end is found over, not asked for every second', async () => {
+    if (browser === undefined || server === undefined)
+      throw new Error('the browser or the relay did not start');
+    const runId = await postRun(server.url, { prompt: 'Fix the failing test' });
+    await runEnded(server.url, runId);
+    const page = await browser.context.newPage();
+    const streams: string[] = [];
+    let cut = false;
+    // The first stream loses its `end` (as a restart or a proxy would cut it); every later request goes to the relay.
+    await page.route('**/events*', async (route) => {
+      streams.push(route.request().url());
+      if (cut) return route.continue();
+      cut = true;
+      const response = await route.fetch();
+      const body = (await response.text()).replace(/event: end[\s\S]*$/, '');
+      return route.fulfill({ response, body });
+    });
+    try {
+      await page.goto(`${server.url}/#run=${runId}`);
+      await page.waitForSelector('#connection[data-state=ended]', { timeout: 20_000 });
+      await page.waitForSelector('.ending[data-state=succeeded]');
+      const asked = streams.length;
+      await page.waitForTimeout(3_000);
+      expect(streams.length).toBe(asked);
+      expect(await page.locator('#resume-banner').isHidden()).toBe(true);
     } finally {
       await page.close();
     }
