@@ -96,6 +96,19 @@ export interface RunStore {
 /** Run ids: a time part (sortable) and a random part. Nothing else names a run file. */
 export const RUN_ID_PATTERN = /^[0-9a-z]{9}-[0-9a-f]{12}$/;
 
+/** Run ids a file store keeps in memory for its lists (see `createFileRunStore`); a longer list reads the folder. */
+const LISTED_IDS = 1000;
+
+/** Adds a run id to newest-first `ids` in its place (ids sort by time), keeping at most {@link LISTED_IDS}. */
+function remember(ids: string[], runId: string): void {
+  if (ids.includes(runId)) return;
+  let at = 0;
+  while (at < ids.length && (ids[at] as string) > runId) at++;
+  if (at >= LISTED_IDS) return;
+  ids.splice(at, 0, runId);
+  if (ids.length > LISTED_IDS) ids.pop();
+}
+
 /** Whether `text` is a run id (and so safe as part of a file name). */
 export function isRunId(text: string): boolean {
   return RUN_ID_PATTERN.test(text);
@@ -129,6 +142,23 @@ export function createFileRunStore(dataDir: string): RunStore {
     if (!isRunId(runId)) throw new RangeError(`not a run id: ${JSON.stringify(runId)}`);
     return join(runsDir, `${runId}${ext}`);
   };
+  /** Every run id with a record, newest first: a read of the whole folder. */
+  const allIds = (): string[] =>
+    readdirSync(runsDir)
+      .filter((name) => name.endsWith('.json'))
+      .map((name) => name.slice(0, -'.json'.length))
+      .filter(isRunId)
+      .sort()
+      .reverse();
+  /**
+   * The newest {@link LISTED_IDS} run ids, newest first, read from the folder once and kept as runs are saved: a list
+   * of runs, which the page asks for often, must not read a folder that grows with every run ever kept.
+   */
+  let newest: string[] | undefined;
+  const newestIds = (): readonly string[] => {
+    newest ??= allIds().slice(0, LISTED_IDS);
+    return newest;
+  };
   const load = (runId: string): RunRecord | undefined => {
     try {
       const value: unknown = JSON.parse(readFileSync(path(runId, '.json'), 'utf8'));
@@ -145,20 +175,18 @@ export function createFileRunStore(dataDir: string): RunStore {
       const target = path(record.runId, '.json');
       writeFileSync(`${target}.tmp`, `${JSON.stringify(record, null, 2)}\n`);
       renameSync(`${target}.tmp`, target);
+      if (newest !== undefined) remember(newest, record.runId);
     },
     load: (runId) => (isRunId(runId) ? load(runId) : undefined),
     list(limit) {
-      const ids = readdirSync(runsDir)
-        .filter((name) => name.endsWith('.json'))
-        .map((name) => name.slice(0, -'.json'.length))
-        .filter(isRunId)
-        .sort()
-        .reverse();
+      const ids = limit <= LISTED_IDS ? newestIds() : allIds();
       const records: RunRecord[] = [];
       for (const runId of ids) {
         if (records.length >= limit) break;
         const record = load(runId);
         if (record !== undefined) records.push(record);
+        // A record gone from under the store (a person cleaning the folder): the next list reads the folder again.
+        else newest = undefined;
       }
       return records;
     },
