@@ -88,7 +88,7 @@ describe('validate on the recordings of the real shapes', () => {
       expect(run.code).toBe(1);
       expect(run.stdout.split('\n')[0]).toBe(`${path}:1: foreign-format: ${sentence}`);
       // Named as no dialect of Cursor's, even where one reads some of its records.
-      expect(run.stdout.split('\n')[1]).toMatch(new RegExp(`^${path}: another agent's log, \\d+ lines?,`));
+      expect(run.stdout.split('\n')[1]).toMatch(new RegExp(`^${path}: not a Cursor stream, \\d+ lines?,`));
       const json = await runCli(['validate', '--json', path]);
       expect(JSON.parse(json.stdout).files[0].dialect).toBeNull();
       const summary = await runCli(['summary', path]);

@@ -414,10 +414,33 @@ function foreignLogAs(agent: ForeignAgent, format: string, loc: SourceLocation):
 }
 
 /**
- * The {@link ForeignLog} of a log that ended with no record any dialect explains, named at its first record (of
- * `type`, when it has a string one): whatever wrote it, it was not cursor-agent or a wrapper of it.
+ * Whether `record` is a line of a Cursor agent transcript (`~/.cursor/projects/<slug>/agent-transcripts/*.jsonl`, which
+ * the IDE and the CLI keep): a message as `{role, message}` with no `type`, or the `turn_ended` mark closing a turn.
+ * The conversation as Cursor keeps it, not a run's stream: no ids, no times, no tool results, no usage.
  */
-export function unknownFormatLog(type: string | undefined, loc: SourceLocation): ForeignLog {
+function isCursorTranscriptRecord(record: JsonObject): boolean {
+  if (record.type === 'turn_ended') return typeof record.status === 'string';
+  return (
+    record.type === undefined &&
+    (record.role === 'user' || record.role === 'assistant') &&
+    isJsonObject(record.message) &&
+    'content' in record.message
+  );
+}
+
+/**
+ * The {@link ForeignLog} of a log that ended with no record any dialect explains, named at its first such `record`:
+ * whatever wrote it, it was not cursor-agent's stream or a wrapper's. Cursor's own agent transcript is named as such.
+ */
+export function unknownFormatLog(record: JsonObject, loc: SourceLocation): ForeignLog {
+  if (isCursorTranscriptRecord(record))
+    return {
+      agent: 'unknown',
+      message:
+        "this looks like a Cursor agent transcript (agent-transcripts/*.jsonl: the conversation Cursor keeps, without a run's events), not a stream cursor-stream reads",
+      loc,
+    };
+  const type = typeof record.type === 'string' ? record.type : undefined;
   const first =
     type === undefined
       ? 'its first record has no `type`'

@@ -372,6 +372,33 @@ describe('logs of other agents', () => {
     });
   });
 
+  test('Cursor’s own agent transcript is named as one, not as another agent’s log', () => {
+    // The shapes public readers of `~/.cursor/projects/*/agent-transcripts` parse: messages, and each turn's end.
+    const transcript = ndjson([
+      {
+        role: 'user',
+        message: { content: [{ type: 'text', text: '<user_query>\nfix the test\n</user_query>' }] },
+      },
+      {
+        role: 'assistant',
+        message: {
+          content: [
+            { type: 'text', text: 'Running it.' },
+            { type: 'tool_use', name: 'Shell', input: { command: 'npm test' } },
+          ],
+        },
+      },
+      { type: 'turn_ended', status: 'aborted', error: 'User aborted/interrupted manually.' },
+    ]);
+    const { normalizer, events } = normalizeChunks([transcript]);
+    expect(normalizer.foreign).toMatchObject({ agent: 'unknown', loc: { line: 1, offset: 0 } });
+    expect(normalizer.foreign?.message).toMatch(
+      /^this looks like a Cursor agent transcript \(agent-transcripts/,
+    );
+    expect(normalizer.foreign?.message).not.toContain('not a Cursor log');
+    expect(events.filter((event) => event.type === 'finish' && !event.isError)).toEqual([]);
+  });
+
   test('a log no record of which a dialect explains is named as no Cursor log, at its first record', () => {
     const text = '{"kind":"identity"}\n{"type":"ping","at":1}\n';
     expect(normalizeChunks([text]).normalizer.foreign).toEqual({

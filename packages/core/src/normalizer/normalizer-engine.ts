@@ -274,7 +274,7 @@ export function createNormalizerEngine(
     const dialect = router.route(record);
     if (dialect === undefined) {
       if (firstUnexplained === undefined && reparseDepth === 0)
-        firstUnexplained = unknownFormatLog(typeof record.type === 'string' ? record.type : undefined, loc);
+        firstUnexplained = unknownFormatLog(record, loc);
       return { dialect, events: [unexplainedRecord(record, loc, source.text)] };
     }
     let events: readonly CanonicalEvent[];

@@ -58,7 +58,7 @@ function warningCounts(warnings: readonly Finding[]): string {
 export function fileSummaryLine(report: FileReport, palette: Palette): string {
   const foreign = report.problems.length === 1 && report.problems[0]?.code === 'foreign-format';
   const facts = [
-    report.dialect ?? (foreign ? "another agent's log" : 'no dialect detected'),
+    report.dialect ?? (foreign ? 'not a Cursor stream' : 'no dialect detected'),
     plural(report.lines, 'line'),
     plural(report.events, 'event'),
   ];
