@@ -81,6 +81,13 @@ describe('serve, misused', () => {
     ]);
   });
 
+  test('an empty `--data-dir` exits 2 with one line, where it kept runs in the working directory', async () => {
+    const { code, stderr } = await serveExit(['--data-dir', '', '--port', '0']);
+    expect(code).toBe(2);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toContain('must name a directory');
+  });
+
   test.each(['--max-runs', '--max-connections', '--max-pending-bytes'])(
     '%s takes a positive integer only',
     async (flag) => {

@@ -44,6 +44,12 @@ function parsePort(text: string): number {
   return port;
 }
 
+function parseDataDir(text: string): string {
+  // An empty path would keep runs in the working directory's `runs/` without a word.
+  if (text.trim() === '') throw new InvalidArgumentError('must name a directory');
+  return text;
+}
+
 function parseLimit(text: string): number {
   const value = Number(text);
   if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < 1)
@@ -81,7 +87,11 @@ export const declareServe: CommandDeclaration<typeof import('./run.ts')> = (comm
     )
     .option('--host <host>', 'the address to listen on', '127.0.0.1')
     .addOption(new Option('--port <port>', 'the port to listen on').argParser(parsePort).default(8787))
-    .option('--data-dir <dir>', 'where run logs and records are kept', '.cursor-stream')
+    .addOption(
+      new Option('--data-dir <dir>', 'where run logs and records are kept')
+        .argParser(parseDataDir)
+        .default('.cursor-stream'),
+    )
     .option('--agent <path>', 'the agent executable (default: cursor-agent, else agent, on the PATH)')
     .option('--token <token>', `the bearer token (also read from ${TOKEN_ENV})`)
     .addOption(
