@@ -15,7 +15,9 @@ export class BodyError extends Error {
 /** Reads a JSON body of at most `limit` bytes; a larger one is refused as soon as it passes the limit. */
 export async function readJsonBody(request: IncomingMessage, limit: number): Promise<unknown> {
   const type = request.headers['content-type'] ?? '';
-  if (!/^application\/json\b/i.test(type)) throw new BodyError(415, 'the body must be application/json');
+  // The media type itself, parameters (`; charset=utf-8`) aside: `application/json-seq` or `-evil` is another type.
+  if (!/^application\/json\s*(?:;|$)/i.test(type))
+    throw new BodyError(415, 'the body must be application/json');
   const declared = Number(request.headers['content-length'] ?? 0);
   if (declared > limit) throw new BodyError(413, `the body is larger than ${limit} bytes`);
   const chunks: Buffer[] = [];

@@ -219,6 +219,8 @@ describe('on loopback', () => {
     expect((await post(JSON.stringify({ prompt: 'x'.repeat(200_000) }))).status).toBe(413);
     expect((await post('{"prompt":')).status).toBe(400);
     expect((await post('prompt=x', 'application/x-www-form-urlencoded')).status).toBe(415);
+    expect((await post(JSON.stringify({ prompt: 'x' }), 'application/json-evil')).status).toBe(415);
+    expect((await post(JSON.stringify({ prompt: 'x' }), 'Application/JSON; charset=utf-8')).status).toBe(201);
     expect((await post(JSON.stringify({ prompt: 'x', mode: 'yolo' }))).status).toBe(400);
     expect((await post(JSON.stringify({ prompt: 'x', chatId: '../x' }))).status).toBe(400);
     expect((await post(JSON.stringify({ prompt: 'x', workspace: '/etc' }))).status).toBe(400);
