@@ -1,4 +1,5 @@
 import {
+  type CanonicalEvent,
   type Dialect,
   officialDialect,
   payloadEnvelopeDialect,
@@ -77,4 +78,26 @@ describe('encoders', () => {
       },
     );
   }
+
+  test('every error of a failed session goes into its result, not only the last, and reads back with its text', () => {
+    const events: CanonicalEvent[] = [
+      { type: 'stream-start', sessionId: 's' },
+      { type: 'error', message: 'connection lost', sessionId: 's' },
+      { type: 'text-delta', text: 'retrying', sessionId: 's' },
+      { type: 'error', message: 'gave up', sessionId: 's' },
+      { type: 'finish', finishReason: 'error', isError: true, pendingToolCallIds: [], sessionId: 's' },
+    ];
+    const [official] = (officialDialect.encode?.(events) ?? []).filter((record) => record.type === 'result');
+    expect(official?.errors).toEqual(['connection lost', 'gave up']);
+    const [wrapper] = (pythonWrapperDialect.encode?.(events) ?? []).filter(
+      (record) => record.type === 'result',
+    );
+    expect(wrapper?.error).toBe('connection lost\ngave up');
+    for (const dialect of [officialDialect, pythonWrapperDialect] as Dialect[]) {
+      const decoded = normalizeChunks([ndjson(dialect.encode?.(events) ?? [])]).events;
+      expect(decoded.filter((event) => event.type === 'error').map((event) => event.message)).toEqual([
+        'connection lost\ngave up',
+      ]);
+    }
+  });
 });

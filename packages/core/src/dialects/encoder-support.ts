@@ -81,28 +81,32 @@ export function resultArmOf(event: ToolResultEvent): JsonObject {
 }
 
 /**
- * Pairs each `error` event with the failed `finish` right after it, for dialects that carry a result's error text
- * inside the `result` record: the message of each such finish, by its index.
+ * Pairs the `error` events of a session with its failed `finish`, for dialects that carry a result's error text inside
+ * the `result` record: the messages of each such finish, by its index. Errors before a successful finish, or of a
+ * session that never finished, have no record in those dialects.
  */
-function errorMessagesOfFinishes(events: readonly CanonicalEvent[]): Map<number, string> {
-  const messages = new Map<number, string>();
-  for (let index = 1; index < events.length; index++) {
-    const previous = events[index - 1];
-    const event = events[index];
-    if (event?.type === 'finish' && event.isError && previous?.type === 'error')
-      messages.set(index, previous.message);
-  }
+function errorMessagesOfFinishes(events: readonly CanonicalEvent[]): Map<number, string[]> {
+  const messages = new Map<number, string[]>();
+  let pending: string[] = [];
+  events.forEach((event, index) => {
+    if (event.type === 'error') pending.push(event.message);
+    else if (event.type === 'stream-start') pending = [];
+    else if (event.type === 'finish') {
+      if (event.isError && pending.length > 0) messages.set(index, pending);
+      pending = [];
+    }
+  });
   return messages;
 }
 
 /**
  * Writes events as records of a dialect that carries a failed result's error text inside its `result` record:
- * `encodeEvent` gets, for a failed `finish`, the message of the `error` event right before it, and returns
+ * `encodeEvent` gets, for a failed `finish`, the messages of the session's `error` events before it, and returns
  * `undefined` for an event the dialect has no record for.
  */
 export function encodeEventsWithResultErrors(
   events: readonly CanonicalEvent[],
-  encodeEvent: (event: CanonicalEvent, resultError: string | undefined) => JsonObject | undefined,
+  encodeEvent: (event: CanonicalEvent, resultErrors: readonly string[] | undefined) => JsonObject | undefined,
 ): JsonObject[] {
   const messages = errorMessagesOfFinishes(events);
   const records: JsonObject[] = [];

@@ -39,7 +39,10 @@ function toolRecord(event: ToolCallEvent | ToolResultEvent): JsonObject {
   );
 }
 
-function encodeEvent(event: CanonicalEvent, errorMessage: string | undefined): JsonObject | undefined {
+function encodeEvent(
+  event: CanonicalEvent,
+  errorMessages: readonly string[] | undefined,
+): JsonObject | undefined {
   const session = { session_id: event.sessionId };
   switch (event.type) {
     case 'stream-start':
@@ -60,7 +63,7 @@ function encodeEvent(event: CanonicalEvent, errorMessage: string | undefined): J
       if (event.finishReason === 'incomplete') return undefined;
       return withDefined(
         { type: 'result', subtype: event.isError ? 'error' : 'success', ...resultFields(event) },
-        { errors: errorMessage === undefined ? undefined : [errorMessage] },
+        { errors: errorMessages === undefined ? undefined : [...errorMessages] },
       );
     case 'status':
       return statusRecordOf(event);
@@ -68,7 +71,7 @@ function encodeEvent(event: CanonicalEvent, errorMessage: string | undefined): J
       return interactionRecordOf(event);
     case 'unknown':
       return rawRecordOf(event);
-    // `error` events travel inside the failed `result`; `invalid-line` has no record form.
+    // A session's `error` events travel inside its failed `result`; `invalid-line` has no record form.
     case 'error':
     case 'invalid-line':
     // The CLI writes no record of a turn's usage or of a plan's progress; they come from other channels.
@@ -82,7 +85,8 @@ function encodeEvent(event: CanonicalEvent, errorMessage: string | undefined): J
 
 /**
  * Writes canonical events as official records. A synthesized `incomplete` finish is left out (the end of input says
- * it), an `error` right before a failed `finish` becomes that result's `errors`, and `invalid-line` has no form.
+ * it), a session's `error` events before its failed `finish` become that result's `errors`, and `invalid-line` has no
+ * form.
  */
 export function encodeOfficial(events: readonly CanonicalEvent[]): JsonObject[] {
   return encodeEventsWithResultErrors(events, encodeEvent);

@@ -10,7 +10,10 @@ import {
 } from './encoder-support.ts';
 import { interactionRecordOf, statusRecordOf } from './run-status-records.ts';
 
-function encodeEvent(event: CanonicalEvent, errorMessage: string | undefined): JsonObject | undefined {
+function encodeEvent(
+  event: CanonicalEvent,
+  errorMessages: readonly string[] | undefined,
+): JsonObject | undefined {
   const session = { session_id: event.sessionId };
   switch (event.type) {
     case 'stream-start':
@@ -53,7 +56,8 @@ function encodeEvent(event: CanonicalEvent, errorMessage: string | undefined): J
       if (event.finishReason === 'incomplete') return undefined;
       return withDefined(
         { type: 'result', subtype: event.isError ? 'error' : 'success', ...resultFields(event) },
-        { error: errorMessage },
+        // One `error` field: the session's messages one per line, as a reader of `errors[]` joins them.
+        { error: errorMessages?.join('\n') },
       );
     case 'status':
       return statusRecordOf(event);
@@ -61,7 +65,7 @@ function encodeEvent(event: CanonicalEvent, errorMessage: string | undefined): J
       return interactionRecordOf(event);
     case 'unknown':
       return rawRecordOf(event);
-    // `error` events travel inside the failed `result`; `invalid-line` has no record form.
+    // A session's `error` events travel inside its failed `result`; `invalid-line` has no record form.
     case 'error':
     case 'invalid-line':
     // The CLI writes no record of a turn's usage or of a plan's progress; they come from other channels.
@@ -75,8 +79,9 @@ function encodeEvent(event: CanonicalEvent, errorMessage: string | undefined): J
 
 /**
  * Writes canonical events as the Python wrapper's records. A tool result becomes `result{success, ...output}` (the
- * wrapper has no result arms, so a status other than `success` reads back as `failure`); an `error` right before a
- * failed `finish` becomes that result's `error`; an `incomplete` finish and `invalid-line` have no record form.
+ * wrapper has no result arms, so a status other than `success` reads back as `failure`); a session's `error` events
+ * before its failed `finish` become that result's `error`, one per line; an `incomplete` finish and `invalid-line`
+ * have no record form.
  */
 export function encodePythonWrapper(events: readonly CanonicalEvent[]): JsonObject[] {
   return encodeEventsWithResultErrors(events, encodeEvent);
