@@ -224,11 +224,16 @@ async function refreshRun(run: OpenRun): Promise<void> {
   setStatus(record.status);
 }
 
+/** The run's event stream after the last event the page shows. */
+function eventsUrl(run: OpenRun): string {
+  const query = run.lastId === undefined ? '' : `?after=${encodeURIComponent(run.lastId)}`;
+  return `/api/runs/${run.runId}/events${query}`;
+}
+
 function connect(): void {
   if (current === undefined) return;
   const run = current;
-  const query = run.lastId === undefined ? '' : `?after=${encodeURIComponent(run.lastId)}`;
-  const source = new EventSource(`/api/runs/${run.runId}/events${query}`);
+  const source = new EventSource(eventsUrl(run));
   run.source = source;
   source.onopen = () => {
     setConnection('live');
@@ -279,12 +284,11 @@ function ended(run: OpenRun): void {
  * the page stops there instead of asking again every second.
  */
 async function resumeOrEnd(run: OpenRun): Promise<void> {
-  const query = run.lastId === undefined ? '' : `?after=${encodeURIComponent(run.lastId)}`;
   const probe = new AbortController();
   let over = false;
   try {
     // Only the status is read: the answer to a run still going is its stream, given up at once.
-    over = (await fetch(`/api/runs/${run.runId}/events${query}`, { signal: probe.signal })).status === 204;
+    over = (await fetch(eventsUrl(run), { signal: probe.signal })).status === 204;
   } catch {
     // The relay is gone: try again later.
   } finally {
