@@ -173,6 +173,26 @@ describe('a real Claude Code log among Cursor logs', () => {
     expect(JSON.parse(census.stdout)).toMatchObject({ files: 1, records: 0, rows: [] });
   });
 
+  test.each(['summary', 'usage', 'census'])(
+    '%s --json lists the log it left out, with its line, and adds nothing when none was',
+    async (command) => {
+      const folder = await mixedFolder(`listed-${command}`);
+      const [mixed, alone] = await Promise.all([
+        runCli([command, '--json', folder]),
+        runCli([command, '--json', cursor]),
+      ]);
+      const claudeInFolder = join(folder, 'claude.ndjson');
+      expect(JSON.parse(mixed.stdout).foreignLogs).toEqual([
+        {
+          file: claudeInFolder,
+          line: 1,
+          message: leftOut(claudeInFolder).slice(`cursor-stream: ${claudeInFolder}: `.length, -1),
+        },
+      ]);
+      expect(Object.keys(JSON.parse(alone.stdout))).not.toContain('foreignLogs');
+    },
+  );
+
   test('census of a folder counts the Cursor log as it does alone', async () => {
     const folder = await mixedFolder('census-mixed');
     const [mixed, alone] = await Promise.all([

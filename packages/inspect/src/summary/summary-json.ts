@@ -7,6 +7,7 @@ import type {
   ToolCallSummary,
 } from '@cursor-stream/core/normalize';
 import type { BoundedSession } from '@cursor-stream/core/sessions';
+import type { ForeignLogsFields } from '../foreign-logs/index.ts';
 
 /** One tool call in `summary --json`. */
 export interface SummaryToolCallJson {
@@ -58,7 +59,7 @@ export interface SummaryInvalidLineJson {
 }
 
 /** The whole `summary --json` document. */
-export interface SummaryJson {
+export interface SummaryJson extends ForeignLogsFields {
   sessions: SummarySessionJson[];
   invalidLines: SummaryInvalidLineJson[];
   /** Invalid lines past the first {@link MAX_INVALID_LINES_LISTED}, counted but not listed; absent when none. */

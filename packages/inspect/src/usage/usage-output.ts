@@ -7,6 +7,7 @@
 import { BUILT_IN_PRICE_TABLE, formatUsd, type PriceTable } from '@cursor-stream/core/cost';
 import type { SessionFacts } from '@cursor-stream/core/sessions';
 import { escapeControls, formatCount, plural, truncate } from '@cursor-stream/core/text';
+import type { ForeignLogsFields } from '../foreign-logs/index.ts';
 import { createPalette, type Palette } from '../terminal/index.ts';
 import type { UsageGrouping, UsageOrder } from './usage-grouping.ts';
 import {
@@ -91,8 +92,11 @@ export function resolveUsageOptions(request: UsageRequest): UsageTimeResult<Usag
 export interface UsageOutput {
   /** Counts a session that ended; returns the text to write now (its row with `--by session`, else nothing). */
   add(facts: SessionFacts): string;
-  /** The rest of the text: the groups and the totals, or the end of the JSON document. */
-  end(): string;
+  /**
+   * The rest of the text: the groups and the totals, or the end of the JSON document, which lists the logs left out
+   * as not Cursor's (`foreignLogs`; stderr names them in the text form).
+   */
+  end(foreignLogs?: ForeignLogsFields): string;
 }
 
 const NUMBER_WIDTH = 12;
@@ -160,11 +164,14 @@ function createContext(options: UsageOptions) {
       return wall;
     },
     /** The JSON members after the rows: totals, the zone, and the range with what it left out. */
-    jsonTail(totals: UsageTotals): string {
+    jsonTail(totals: UsageTotals, foreignLogs: ForeignLogsFields = {}): string {
       const range = ranged
         ? `,\n  "range": ${indentJson({ since: options.since ?? null, until: options.until ?? null, sessionsOutsideRange: leftOut.outsideRange, sessionsWithoutTime: leftOut.withoutTime }, '  ')}`
         : '';
-      return `  "totals": ${indentJson(totals, '  ')},\n  "timeZone": ${JSON.stringify(clock.timeZone)}${range}\n}\n`;
+      const foreign = Object.entries(foreignLogs)
+        .map(([key, value]) => `,\n  ${JSON.stringify(key)}: ${indentJson(value, '  ')}`)
+        .join('');
+      return `  "totals": ${indentJson(totals, '  ')},\n  "timeZone": ${JSON.stringify(clock.timeZone)}${range}${foreign}\n}\n`;
     },
     /** The line under the table saying what the range left out; empty when nothing. */
     tableNote(): string {
@@ -272,10 +279,10 @@ function createSessionRows(options: UsageOptions, context: Context): UsageOutput
       const lines = groupLines(label, row, row.modelBreakdowns, SESSION_LABEL_WIDTH, palette);
       return `${first ? header() : ''}${lines.join('\n')}\n`;
     },
-    end(): string {
+    end(foreignLogs): string {
       if (options.json) {
         const open = rows === 0 ? `{\n  "sessions": [` : '\n  ';
-        return `${open}],\n${context.jsonTail(totals)}`;
+        return `${open}],\n${context.jsonTail(totals, foreignLogs)}`;
       }
       return `${rows === 0 ? header() : ''}${totalLine(totals, SESSION_LABEL_WIDTH, palette)}\n${context.tableNote()}`;
     },
@@ -299,7 +306,7 @@ function createGroupRows(options: UsageOptions, context: Context): UsageOutput {
       tally.add(keyOf(wall, facts), facts.summary.model, pricedUsage(facts, context.prices));
       return '';
     },
-    end() {
+    end(foreignLogs) {
       const groups = tally.groups(options.order);
       if (options.json) {
         const rows = groups.map(({ key, totals, modelsUsed, modelBreakdowns }) =>
@@ -308,7 +315,7 @@ function createGroupRows(options: UsageOptions, context: Context): UsageOutput {
             : { [ROW_KEYS[by]]: key, ...totals, modelsUsed, modelBreakdowns },
         );
         const elements = rows.map(jsonElement).join(',\n');
-        return `{\n  "${JSON_KEYS[by]}": [${elements === '' ? '' : `\n${elements}\n  `}],\n${context.jsonTail(tally.totals)}`;
+        return `{\n  "${JSON_KEYS[by]}": [${elements === '' ? '' : `\n${elements}\n  `}],\n${context.jsonTail(tally.totals, foreignLogs)}`;
       }
       const title = by === 'model' ? LABELS.model : `${LABELS[by]} (${context.clock.timeZone})`;
       const labels = groups.map(({ key }) => key ?? (by === 'model' ? 'model not named' : 'no time'));

@@ -33,6 +33,8 @@ export interface LogError {
   readonly path?: string;
   /** Lower-case, no trailing period: it follows the path on one line. */
   readonly message: string;
+  /** The line of the log it is about, when it is about one (the record that told another agent's log). */
+  readonly line?: number;
 }
 
 /** A value, or the {@link LogError} that prevented it. */

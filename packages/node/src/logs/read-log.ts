@@ -117,7 +117,10 @@ const NO_PROGRESS: Progress = { advance() {}, done() {} };
  */
 export function foreignProblem(foreign: ForeignLog, path: string, leftOut = false): LogError {
   const what = `line ${foreign.loc.line}: ${foreign.message}`;
-  return logError('foreign-format', leftOut ? `${what}; left out` : what, path);
+  return {
+    ...logError('foreign-format', leftOut ? `${what}; left out` : what, path),
+    line: foreign.loc.line,
+  };
 }
 
 /** Whether a log found to be another agent's is theirs from its start, as {@link FOREIGN_LOG_WINDOW_BYTES} says. */

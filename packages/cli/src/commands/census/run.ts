@@ -11,6 +11,7 @@ import {
   createCensusTally,
   formatCensusText,
 } from '@cursor-stream/inspect/census';
+import { type ForeignLogsFields, foreignLogsFields } from '@cursor-stream/inspect/foreign-logs';
 import { createPalette, shouldUseColor } from '@cursor-stream/inspect/terminal';
 import { expandLogPaths, type LogError, type Progress, readLog } from '@cursor-stream/node/logs';
 import { type CliError, cliError } from '../../io/cli-error.ts';
@@ -36,15 +37,17 @@ export interface CensusContext {
 /**
  * The census of logs and directories of logs (walked like `validate` walks them), read one after the other.
  *
- * @returns The census; logs that could not be read are listed in its `unreadable`.
+ * @returns The census; logs that could not be read are listed in its `unreadable`, and logs left out as not
+ *   Cursor's in its `foreignLogs`.
  */
 export async function censusOfLogs(
   paths: readonly string[],
   options: InputOptions,
   context: CensusContext,
-): Promise<CensusJson> {
+): Promise<CensusJson & ForeignLogsFields> {
   await loadSchemaValidators(CENSUS_VALIDATOR_KINDS);
   const tally = createCensusTally();
+  const problems: LogError[] = [];
   for (const entry of await expandLogPaths(paths, { sizes: false })) {
     const where = displayPath(entry.path);
     if ('error' in entry) {
@@ -66,6 +69,7 @@ export async function censusOfLogs(
     });
     // A log of Cursor's whose records gave no event at all still has its records held.
     if (result.ok && !result.value.leftOut) reader.onEvents([]);
+    if (result.ok) problems.push(...result.value.inputProblems);
     if (result.ok) for (const problem of result.value.inputProblems) context.onProblem?.(problem);
     if (result.ok) tally.addFile();
     else {
@@ -73,7 +77,7 @@ export async function censusOfLogs(
       context.onUnreadable?.(result.error);
     }
   }
-  return tally.result();
+  return { ...tally.result(), ...foreignLogsFields(problems) };
 }
 
 /**

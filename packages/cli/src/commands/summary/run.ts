@@ -6,6 +6,7 @@
 
 import { type BoundedSession, createBoundedSessions } from '@cursor-stream/core/sessions';
 import { displayPath } from '@cursor-stream/core/text';
+import { foreignLogsFields } from '@cursor-stream/inspect/foreign-logs';
 import {
   createInvalidLineList,
   createInvalidLinesJoin,
@@ -251,7 +252,8 @@ export async function runSummary(
   // Nothing read, nothing to sum up: the errors say why.
   if (outcome.files > 0) {
     const footer: SummaryFooter = { ...invalidLines.json(), lines, bytes };
-    await sink.end(several ? { ...footer, files: outcome.files } : footer);
+    const counted = several ? { ...footer, files: outcome.files } : footer;
+    await sink.end({ ...counted, ...foreignLogsFields(outcome.inputProblems) });
   }
   return logsExitCode(io, { ...outcome, countedElsewhere: leftOut }, SUMMARY_INVALID_LINES);
 }

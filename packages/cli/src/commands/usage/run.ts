@@ -4,6 +4,7 @@ import { createReadStream } from 'node:fs';
 import { type PriceTable, parsePriceTableText } from '@cursor-stream/core/cost';
 import { type FactsTracker, type SessionFacts, trackSessionFacts } from '@cursor-stream/core/sessions';
 import { displayPath } from '@cursor-stream/core/text';
+import { foreignLogsFields } from '@cursor-stream/inspect/foreign-logs';
 import { createPalette, shouldUseColor } from '@cursor-stream/inspect/terminal';
 import {
   createUsageOutput,
@@ -118,7 +119,7 @@ export async function writeUsage(
       whole: add,
     },
   );
-  await write(output.end());
+  await write(output.end(foreignLogsFields(outcome.inputProblems)));
   return withValueProblems(outcome, problems);
 }
 
