@@ -42,6 +42,7 @@ describe('the browser bundle', () => {
       './terminal',
       './transcript',
       './summary',
+      './foreign-logs',
       './report',
       './usage',
       './usage-grouping',
