@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type JsonObject, officialDialect } from '@cursor-stream/core';
 import {
@@ -85,6 +86,31 @@ describe('census of the hand-written drift recording', () => {
     const result = await census(['corpus/official/event-reference-session.ndjson']);
     expect(result.rows.every((row) => row.unknownFields.length === 0 && row.violations === null)).toBe(true);
   });
+});
+
+test("knows every field of the CLI's task notification, as a 2026.09 print-mode run writes it", async () => {
+  const folder = mkdtempSync(join(tmpdir(), 'cursor-stream-census-'));
+  const log = join(folder, 'task.ndjson');
+  const notification = {
+    type: 'system',
+    subtype: 'task_notification',
+    task_id: '5139d3d6-9f4a-4c53-a3c4-2b6f1c1f0e11',
+    status: 'success',
+    title: 'count files',
+    detail: 'There are 2 files: a.txt and b.txt.',
+  };
+  const init = { type: 'system', subtype: 'init', session_id: 's-1', model: 'GPT-5.4 Mini', cwd: '/work' };
+  writeFileSync(log, `${JSON.stringify(init)}\n${JSON.stringify(notification)}\n`);
+  try {
+    const result = await censusOfLogs([log], { dialect: 'auto' }, NO_STDIN);
+    expect(rowsByName(result).get('system/task_notification')).toMatchObject({
+      count: 1,
+      unknownFields: [],
+      violations: null,
+    });
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
 });
 
 describe('census of the other channels', () => {

@@ -26,6 +26,26 @@ describe('run status lines', () => {
     ]);
   });
 
+  test("say which background task finished, how, and its answer, from the CLI's task notification", () => {
+    expect([
+      statusText({
+        kind: 'task-notification',
+        status: 'success',
+        extraFields: {
+          task_id: '5139d3d6',
+          title: 'count files',
+          detail: 'There are 2 files:\na.txt and b.txt.',
+        },
+      }),
+      statusText({ kind: 'task-notification', extraFields: { title: ' ', detail: 42 } }),
+      statusText({ kind: 'task-notification', status: 'error', message: 'it failed' }),
+    ]).toEqual([
+      'task notification (success): count files: There are 2 files: a.txt and b.txt.',
+      'task notification',
+      'task notification (error): it failed',
+    ]);
+  });
+
   test('show a plan folded to one line, a question by its type and an answer with its reason', () => {
     expect([
       interactionText({

@@ -17,6 +17,8 @@ export interface RunStatus {
   readonly checkpointTurnCount?: number;
   readonly status?: string;
   readonly message?: string;
+  /** The record's fields the event does not name: a task notification's `title` and `detail` are here. */
+  readonly extraFields?: Readonly<Record<string, unknown>>;
 }
 
 /** What an interaction line reads of an `interaction` event. */
@@ -54,8 +56,23 @@ const STATUS_TEXTS: Readonly<Record<string, (status: RunStatus) => string>> = {
   compacting: () => 'compacting',
   'compact-boundary': () => 'compacted: the conversation goes on from a summary',
   'background-shell-timeout': (status) => withMessage('background shell timed out', status.message),
-  'task-notification': (status) => withMessage('task notification', status.message),
+  'task-notification': taskNotificationText,
 };
+
+/**
+ * `task notification (success): count files: There are 2 files.`: which task finished, how, and its answer. The CLI
+ * names the task in `title` and writes the subagent's last text in `detail`, fields a status event keeps as they came.
+ */
+function taskNotificationText(status: RunStatus): string {
+  const extra = status.extraFields;
+  const title =
+    typeof extra?.title === 'string' && extra.title.trim() !== '' ? oneLine(extra.title) : undefined;
+  const detail = typeof extra?.detail === 'string' ? extra.detail : undefined;
+  const how = status.status === undefined ? '' : ` (${oneLine(status.status)})`;
+  const head = `task notification${how}`;
+  const withTitle = title === undefined ? head : `${head}: ${title}`;
+  return withMessage(withTitle, status.message ?? detail);
+}
 
 /** `reconnecting (attempt 2)`, `retrying (attempt 1)`, `compacting`, ...: what happened to the run. */
 export function statusText(status: RunStatus): string {
