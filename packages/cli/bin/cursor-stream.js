@@ -33,13 +33,19 @@ try {
   process.exit(2);
 }
 
-// A reader that stops early (`| head`) closes the pipe: stop quietly rather than die on EPIPE. Any other failure to
-// write the output (a full disk) is an I/O error: one line, exit code 2.
+// A reader that stops early (`| head`) closes the pipe: stop quietly rather than die on EPIPE, with the exit code of a
+// command ended by SIGPIPE (128 + 13), as `cat` would have: the command did not finish, so it cannot say 0 (no
+// problems) when a pipeline's status is checked (`set -o pipefail`). Any other failure to write the output (a full
+// disk) is an I/O error: one line, exit code 2.
+const EXIT_BROKEN_PIPE = 141;
 process.stdout.on('error', (error) => {
-  if (error.code === 'EPIPE') process.exit(0);
+  if (error.code === 'EPIPE') process.exit(EXIT_BROKEN_PIPE);
   process.stderr.write(`cursor-stream: cannot write the output: ${error.message}\n`);
   process.exit(2);
 });
+// stderr that cannot be written (its reader gone, a full disk) leaves nowhere to say anything: what is said there is
+// dropped, and the command (or the relay server) goes on.
+process.stderr.on('error', () => {});
 
 // A failure the command did not catch (a bug of its own, thrown from a callback) is said in one line, never as a
 // stack trace, with the exit code of such failures.

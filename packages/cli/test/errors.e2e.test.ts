@@ -189,3 +189,41 @@ describe('an output that is one of the logs read', () => {
     expect((await runCli(['report', log, '-o', page])).code).toBe(0);
   });
 });
+
+describe('output streams whose reader goes away', () => {
+  /** A log whose normalized events are many pipe buffers long, with invalid lines: `validate` exits 1 on it. */
+  async function longLog(): Promise<string> {
+    const path = join(scratch, 'long.ndjson');
+    const recording = await readFile(join(REPO_ROOT, RECORDING), 'utf8');
+    await writeFile(path, `${recording.repeat(400)}not a record\n`);
+    return path;
+  }
+
+  /** Runs the CLI with its stdout or stderr a pipe that is closed after the first bytes come out of it. */
+  async function closingEarly(args: string[], stream: 'stdout' | 'stderr') {
+    const { spawn } = await import('node:child_process');
+    const child = spawn(process.execPath, [CLI_BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const other = stream === 'stdout' ? child.stderr : child.stdout;
+    let kept = '';
+    other.on('data', (chunk: Buffer) => {
+      kept += chunk.toString();
+    });
+    const closing = child[stream];
+    if (stream === 'stderr') closing.destroy();
+    else closing.once('data', () => closing.destroy());
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    return { code, kept };
+  }
+
+  test("a stdout closed early (| head) exits 141, as SIGPIPE's, never 0 (no problems) nor a stack trace", async () => {
+    const run = await closingEarly(['normalize', await longLog()], 'stdout');
+    expect(run).toEqual({ code: 141, kept: '' });
+  });
+
+  test('a stderr that cannot be written is no failure of the command: it exits as it would have', async () => {
+    const path = await longLog();
+    const run = await closingEarly(['validate', path], 'stderr');
+    expect(run.code).toBe(1);
+    expect(run.kept).toContain('not a record');
+  });
+});
