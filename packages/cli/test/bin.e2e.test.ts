@@ -36,6 +36,22 @@ describe.skipIf(BUSYBOX === undefined)('the bin under BusyBox env', () => {
 if (BUSYBOX === undefined)
   test.skip('the bin under BusyBox env (needs busybox: apt-get install busybox)', () => {});
 
+describe.skipIf(process.platform !== 'linux')('a code cache folder where no folder can be made', () => {
+  // procfs answers ENOENT to mkdir under a folder that is there, where Node's recursive mkdir retries forever.
+  test.each([
+    ['XDG_CACHE_HOME', '/proc'],
+    ['NODE_COMPILE_CACHE', '/proc/cursor-stream-cache'],
+  ])('%s=%s only costs the speed: the command ends', (name, value) => {
+    const run = spawnSync(process.execPath, [BIN, '--version'], {
+      env: { ...process.env, [name]: value },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect([run.status, run.stderr]).toEqual([0, '']);
+    expect(run.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+});
+
 /** The size of the young generation as the process exits, printed on stderr by a module loaded first. */
 const PRINT_NEW_SPACE = `data:text/javascript,${encodeURIComponent(
   [

@@ -176,12 +176,33 @@ function readOwnCache(path: string): Buffer | undefined {
   }
 }
 
+/** The most missing folders above the cache's that are made for it; a deeper path is no cache folder anyone meant. */
+const MAX_DIRECTORIES_MADE = 32;
+
+/**
+ * Makes `dir` and the missing folders above it, one at a time. Not `mkdirSync`'s `recursive`: on a file system that
+ * answers ENOENT for a folder whose parent is there (procfs, sysfs), Node's recursive mkdir retries forever, and a
+ * cache folder set there would keep the process from ever exiting.
+ */
+function makeDirectory(dir: string, parentsLeft: number): void {
+  try {
+    mkdirSync(dir, { mode: 0o700 });
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === 'EEXIST') return;
+    const parent = dirname(dir);
+    if (code !== 'ENOENT' || parent === dir || parentsLeft === 0) throw error;
+    makeDirectory(parent, parentsLeft - 1);
+    mkdirSync(dir, { mode: 0o700 });
+  }
+}
+
 function writeCache(file: CacheFile, data: Buffer): void {
   // Created here and now ('wx'): never written through a file or link that was there before. A rename replaces the
   // cache at once: a run starting meanwhile reads the old cache or the new, never half of one.
   const partial = `${file.path}.${process.pid}.partial`;
   try {
-    mkdirSync(file.dir, { recursive: true, mode: 0o700 });
+    makeDirectory(file.dir, MAX_DIRECTORIES_MADE);
     writeFileSync(partial, data, { mode: 0o600, flag: 'wx' });
     renameSync(partial, file.path);
   } catch {
