@@ -109,3 +109,49 @@ describe('cursor-stream bench', () => {
     expect(run.stderr).toMatch(/^cursor-stream: [^\n]+\n$/);
   });
 });
+
+describe.skipIf(process.platform !== 'linux')('bench ended by a signal sent to it alone', () => {
+  /** The pids of the processes whose parent is `pid`, from procfs. */
+  async function childrenOf(pid: number): Promise<number[]> {
+    const { readdir, readFile: read } = await import('node:fs/promises');
+    const tasks = await readdir(`/proc/${pid}/task`).catch(() => []);
+    const lists = await Promise.all(
+      tasks.map((task) => read(`/proc/${pid}/task/${task}/children`, 'utf8').catch(() => '')),
+    );
+    return lists.flatMap((list) => list.split(' ').filter(Boolean).map(Number));
+  }
+
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  test.each(['SIGTERM', 'SIGINT'] as const)(
+    'on %s ends its run in a fresh process with it, and exits as the signal would',
+    async (signal) => {
+      const { spawn } = await import('node:child_process');
+      const { CLI_BIN } = await import('@cursor-stream/test-kit/run-cli');
+      const { constants } = await import('node:os');
+      const long = join(scratch, `long-${signal}.ndjson`);
+      await writeFile(long, (await readFile(join(REPO_ROOT, RECORDING), 'utf8')).repeat(40_000));
+      const bench = spawn(process.execPath, [CLI_BIN, 'bench', '--runs', '5', long], { stdio: 'ignore' });
+      const exited = new Promise<number | null>((resolve) => bench.on('exit', resolve));
+      let runs: number[] = [];
+      for (let tries = 0; runs.length === 0 && tries < 200; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        runs = await childrenOf(bench.pid ?? 0);
+      }
+      expect(runs.length).toBeGreaterThan(0);
+      bench.kill(signal);
+      expect(await exited).toBe(128 + constants.signals[signal]);
+      for (let tries = 0; runs.some(alive) && tries < 100; tries++)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(runs.filter(alive)).toEqual([]);
+    },
+    60_000,
+  );
+});

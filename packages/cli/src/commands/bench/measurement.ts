@@ -4,8 +4,8 @@
  * entry, which is not published.
  */
 
-import { execFile } from 'node:child_process';
-import { cpus, release, totalmem, type } from 'node:os';
+import { type ChildProcess, execFile } from 'node:child_process';
+import { constants, cpus, release, totalmem, type } from 'node:os';
 
 /** The machine a measurement was taken on, for the report. */
 export interface MachineInfo {
@@ -65,9 +65,35 @@ export type FreshProcessOutcome =
   | { ok: true; value: object }
   | { ok: false; failure: string | undefined; stderr: string };
 
+/** The signals that end a measuring process; its runs in fresh processes end with it. */
+const ENDING_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/** The fresh processes running now. */
+const running = new Set<ChildProcess>();
+
+/**
+ * Ends the runs in fresh processes, then this process as the signal would have. A run is a child of its own: ended
+ * by a supervisor, a timeout or `kill` sent to this process alone (not its group, as Ctrl-C is), it would otherwise
+ * go on reading a whole log at full speed after the measurement it was for is gone.
+ */
+function endWithRuns(signal: (typeof ENDING_SIGNALS)[number]): void {
+  for (const child of running) child.kill('SIGKILL');
+  process.exit(128 + constants.signals[signal]);
+}
+
+function track(child: ChildProcess): void {
+  if (running.size === 0) for (const signal of ENDING_SIGNALS) process.on(signal, endWithRuns);
+  running.add(child);
+}
+
+function untrack(child: ChildProcess): void {
+  running.delete(child);
+  if (running.size === 0) for (const signal of ENDING_SIGNALS) process.off(signal, endWithRuns);
+}
+
 /**
  * Runs `script` with `args` in a fresh Node process, so that no run inherits another's JIT state, heap or caches,
- * and reads back the JSON object on the last line it prints.
+ * and reads back the JSON object on the last line it prints. The process ends with this one.
  */
 export function runInFreshProcess(
   script: string,
@@ -76,14 +102,16 @@ export function runInFreshProcess(
 ): Promise<FreshProcessOutcome> {
   const { nodeFlags = [], cwd, timeoutMs = 0 } = options;
   return new Promise((resolve) => {
-    execFile(
+    const child = execFile(
       process.execPath,
       [...nodeFlags, script, ...args],
       { cwd, timeout: timeoutMs, maxBuffer: 1 << 20 },
       (error, stdout, stderr) => {
+        untrack(child);
         const value = error === null ? lastJsonLine(stdout) : undefined;
         resolve(value !== undefined ? { ok: true, value } : { ok: false, failure: error?.message, stderr });
       },
     );
+    track(child);
   });
 }
