@@ -190,6 +190,53 @@ describe('an output that is one of the logs read', () => {
   });
 });
 
+describe('an output that would be one of the logs read', () => {
+  test('report and export refuse standard input by its /dev names when the log comes on it, and leave the log', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const { openSync, closeSync } = await import('node:fs');
+    const log = join(scratch, 'stdin-victim.ndjson');
+    const text = await readFile(RECORDING, 'utf8');
+    await writeFile(log, text);
+    for (const args of [
+      ['report', '-', '-o', '/dev/stdin'],
+      ['export', '--format', 'otlp', '-', '-o', '/dev/fd/0'],
+    ]) {
+      const input = openSync(log, 'r');
+      try {
+        const run = spawnSync(process.execPath, [CLI_BIN, ...args], {
+          stdio: [input, 'pipe', 'pipe'],
+          encoding: 'utf8',
+        });
+        expect([run.status, run.stderr]).toEqual([
+          2,
+          `cursor-stream: ${args.at(-1)}: -o names a log this command reads (standard input): it would be lost\n`,
+        ]);
+      } finally {
+        closeSync(input);
+      }
+      expect(await readFile(log, 'utf8')).toBe(text);
+    }
+  });
+
+  test('a new output named like a log inside a folder read is refused, as the walk would read it back', async () => {
+    const folder = join(scratch, 'walked');
+    await mkdir(join(folder, 'deeper'), { recursive: true });
+    await writeFile(join(folder, 'run.ndjson'), await readFile(RECORDING, 'utf8'));
+    for (const output of [join(folder, 'report.log'), join(folder, 'deeper', 'out.ndjson')]) {
+      const run = await runCli(['report', folder, '-o', output]);
+      expect([run.code, run.stderr]).toEqual([
+        2,
+        `cursor-stream: ${output}: -o is a log name in a folder this command reads (${folder}): it would read its own output; write it elsewhere or name it otherwise\n`,
+      ]);
+    }
+    // A page, or a log beside the folder, is written as always.
+    expect((await runCli(['report', folder, '-o', join(folder, 'report.html')])).code).toBe(0);
+    expect(
+      (await runCli(['export', '--format', 'otlp', folder, '-o', join(scratch, 'walked.jsonl')])).code,
+    ).toBe(0);
+  });
+});
+
 describe('output streams whose reader goes away', () => {
   /** A log whose normalized events are many pipe buffers long, with invalid lines: `validate` exits 1 on it. */
   async function longLog(): Promise<string> {
