@@ -169,3 +169,53 @@ describe('summary --json of one log that mixes the CLI’s records and SDK messa
     }
   });
 });
+
+describe('summary of standard input that fails part-way (the connection it comes on is reset)', () => {
+  /** Runs summary on a socket that delivers `sessions` copies of the recording, then resets the connection. */
+  async function summaryOfResetInput(args: string[], sessions: number) {
+    const { createServer, connect } = await import('node:net');
+    const { spawn } = await import('node:child_process');
+    const { CLI_BIN } = await import('@cursor-stream/test-kit/run-cli');
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address() as { port: number };
+    const accepted = new Promise<import('node:net').Socket>((resolve) => server.once('connection', resolve));
+    const client = connect(address.port, '127.0.0.1');
+    await new Promise<void>((resolve) => client.once('connect', resolve));
+    const peer = await accepted;
+    const child = spawn(process.execPath, [CLI_BIN, ...args], { stdio: [client, 'pipe', 'pipe'] });
+    client.destroy();
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const code = new Promise<number | null>((resolve) => child.on('close', resolve));
+    await new Promise<void>((resolve) => peer.write(recording.toString().repeat(sessions), () => resolve()));
+    // Time for the command to read what came before the reset.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    peer.resetAndDestroy();
+    server.close();
+    return { code: await code, stdout, stderr };
+  }
+
+  test('--json still writes a whole document of the sessions read, and exits 2 saying why', async () => {
+    const run = await summaryOfResetInput(['summary', '--json', '-'], 3);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^cursor-stream: <stdin>: [^\n]+\n$/);
+    const document = JSON.parse(run.stdout) as { sessions: { sessionId: string }[] };
+    expect(document.sessions.map((session) => session.sessionId)).toEqual(
+      Array(3).fill('c6b62c6f-7ead-4fd6-9922-e952131177ff'),
+    );
+  });
+
+  test('the table still shows the sessions read, and its input line', async () => {
+    const run = await summaryOfResetInput(['summary', '-'], 2);
+    expect(run.code).toBe(2);
+    expect(run.stdout.match(/c6b62c6f-7ead-4fd6-9922-e952131177ff/g)).toHaveLength(2);
+    expect(run.stdout).toMatch(/\ninput [^\n]*2 sessions[^\n]*\n$/);
+  });
+});

@@ -289,7 +289,12 @@ async function readSource(source: LogSource, options: ReadLogOptions): Promise<L
     for (;;) {
       const pulled = chunks.next();
       const next = pulled instanceof Promise ? await pulled : pulled;
-      if (!next.ok) return next;
+      if (!next.ok) {
+        // A read that fails part-way (a reset connection, a disk error) still hands on what was read, as a log cut
+        // there would: a command that wrote some sessions ends its output whole, and the error says why it stopped.
+        if (counter.bytes > 0) await pass(normalizer.end(), true);
+        return next;
+      }
       const chunk = next.value;
       if (chunk === null) break;
       const notTextReason = sniffer.check(chunk);
@@ -328,7 +333,8 @@ async function readSource(source: LogSource, options: ReadLogOptions): Promise<L
 
 /**
  * Reads one log through the normalizer. I/O failures (missing, unreadable, a directory, not text, bad gzip) come
- * back as a {@link LogError}; bad lines inside the log are `invalid-line` events, counted in the stats.
+ * back as a {@link LogError}; bad lines inside the log are `invalid-line` events, counted in the stats. A read that
+ * fails part-way has handed on the events of what it read first, ended as a log cut there would be.
  *
  * @param path - A file path, or `-` for standard input.
  */

@@ -63,6 +63,8 @@ interface SummarySink {
   flush(): Promise<void>;
   /** Writes the footer, and what is left. */
   end(footer: SummaryFooter): Promise<void>;
+  /** Whether a session has been taken: the document is begun, and must be ended whatever comes. */
+  begun(): boolean;
 }
 
 /** Characters of session blocks gathered before they are written to a pipe or a file. */
@@ -89,20 +91,25 @@ function summarySink(options: SummaryOptions, io: CliIo): SummarySink {
   };
   const color = shouldUseColor({ isTTY: io.stdout.isTTY, env: io.env });
   const palette = createPalette(color);
+  let sessions = 0;
+  const begun = () => sessions > 0;
   if (options.json) {
     const writer = createSummaryJsonWriter(write);
     return {
       color,
       palette,
-      block: writer.sessionBlock,
+      block(text) {
+        sessions += 1;
+        return writer.sessionBlock(text);
+      },
       flush,
+      begun,
       async end(footer) {
         await writer.end(footer);
         await writePending();
       },
     };
   }
-  let sessions = 0;
   return {
     color,
     palette,
@@ -111,6 +118,7 @@ function summarySink(options: SummaryOptions, io: CliIo): SummarySink {
       return write(text);
     },
     flush,
+    begun,
     async end(footer) {
       await write(`${summaryFooterLine(footer, sessions, palette)}\n`);
       await writePending();
@@ -177,9 +185,10 @@ async function summarizeHere(
       await flush();
     },
   });
-  if (!result.ok) return result;
+  // A log that failed part-way has its sessions read so far, the last cut where the reading stopped.
   sessions.end();
   await flush();
+  if (!result.ok) return result;
   return { ok: true, value: { stats: result.value, invalidLines: invalidLines.json() } };
 }
 
@@ -249,8 +258,9 @@ export async function runSummary(
     bytes += stats.bytes;
     return { ok: true, value: stats };
   });
-  // Nothing read, nothing to sum up: the errors say why.
-  if (outcome.files > 0) {
+  // Nothing read, nothing to sum up: the errors say why. A log that failed part-way, after sessions were written (a
+  // read error, a file cut short under the ranges' readers), still gets them and a whole document.
+  if (outcome.files > 0 || sink.begun()) {
     const footer: SummaryFooter = { ...invalidLines.json(), lines, bytes };
     const counted = several ? { ...footer, files: outcome.files } : footer;
     await sink.end({ ...counted, ...foreignLogsFields(outcome.inputProblems) });
