@@ -237,6 +237,53 @@ describe('an output that would be one of the logs read', () => {
   });
 });
 
+describe('standard output written into a log the command reads (> logs/all.log, >> run.ndjson)', () => {
+  /** Runs the CLI with its standard output appended to `output`, and standard input from `input` when given. */
+  async function intoFile(args: string[], output: string, input?: string) {
+    const { spawnSync } = await import('node:child_process');
+    const { openSync, closeSync } = await import('node:fs');
+    const out = openSync(output, 'a');
+    const stdin = input === undefined ? 'ignore' : openSync(input, 'r');
+    try {
+      const run = spawnSync(process.execPath, [CLI_BIN, ...args], {
+        stdio: [stdin, out, 'pipe'],
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      return { code: run.status, stderr: run.stderr };
+    } finally {
+      closeSync(out);
+      if (typeof stdin === 'number') closeSync(stdin);
+    }
+  }
+  const refused = (path: string) =>
+    `cursor-stream: ${path}: is where this command's standard output goes: reading it would read its own output\n`;
+
+  test.each(['render', 'normalize', 'summary'])(
+    '%s of a folder refuses the log its output goes to, reads the others, and ends',
+    async (command) => {
+      const folder = join(scratch, `into-${command}`);
+      await mkdir(folder, { recursive: true });
+      const log = join(folder, 'run.ndjson');
+      await writeFile(log, `${await readFile(RECORDING, 'utf8')}not a record\n`);
+      const output = join(folder, 'all.log');
+      const run = await intoFile([command, folder], output);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(refused(output));
+      expect((await readFile(output, 'utf8')).length).toBeLessThan(100_000);
+    },
+  );
+
+  test('normalize of a log appended to itself, by name or on standard input, refuses it and leaves it', async () => {
+    const log = join(scratch, 'self.ndjson');
+    const text = await readFile(RECORDING, 'utf8');
+    await writeFile(log, text);
+    expect(await intoFile(['normalize', log], log)).toEqual({ code: 2, stderr: refused(log) });
+    expect(await intoFile(['normalize', '-'], log, log)).toEqual({ code: 2, stderr: refused('<stdin>') });
+    expect(await readFile(log, 'utf8')).toBe(text);
+  });
+});
+
 describe('output streams whose reader goes away', () => {
   /** A log whose normalized events are many pipe buffers long, with invalid lines: `validate` exits 1 on it. */
   async function longLog(): Promise<string> {

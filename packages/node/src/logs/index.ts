@@ -19,7 +19,7 @@ export {
   type SessionVisitor,
   visitLogSessions,
 } from './log-sessions.ts';
-export { type LogSource, type OpenLogOptions, openLog } from './open-log.ts';
+export { isStandardOutput, type LogSource, type OpenLogOptions, openLog } from './open-log.ts';
 export type { Progress } from './progress.ts';
 export { type LogReadFacts, type LogsReadOutcome, readEachLog } from './read-each-log.ts';
 export {

@@ -47,14 +47,46 @@ async function* bytesOf(source: AsyncIterable<Uint8Array | string>): AsyncGenera
   for await (const chunk of source) yield typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
 }
 
-/** What standard input is: its size when it is a file, or that it is a directory (`< dir`), which cannot be read. */
-function stdinKind(): { size: number | undefined; directory: boolean } {
+/** What standard input is: its size when it is a file, that it is a directory (`< dir`), or this process's output. */
+function stdinKind(): { size: number | undefined; directory: boolean; output: boolean } {
   try {
     const stats = fstatSync(0);
-    return { size: stats.isFile() ? stats.size : undefined, directory: stats.isDirectory() };
+    const size = stats.isFile() ? stats.size : undefined;
+    return { size, directory: stats.isDirectory(), output: isStandardOutput(stats) };
   } catch {
-    return { size: undefined, directory: false };
+    return { size: undefined, directory: false, output: false };
   }
+}
+
+/** The regular file this process's standard output is written to, as `fstat` names it; `null` when it is none. */
+let standardOutputFile: { dev: number; ino: number } | null | undefined;
+
+/**
+ * Whether a file is the one this process's standard output writes to (`render logs/ > logs/all.log`, `normalize
+ * run.ndjson >> run.ndjson`). Such a log is never read: each line read there would become more output to read, and
+ * the command would run until the disk is full.
+ */
+export function isStandardOutput(stats: { dev: number; ino: number; isFile(): boolean }): boolean {
+  if (standardOutputFile === undefined) {
+    try {
+      const output = fstatSync(1);
+      standardOutputFile = output.isFile() ? { dev: output.dev, ino: output.ino } : null;
+    } catch {
+      standardOutputFile = null;
+    }
+  }
+  return (
+    standardOutputFile !== null &&
+    stats.isFile() &&
+    stats.dev === standardOutputFile.dev &&
+    stats.ino === standardOutputFile.ino
+  );
+}
+
+/** The error for a log that is this process's own output (see {@link isStandardOutput}). */
+function ownOutput(path: string): LogResult<LogSource> {
+  const message = "is where this command's standard output goes: reading it would read its own output";
+  return { ok: false, error: logError('usage', message, path) };
 }
 
 /** Reads between two turns of the event loop while reading a file synchronously: 1 MiB. */
@@ -203,7 +235,7 @@ const OPEN_WITHOUT_WAITING = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
  * anything else (a directory, a pipe, a device, a path that cannot be opened), which the asynchronous way opens and
  * reports on.
  */
-function openRegularFile(path: string, listedAsFile: boolean): LogSource | undefined {
+function openRegularFile(path: string, listedAsFile: boolean): LogResult<LogSource> | undefined {
   let fd: number;
   try {
     // A stat per log is a tenth of what a small log costs: not repeated for a path just listed as a regular file.
@@ -217,12 +249,16 @@ function openRegularFile(path: string, listedAsFile: boolean): LogSource | undef
     // The path may have been replaced between the stat and the open.
     const stats = fstatSync(fd);
     if (!stats.isFile()) throw new Error('not a regular file');
+    if (isStandardOutput(stats)) {
+      closeSync(fd);
+      return ownOutput(path);
+    }
     size = stats.size;
   } catch {
     closeSync(fd);
     return undefined;
   }
-  return regularFileSource(path, fd, size, () => closeSync(fd));
+  return { ok: true, value: regularFileSource(path, fd, size, () => closeSync(fd)) };
 }
 
 /**
@@ -232,9 +268,10 @@ function openRegularFile(path: string, listedAsFile: boolean): LogSource | undef
  */
 export async function openLog(path: string, options: OpenLogOptions = {}): Promise<LogResult<LogSource>> {
   if (path === '-') {
-    const { size, directory } = stdinKind();
+    const { size, directory, output } = stdinKind();
     if (directory)
       return { ok: false, error: logError('is-a-directory', 'is a directory, not a log file', path) };
+    if (output) return ownOutput(path);
     const source: LogSource = {
       path,
       size,
@@ -245,7 +282,7 @@ export async function openLog(path: string, options: OpenLogOptions = {}): Promi
   }
   const regular =
     options.follow === undefined ? openRegularFile(path, options.regularFile === true) : undefined;
-  if (regular !== undefined) return { ok: true, value: regular };
+  if (regular !== undefined) return regular;
   let handle: FileHandle;
   try {
     handle = await open(path, 'r');
@@ -257,6 +294,10 @@ export async function openLog(path: string, options: OpenLogOptions = {}): Promi
     if (stats.isDirectory()) {
       await handle.close();
       return { ok: false, error: logError('is-a-directory', 'is a directory, not a log file', path) };
+    }
+    if (isStandardOutput(stats)) {
+      await handle.close();
+      return ownOutput(path);
     }
     if (options.follow !== undefined && !stats.isFile()) {
       // Following reads at offsets as the file grows, which a pipe or a device cannot do.

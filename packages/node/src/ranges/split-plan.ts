@@ -12,6 +12,7 @@ import {
   FOREIGN_LOG_WINDOW_BYTES,
   hasGzipExtension,
   isForeignFromStart,
+  isStandardOutput,
   SNIFF_PREFIX_BYTES,
   startsLikeGzip,
 } from '../logs/index.ts';
@@ -181,7 +182,9 @@ function proposeCuts(fd: number, size: number, rangeBytes: number): number[] {
 
 function planOpened(fd: number, path: string, options: SplitOptions): SplitPlan | null {
   const stats = fstatSync(fd);
-  if (!stats.isFile() || stats.size < options.splitBytes || !plainText(fd, path)) return null;
+  // This process's own output is refused by the one thread's reader.
+  if (!stats.isFile() || isStandardOutput(stats)) return null;
+  if (stats.size < options.splitBytes || !plainText(fd, path)) return null;
   const dialect = detectDialect(fd, options);
   if (dialect === undefined) return null;
   const starts = proposeCuts(fd, stats.size, rangeBytesFor(options.splitBytes));
