@@ -615,13 +615,18 @@ function realRoot(root: string): string {
  * (both with `?after=ID` or `Last-Event-ID`, and `?format=canonical|payload-envelope|ai-sdk`), and `/` is the live
  * page. Runs a previous relay left in flight in `dataDir` are marked `interrupted`.
  *
- * @throws RelayConfigError with code `token-required` for a non-loopback `host` without a `token`,
+ * @throws RelayConfigError with code `token-required` for a non-loopback `host` without a `token`, or a `token` of white
+ *   space only,
  *   `data-dir-unusable` when `dataDir` cannot hold runs, `invalid-limit` for a limit that is not a positive integer.
  */
 export function createRelayServer(options: RelayServerOptions): RelayServer {
   const host = options.host ?? '127.0.0.1';
   if (!isLoopbackHost(host) && (options.token === undefined || options.token === '')) {
     throw new RelayConfigError('token-required', `listening on ${host} (not loopback) requires a token`);
+  }
+  // A template or a secret file gone wrong gives ' ' or '\n': anyone would pass with `?token=%20`.
+  if (options.token !== undefined && options.token !== '' && options.token.trim() === '') {
+    throw new RelayConfigError('token-required', 'the token is only white space, which anyone could send');
   }
   const given = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const log = (line: string) => {

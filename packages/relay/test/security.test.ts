@@ -59,6 +59,21 @@ describe('binding', () => {
     }
   });
 
+  test.each([' ', '\t', '\n \n'])(
+    'a token of white space only (%j) refuses to start, on any address',
+    (token) => {
+      for (const host of ['0.0.0.0', '127.0.0.1']) {
+        let code: string | undefined;
+        try {
+          void createRelayServer({ dataDir: join(space.dir, 'x'), host, token }).close();
+        } catch (error) {
+          code = (error as RelayConfigError).code;
+        }
+        expect(code).toBe('token-required');
+      }
+    },
+  );
+
   test('`serve --host 0.0.0.0` without a token exits 2 with one line', async () => {
     const { code, stderr } = await serveExit(['--host', '0.0.0.0', '--data-dir', join(space.dir, 'cli')], {
       CURSOR_STREAM_TOKEN: undefined,
