@@ -7,7 +7,6 @@
 import { randomBytes } from 'node:crypto';
 import {
   closeSync,
-  mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
@@ -18,6 +17,7 @@ import {
 } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { join } from 'node:path';
+import { makeDirectories } from '@cursor-stream/node/make-directories';
 import type { RunFailure } from './log-events.ts';
 
 /** How a run stands. `interrupted`: the relay stopped while the run was in flight. */
@@ -134,7 +134,7 @@ async function openReader(path: string): Promise<FileHandle | undefined> {
  */
 export function createFileRunStore(dataDir: string): RunStore {
   const runsDir = join(dataDir, 'runs');
-  mkdirSync(runsDir, { recursive: true });
+  makeDirectories(runsDir);
   for (const name of readdirSync(runsDir)) {
     if (name.endsWith(PARTIAL_JOURNAL)) rmSync(join(runsDir, name), { force: true });
   }

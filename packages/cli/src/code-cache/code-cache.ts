@@ -15,7 +15,6 @@ import {
   closeSync,
   constants,
   fstatSync,
-  mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
@@ -28,6 +27,7 @@ import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { Script } from 'node:vm';
+import { makeDirectories } from '@cursor-stream/node/make-directories';
 
 /** The first line the build gives a bundle: the hex digest of everything after it. */
 const KEY_LINE = /^\/\/ code-cache-key: ([0-9a-f]{16,128})\n/;
@@ -176,33 +176,12 @@ function readOwnCache(path: string): Buffer | undefined {
   }
 }
 
-/** The most missing folders above the cache's that are made for it; a deeper path is no cache folder anyone meant. */
-const MAX_DIRECTORIES_MADE = 32;
-
-/**
- * Makes `dir` and the missing folders above it, one at a time. Not `mkdirSync`'s `recursive`: on a file system that
- * answers ENOENT for a folder whose parent is there (procfs, sysfs), Node's recursive mkdir retries forever, and a
- * cache folder set there would keep the process from ever exiting.
- */
-function makeDirectory(dir: string, parentsLeft: number): void {
-  try {
-    mkdirSync(dir, { mode: 0o700 });
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    if (code === 'EEXIST') return;
-    const parent = dirname(dir);
-    if (code !== 'ENOENT' || parent === dir || parentsLeft === 0) throw error;
-    makeDirectory(parent, parentsLeft - 1);
-    mkdirSync(dir, { mode: 0o700 });
-  }
-}
-
 function writeCache(file: CacheFile, data: Buffer): void {
   // Created here and now ('wx'): never written through a file or link that was there before. A rename replaces the
   // cache at once: a run starting meanwhile reads the old cache or the new, never half of one.
   const partial = `${file.path}.${process.pid}.partial`;
   try {
-    makeDirectory(file.dir, MAX_DIRECTORIES_MADE);
+    makeDirectories(file.dir, 0o700);
     writeFileSync(partial, data, { mode: 0o600, flag: 'wx' });
     renameSync(partial, file.path);
   } catch {
