@@ -297,3 +297,44 @@ describe('normalize of several logs', () => {
     ]);
   });
 });
+
+describe('logs whose names hold a newline, and a backslash and an n', () => {
+  // A name with a newline escaped for a terminal reads as another name; JSON is for programs, which must be able to
+  // open the file they are told about, and JSON escapes any character itself.
+  test('summary, usage, census and normalize name each by its own name in JSON, and two names stay two', async () => {
+    const { mkdtemp, mkdir, copyFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join: joinPath } = await import('node:path');
+    const { RECORDING, runCli: run } = await import('@cursor-stream/test-kit/run-cli');
+    const { REPO_ROOT: root } = await import('@cursor-stream/test-kit/corpus');
+    const folder = joinPath(await mkdtemp(joinPath(tmpdir(), 'cursor-stream-names-')), 'logs');
+    await mkdir(folder);
+    const names = ['a\nb.ndjson', 'a\\nb.ndjson'].map((name) => joinPath(folder, name));
+    for (const name of names) await copyFile(joinPath(root, RECORDING), name);
+    const [summary, usage, census, normalize] = await Promise.all([
+      run(['summary', '--json', folder]),
+      run(['usage', '--json', '--by', 'session', folder]),
+      run(['census', '--json', folder]),
+      run(['normalize', folder]),
+    ]);
+    const sorted = [...names].sort();
+    expect(
+      JSON.parse(summary.stdout)
+        .sessions.map((session: { file: string }) => session.file)
+        .sort(),
+    ).toEqual(sorted);
+    expect(
+      JSON.parse(usage.stdout)
+        .sessions.map((row: { file: string }) => row.file)
+        .sort(),
+    ).toEqual(sorted);
+    expect(JSON.parse(census.stdout).rows[0].first.path).toBe(sorted[0]);
+    const files = new Set(
+      normalize.stdout
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { file: string }).file),
+    );
+    expect([...files].sort()).toEqual(sorted);
+  });
+});

@@ -33,6 +33,15 @@ export function displayPath(path: string): string {
 }
 
 /**
+ * How a log's path appears in the JSON a command writes (the `file` of a session, an event, a usage row): as it is,
+ * since JSON escapes any character and a program reading it must be able to open the file, with `-` (standard input)
+ * as `<stdin>`, as {@link displayPath} names it. A view prints it through `escapeControls`.
+ */
+export function jsonPath(path: string): string {
+  return path === '-' ? '<stdin>' : path;
+}
+
+/**
  * How a URL appears in messages: each query parameter's value masked (`?api-key=***`), as some services take their
  * key there, and messages are printed and logged. Text that is no URL is returned as it is.
  */

@@ -14,6 +14,7 @@ export {
   formatBytes,
   formatCount,
   formatDuration,
+  jsonPath,
   plural,
   truncate,
   truncateMiddle,

@@ -3,7 +3,7 @@
  * reading the document needs to know as well that a log it passed was read and not counted, and why.
  */
 
-import { displayPath } from '@cursor-stream/core/text';
+import { jsonPath } from '@cursor-stream/core/text';
 
 /** A log left out as another agent's (or as mixing another agent's records in), as a JSON document lists it. */
 export interface ForeignLogJson {
@@ -43,7 +43,7 @@ export function foreignLogsFields(problems: readonly LogProblemLike[]): ForeignL
       omitted += 1;
       continue;
     }
-    const file = problem.path === undefined ? '-' : displayPath(problem.path);
+    const file = jsonPath(problem.path ?? '-');
     listed.push({ file, line: problem.line ?? null, message: problem.message });
   }
   if (listed.length === 0) return {};

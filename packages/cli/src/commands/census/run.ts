@@ -1,7 +1,7 @@
 /** `cursor-stream census`: what the schemas and the canonical model do not know about a set of logs. */
 
 import { loadSchemaValidators } from '@cursor-stream/core/normalize';
-import { displayPath } from '@cursor-stream/core/text';
+import { jsonPath } from '@cursor-stream/core/text';
 import {
   CENSUS_VALIDATOR_KINDS,
   type CensusJson,
@@ -49,7 +49,7 @@ export async function censusOfLogs(
   const tally = createCensusTally();
   const problems: LogError[] = [];
   for (const entry of await expandLogPaths(paths, { sizes: false })) {
-    const where = displayPath(entry.path);
+    const where = jsonPath(entry.path);
     if ('error' in entry) {
       tally.addUnreadable({ path: where, code: entry.error.code, message: entry.error.message });
       context.onUnreadable?.(entry.error);

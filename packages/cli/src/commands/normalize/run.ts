@@ -3,7 +3,7 @@
  * ranges on worker threads, with the same output.
  */
 
-import { displayPath } from '@cursor-stream/core/text';
+import { jsonPath } from '@cursor-stream/core/text';
 import {
   expandLogPaths,
   type LogResult,
@@ -97,7 +97,7 @@ export async function runNormalize(
   const several = entries.length > 1;
   const redaction = await startRedaction(options.redact, io);
   const outcome = await readEachLog(entries, async (path) => {
-    const file = several ? displayPath(path) : undefined;
+    const file = several ? jsonPath(path) : undefined;
     const foreignLogs = foreignLogsOf(path, several);
     if (redaction.redactor !== undefined)
       return normalizeHere(path, file, { ...options, foreignLogs, redactor: redaction.redactor }, io);

@@ -5,7 +5,7 @@
  */
 
 import { type BoundedSession, createBoundedSessions } from '@cursor-stream/core/sessions';
-import { displayPath } from '@cursor-stream/core/text';
+import { jsonPath } from '@cursor-stream/core/text';
 import { foreignLogsFields } from '@cursor-stream/inspect/foreign-logs';
 import {
   createInvalidLineList,
@@ -247,7 +247,7 @@ export async function runSummary(
   let lines = 0;
   let bytes = 0;
   const outcome = await readEachLog(entries, async (path, regularFile) => {
-    const file = several ? displayPath(path) : undefined;
+    const file = several ? jsonPath(path) : undefined;
     const result =
       (several ? null : await summarizeInRanges(path, options, io, sink)) ??
       (await summarizeHere({ path, file, regularFile }, options, io, sink));

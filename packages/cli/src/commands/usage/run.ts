@@ -3,7 +3,7 @@
 import { createReadStream } from 'node:fs';
 import { type PriceTable, parsePriceTableText } from '@cursor-stream/core/cost';
 import { type FactsTracker, type SessionFacts, trackSessionFacts } from '@cursor-stream/core/sessions';
-import { displayPath } from '@cursor-stream/core/text';
+import { jsonPath } from '@cursor-stream/core/text';
 import { foreignLogsFields } from '@cursor-stream/inspect/foreign-logs';
 import { createPalette, shouldUseColor } from '@cursor-stream/inspect/terminal';
 import {
@@ -61,7 +61,7 @@ function rangeReader(options: UsageCommandOptions, io: CliIo, jobs: number) {
     whole: (facts: SessionFacts) => Promise<void>,
   ): Promise<LogResult<RangeSessionsOutcome> | null> => {
     let eventsOutsideSessions = 0;
-    const setup: UsageRangeSetup = { file: displayPath(path) };
+    const setup: UsageRangeSetup = { file: jsonPath(path) };
     const read = await readInRanges(path, {
       ...options,
       jobs,
@@ -106,7 +106,7 @@ export async function writeUsage(
     { ...options, foreignLogs: 'leave-out' },
     {
       start(path) {
-        tracker = trackSessionFacts(displayPath(path), USAGE_FACTS);
+        tracker = trackSessionFacts(jsonPath(path), USAGE_FACTS);
       },
       event(event, times) {
         tracker?.push(event, times);
