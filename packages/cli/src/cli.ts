@@ -32,6 +32,16 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     },
     argv,
   );
+  // Commander answers `help NOSUCH` with the whole help on stderr, which never names what was wrong.
+  const [first, asked] = argv;
+  if (
+    first === 'help' &&
+    asked !== undefined &&
+    !program.commands.some((command) => command.name() === asked)
+  ) {
+    reportError(io, cliError('usage', `unknown command '${asked}'`));
+    return EXIT_USAGE_OR_IO;
+  }
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {

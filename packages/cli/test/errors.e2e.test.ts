@@ -154,6 +154,17 @@ describe('help and version', () => {
     expect(await runCli(['--version'])).toMatchObject({ code: 0, stdout: '0.1.0\n', stderr: '' });
   });
 
+  test('help of a command that does not exist says so in one line, as the command itself would, and exits 2', async () => {
+    const [help, direct] = await Promise.all([runCli(['help', 'nosuch']), runCli(['nosuch'])]);
+    expect([help.code, help.stdout, help.stderr]).toEqual([
+      2,
+      '',
+      "cursor-stream: unknown command 'nosuch'\n",
+    ]);
+    expect([direct.code, direct.stderr]).toEqual([2, help.stderr]);
+    expect((await runCli(['help', 'summary'])).stdout).toMatch(/^Usage: cursor-stream summary /);
+  });
+
   test.each(['normalize', 'validate', 'summary', 'render'])(
     '%s --help exits 0 with the usage on stdout',
     async (command) => {
