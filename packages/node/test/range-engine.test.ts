@@ -4,7 +4,7 @@
  * ranges gives is what one thread reading it whole gives, whatever the consumer.
  */
 
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -194,6 +194,34 @@ describe('readInRanges', () => {
     expect(written(read).counts.written).toBe(4);
     expect(sizes).toHaveLength(4);
     for (const size of sizes) expect(size).toBeLessThanOrEqual(YOUNG_GENERATION_CAP_BYTES);
+  });
+
+  test('says that a file grew while read, and where what it did not read starts, instead of dropping it', async () => {
+    const path = join(scratch, 'growing.ndjson');
+    const text = RECORDINGS.join('');
+    writeFileSync(path, text);
+    let appended = false;
+    const read = await readInRanges(path, {
+      jobs: 2,
+      splitBytes: 1,
+      consumer: bundled('line-consumer'),
+      setup: { label: 'g' },
+      workerUrl: bundled('range-worker'),
+      async items() {
+        // The agent writes on while the log is read.
+        if (!appended) appendFileSync(path, RECORDINGS[0] ?? '');
+        appended = true;
+      },
+      result() {},
+    });
+    const problems = written(read).stats.inputProblems;
+    expect(problems).toEqual([
+      {
+        code: 'grew-while-read',
+        path,
+        message: `grew by ${Buffer.byteLength(RECORDINGS[0] ?? '')} bytes while read in ranges: what came after byte ${Buffer.byteLength(text)} is not read (--jobs 1 reads a growing log to its end)`,
+      },
+    ]);
   });
 
   test('leaves to one thread a single job, standard input and a file below the split size', async () => {

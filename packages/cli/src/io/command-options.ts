@@ -70,7 +70,9 @@ export const JOBS_HELP = `
 Large files:
   Given --jobs N (N > 1), a regular file of 128 MiB or more is read in ranges on
   N worker threads; standard input, pipes and .gz files on one. The output and
-  the exit code are the same as with --jobs 1. CURSOR_STREAM_SPLIT_BYTES sets the
+  the exit code are the same as with --jobs 1, but for a file that grows while
+  read: it is read to its first size, and stderr says so (exit 1).
+  CURSOR_STREAM_SPLIT_BYTES sets the
   size (e.g. 64m). One thread is the default: each worker starts and compiles
   the reader anew, which two threads win back only on files of some hundreds
   of MB, and they take about twice the memory.`;

@@ -20,6 +20,8 @@ export type LogErrorCode =
   | 'read-failed'
   /** Another agent's log, or one that mixes its records in. */
   | 'foreign-format'
+  /** A file that grew while it was read in ranges, planned on its size at the start: what came after is not read. */
+  | 'grew-while-read'
   /**
    * Not a failure: a log left out of what a command adds up because another log it reads holds the same runs (the
    * `@cursor/sdk` store's `runs.ndjson` beside its `run_events.ndjson`).

@@ -22,6 +22,7 @@
  * of the head. Held output is thus at most `2 × jobs × (8 MiB + 1 MiB)`, plus one normalizer state per run.
  */
 
+import { statSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { ForeignLog, SourceLocation } from '@cursor-stream/core/normalize';
 import {
@@ -414,9 +415,25 @@ function summarize(schedule: Schedule, lines: number): RangeRead {
     foreign,
     // A log another agent's from its start is never split (see the split plan): what is read in ranges is kept.
     leftOut: false,
-    inputProblems: foreign === null ? [] : [foreignProblem(foreign, path)],
+    inputProblems: [...(foreign === null ? [] : [foreignProblem(foreign, path)]), ...grownSince(path, size)],
   };
   return { stats, counts: schedule.counts };
+}
+
+/**
+ * The problem of a file longer now than the `size` its ranges were planned on (a log its agent still writes): what
+ * was written meanwhile is not read, and saying so is what keeps it from being dropped without a word.
+ */
+function grownSince(path: string, size: number): LogError[] {
+  let now: number;
+  try {
+    now = statSync(path).size;
+  } catch {
+    return [];
+  }
+  if (now <= size) return [];
+  const message = `grew by ${now - size} bytes while read in ranges: what came after byte ${size} is not read (--jobs 1 reads a growing log to its end)`;
+  return [logError('grew-while-read', message, path)];
 }
 
 /** The workers, each with its setup; messages go to `dispatch`, counts to the handle's waiter. */
