@@ -93,6 +93,36 @@ describe('expandLogPaths', () => {
     await rm(root, { recursive: true, force: true });
   });
 
+  test.skipIf(process.platform !== 'linux')(
+    'a log whose name is not UTF-8 is said to be so, not "no such file"; a real U+FFFD in a name is read',
+    async () => {
+      const folder = join(root, 'not-utf8');
+      await mkdir(folder, { recursive: true });
+      await writeFile(
+        Buffer.concat([Buffer.from(`${folder}/run-`), Buffer.from([0xff]), Buffer.from('.ndjson')]),
+        '{}\n',
+      );
+      await writeFile(join(folder, 'ok-\uFFFD.ndjson'), '{}\n');
+      await writeFile(
+        Buffer.concat([Buffer.from(`${folder}/notes-`), Buffer.from([0xfe]), Buffer.from('.txt')]),
+        '',
+      );
+      const entries = await expandLogPaths([folder]);
+      expect(entries).toEqual([
+        { path: join(folder, 'ok-\uFFFD.ndjson'), size: 3, regularFile: true },
+        {
+          path: join(folder, 'run-\uFFFD.ndjson'),
+          error: {
+            code: 'read-failed',
+            path: join(folder, 'run-\uFFFD.ndjson'),
+            message:
+              'the file name is not valid UTF-8, so it cannot be opened by the name shown: rename it to read it',
+          },
+        },
+      ]);
+    },
+  );
+
   test('log names are .ndjson, .jsonl and .log, plain or gzipped', () => {
     expect(
       ['a.ndjson', 'a.jsonl', 'a.log', 'a.LOG.gz', 'a.json', 'a.gz', 'a.ndjson.bak'].map(isLogFileName),

@@ -52,8 +52,15 @@ async function walk(directory: string, sizes: boolean, links: string[]): Promise
     return [{ path: directory, error: ioError(directory, error) }];
   }
   const entries: LogEntry[] = [];
+  const misnamed = dirents.some((dirent) => dirent.name.includes(REPLACEMENT_CHARACTER))
+    ? await namesNotUtf8(directory)
+    : NO_NAMES;
   for (const dirent of dirents) {
     const path = join(directory, dirent.name);
+    if (misnamed.has(dirent.name) && isLogFileName(dirent.name)) {
+      entries.push({ path, error: logError('read-failed', NOT_UTF8_NAME, path) });
+      continue;
+    }
     if (dirent.isDirectory()) {
       entries.push(...(await walk(path, sizes, links)));
       continue;
@@ -74,6 +81,33 @@ async function walk(directory: string, sizes: boolean, links: string[]): Promise
     else if (info === undefined) entries.push({ path, size: undefined, regularFile: false });
   }
   return entries;
+}
+
+/** What a name that is not UTF-8 becomes when read as a string: its bytes are lost, and the file cannot be opened. */
+const REPLACEMENT_CHARACTER = '\uFFFD';
+const NO_NAMES: ReadonlySet<string> = new Set();
+const NOT_UTF8_NAME =
+  'the file name is not valid UTF-8, so it cannot be opened by the name shown: rename it to read it';
+
+/**
+ * The names in `directory` that are not valid UTF-8, as a string read of the folder gives them (with U+FFFD for their
+ * bytes): such a name names another file, or none, and opening it would say "no such file" of a file that is there.
+ */
+async function namesNotUtf8(directory: string): Promise<ReadonlySet<string>> {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const names = new Set<string>();
+  try {
+    for (const raw of await readdir(directory, { encoding: 'buffer' })) {
+      try {
+        decoder.decode(raw);
+      } catch {
+        names.add(raw.toString('utf8'));
+      }
+    }
+  } catch {
+    // The folder went away between the two reads: its names are said as the first read gave them.
+  }
+  return names;
 }
 
 /**
