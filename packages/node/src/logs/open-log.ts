@@ -36,6 +36,8 @@ export interface OpenLogOptions {
   readonly follow?: AbortSignal;
   /** While following: the file became shorter than what was read, and is read again from its start. */
   readonly onTruncated?: () => void;
+  /** While following: the name now leads to another file (rotated, replaced), which is read from its start. */
+  readonly onReplaced?: () => void;
   /**
    * The path was a regular file when listed (`expandLogPaths` says so): it is opened without a stat first. The stat
    * keeps a named pipe from being opened and closed again, which would cost a writer waiting on it its reader.
@@ -207,7 +209,8 @@ function fileSource(
   options: OpenLogOptions,
 ): LogSource {
   if (options.follow !== undefined) {
-    const chunks = followFile(handle, options.follow, options.onTruncated);
+    const byName = options.onReplaced === undefined ? { path } : { path, onReplaced: options.onReplaced };
+    const chunks = followFile(handle, options.follow, options.onTruncated, byName);
     return { path, size, chunks, close: () => handle.close() };
   }
   if (regular) return regularFileSource(path, handle.fd, size, () => handle.close());

@@ -61,6 +61,8 @@ export interface ReadLogOptions extends ReadingOptions {
   readonly follow?: AbortSignal;
   /** While following: the file was truncated, and is read again from its start. */
   readonly onTruncated?: () => void;
+  /** While following: the name now leads to another file (rotated, replaced), which is read from its start. */
+  readonly onReplaced?: () => void;
   /** The path was a regular file when listed: see `openLog`'s option of the same name. */
   readonly regularFile?: boolean | undefined;
   /** Makes the progress display for an input of `size` bytes (unknown for a pipe). */
@@ -350,6 +352,7 @@ export async function readLog(path: string, options: ReadLogOptions): Promise<Lo
     stdin,
     ...(options.follow === undefined ? {} : { follow: options.follow }),
     ...(options.onTruncated === undefined ? {} : { onTruncated: options.onTruncated }),
+    ...(options.onReplaced === undefined ? {} : { onReplaced: options.onReplaced }),
     ...(options.regularFile === true ? { regularFile: true } : {}),
   });
   if (!opened.ok) return opened;

@@ -130,6 +130,10 @@ export async function runRender(
                 io.stderr.write(
                   `cursor-stream: ${displayPath(path)}: file truncated: reading it again from the start\n`,
                 ),
+              onReplaced: () =>
+                io.stderr.write(
+                  `cursor-stream: ${displayPath(path)}: file replaced: following the new file from its start\n`,
+                ),
             },
         io,
       ),
