@@ -113,6 +113,22 @@ test("knows every field of the CLI's task notification, as a 2026.09 print-mode 
   }
 });
 
+test('a file named twice is counted once, and the second name said', async () => {
+  const notes: string[] = [];
+  const log = join(REPO_ROOT, 'corpus/official/event-reference-session.ndjson');
+  const once = await censusOfLogs([log], { dialect: 'auto' }, NO_STDIN);
+  const twice = await censusOfLogs(
+    [log, log],
+    { dialect: 'auto' },
+    {
+      ...NO_STDIN,
+      onCountedElsewhere: (note) => void notes.push(`${note.code}: ${note.message}`),
+    },
+  );
+  expect([twice.files, twice.records]).toEqual([once.files, once.records]);
+  expect(notes).toEqual(['counted-elsewhere: named twice: read once']);
+});
+
 describe('census of the other channels', () => {
   test('names every ACP and SDK record as a reader of the traffic does, and finds nothing unknown in them', async () => {
     const result = await census(['corpus/acp', 'corpus/cursor-sdk']);

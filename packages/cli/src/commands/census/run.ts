@@ -13,7 +13,13 @@ import {
 } from '@cursor-stream/inspect/census';
 import { type ForeignLogsFields, foreignLogsFields } from '@cursor-stream/inspect/foreign-logs';
 import { createPalette, shouldUseColor } from '@cursor-stream/inspect/terminal';
-import { expandLogPaths, type LogError, type Progress, readLog } from '@cursor-stream/node/logs';
+import {
+  expandLogPaths,
+  type LogError,
+  type Progress,
+  readLog,
+  withoutRepeatedLogs,
+} from '@cursor-stream/node/logs';
 import { type CliError, cliError } from '../../io/cli-error.ts';
 import { type CliIo, progressFor, refusesStdinTwice, reportError, writeText } from '../../io/cli-io.ts';
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE_OR_IO, type ExitCode } from '../../io/exit-codes.ts';
@@ -32,6 +38,8 @@ export interface CensusContext {
   readonly onProblem?: (problem: LogError) => void;
   /** Told each log that could not be read, besides its place in the census's `unreadable`. */
   readonly onUnreadable?: (error: LogError) => void;
+  /** Told each path left out as naming a file another path names too: its records are counted once. */
+  readonly onCountedElsewhere?: (note: LogError) => void;
 }
 
 /**
@@ -48,7 +56,9 @@ export async function censusOfLogs(
   await loadSchemaValidators(CENSUS_VALIDATOR_KINDS);
   const tally = createCensusTally();
   const problems: LogError[] = [];
-  for (const entry of await expandLogPaths(paths, { sizes: false })) {
+  const { entries, leftOut } = withoutRepeatedLogs(paths, await expandLogPaths(paths, { sizes: false }));
+  for (const note of leftOut) context.onCountedElsewhere?.(note);
+  for (const entry of entries) {
     const where = jsonPath(entry.path);
     if ('error' in entry) {
       tally.addUnreadable({ path: where, code: entry.error.code, message: entry.error.message });
@@ -126,6 +136,8 @@ export async function runCensus(
     },
     // Exit 2 says a log could not be read; stderr says which, as for every other command.
     onUnreadable: (error) => reportError(io, error),
+    // Said, as `summary` says it, and no reason to exit 1.
+    onCountedElsewhere: (note) => reportError(io, note),
   });
   if (json) await writeText(io.stdout, `${JSON.stringify(census, null, 2)}\n`);
   else {
