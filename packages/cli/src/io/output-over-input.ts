@@ -49,11 +49,10 @@ export async function outputOverInput(
  */
 function newOutputInFolderRead(output: string, paths: readonly string[]): CliError | undefined {
   if (!isLogFileName(basename(output))) return undefined;
-  const where = realPath(dirname(resolve(output)));
+  const where = folderOf(dirname(resolve(output)));
   if (where === undefined) return undefined;
   for (const path of paths) {
-    if (path === '-' || statOrUndefined(path)?.isDirectory() !== true) continue;
-    const folder = realPath(path);
+    const folder = path === '-' ? undefined : folderOf(path);
     if (folder === undefined) continue;
     const inside = relative(folder, where);
     const outside = inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside);
@@ -67,17 +66,11 @@ function newOutputInFolderRead(output: string, paths: readonly string[]): CliErr
   return undefined;
 }
 
-function realPath(path: string): string | undefined {
+/** The folder `path` names, links resolved; `undefined` when it names no folder (or nothing). */
+function folderOf(path: string): string | undefined {
   try {
-    return realpathSync.native(path);
-  } catch {
-    return undefined;
-  }
-}
-
-function statOrUndefined(path: string) {
-  try {
-    return statSync(path);
+    const real = realpathSync.native(path);
+    return statSync(real).isDirectory() ? real : undefined;
   } catch {
     return undefined;
   }

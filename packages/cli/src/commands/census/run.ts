@@ -79,10 +79,11 @@ export async function censusOfLogs(
     });
     // A log of Cursor's whose records gave no event at all still has its records held.
     if (result.ok && !result.value.leftOut) reader.onEvents([]);
-    if (result.ok) problems.push(...result.value.inputProblems);
-    if (result.ok) for (const problem of result.value.inputProblems) context.onProblem?.(problem);
-    if (result.ok) tally.addFile();
-    else {
+    if (result.ok) {
+      problems.push(...result.value.inputProblems);
+      for (const problem of result.value.inputProblems) context.onProblem?.(problem);
+      tally.addFile();
+    } else {
       tally.addUnreadable({ path: where, code: result.error.code, message: result.error.message });
       context.onUnreadable?.(result.error);
     }
