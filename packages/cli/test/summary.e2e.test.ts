@@ -173,33 +173,8 @@ describe('summary --json of one log that mixes the CLI’s records and SDK messa
 describe('summary of standard input that fails part-way (the connection it comes on is reset)', () => {
   /** Runs summary on a socket that delivers `sessions` copies of the recording, then resets the connection. */
   async function summaryOfResetInput(args: string[], sessions: number) {
-    const { createServer, connect } = await import('node:net');
-    const { spawn } = await import('node:child_process');
-    const { CLI_BIN } = await import('@cursor-stream/test-kit/run-cli');
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const address = server.address() as { port: number };
-    const accepted = new Promise<import('node:net').Socket>((resolve) => server.once('connection', resolve));
-    const client = connect(address.port, '127.0.0.1');
-    await new Promise<void>((resolve) => client.once('connect', resolve));
-    const peer = await accepted;
-    const child = spawn(process.execPath, [CLI_BIN, ...args], { stdio: [client, 'pipe', 'pipe'] });
-    client.destroy();
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const code = new Promise<number | null>((resolve) => child.on('close', resolve));
-    await new Promise<void>((resolve) => peer.write(recording.toString().repeat(sessions), () => resolve()));
-    // Time for the command to read what came before the reset.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    peer.resetAndDestroy();
-    server.close();
-    return { code: await code, stdout, stderr };
+    const { runCliOnResetInput } = await import('@cursor-stream/test-kit/run-cli');
+    return runCliOnResetInput(args, recording.toString().repeat(sessions));
   }
 
   test('--json still writes a whole document of the sessions read, and exits 2 saying why', async () => {

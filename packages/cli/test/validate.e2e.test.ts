@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { FOREIGN_LOGS, OWN_STREAMS, REAL_CORPUS, REPO_ROOT } from '@cursor-stream/test-kit/corpus';
-import { RECORDING, runCli } from '@cursor-stream/test-kit/run-cli';
+import { RECORDING, runCli, runCliOnResetInput } from '@cursor-stream/test-kit/run-cli';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 let scratch = '';
@@ -129,6 +129,32 @@ describe('validate reports problems', () => {
     const run = await runCli(['validate', path]);
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(new RegExp(`^${path}:10: truncated: .+$`, 'm'));
+  });
+});
+
+describe('validate of standard input that fails part-way (the connection it comes on is reset)', () => {
+  /** The recording with a line of garbage after its first record, then more of it, as stdin that is then reset. */
+  async function validateOfResetInput(args: string[]) {
+    const recording = (await readFile(join(REPO_ROOT, RECORDING), 'utf8')).split('\n');
+    const input = [recording[0], 'garbage', ...recording.slice(1)].join('\n');
+    return runCliOnResetInput(args, input);
+  }
+
+  test('--json lists what it found before the error beside the error, and exits 2', async () => {
+    const run = await validateOfResetInput(['validate', '--json', '-']);
+    expect(run.code).toBe(2);
+    const [file] = JSON.parse(run.stdout).files;
+    expect(file.error.code).toBe('read-failed');
+    expect(file.lines).toBeGreaterThanOrEqual(2);
+    expect(file.events).toBeGreaterThan(0);
+    expect(file.problems).toEqual([expect.objectContaining({ line: 2, code: 'non-json-output' })]);
+  });
+
+  test('the text form prints it above the error line', async () => {
+    const run = await validateOfResetInput(['validate', '-']);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toMatch(/^<stdin>:2: non-json-output: /);
+    expect(run.stderr).toMatch(/^cursor-stream: <stdin>: [^\n]+\n$/);
   });
 });
 

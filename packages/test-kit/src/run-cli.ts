@@ -120,3 +120,45 @@ export function startCli(args: readonly string[], options: { env?: CliEnv; cwd?:
     },
   };
 }
+
+/**
+ * Runs the CLI with its standard input a socket that delivers `input`, then, after `settleMs` for the CLI to read it,
+ * is reset: a read that fails part-way, as a dropped connection makes it.
+ */
+export async function runCliOnResetInput(
+  args: readonly string[],
+  input: string | Buffer,
+  settleMs = 1500,
+): Promise<CliRun> {
+  const { createServer, connect } = await import('node:net');
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address() as { port: number };
+  const accepted = new Promise<import('node:net').Socket>((resolve) => server.once('connection', resolve));
+  const client = connect(address.port, '127.0.0.1');
+  await new Promise<void>((resolve) => client.once('connect', resolve));
+  const peer = await accepted;
+  const child = spawn(process.execPath, [CLI_BIN, ...args], {
+    cwd: REPO_ROOT,
+    env: cliEnv({}),
+    stdio: [client, 'pipe', 'pipe'],
+  });
+  client.destroy();
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (text: string) => {
+    stdout += text;
+  });
+  child.stderr.setEncoding('utf8').on('data', (text: string) => {
+    stderr += text;
+  });
+  const ended = new Promise<CliRun>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+  await new Promise<void>((resolve) => peer.write(input, () => resolve()));
+  await new Promise((resolve) => setTimeout(resolve, settleMs));
+  peer.resetAndDestroy();
+  server.close();
+  return ended;
+}

@@ -30,6 +30,7 @@ export {
   fileReportLines,
   fileSummaryLine,
   findingLine,
+  findingLines,
   totalsLine,
   unreadableFileJson,
   type ValidateFileJson,

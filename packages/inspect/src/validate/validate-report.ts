@@ -17,18 +17,30 @@ export interface ValidateJson {
   files: ValidateFileJson[];
 }
 
-/** A file's entry in the JSON document when it could not be read, with the error (its code and message) that stopped it. */
+/**
+ * A file's entry in the JSON document when it could not be read, with the error (its code and message) that stopped
+ * it and, when the reading failed part-way, what was found before (`readFirst`).
+ */
 export function unreadableFileJson(
   path: string,
   error: { readonly code: string; readonly message: string },
+  readFirst?: FileReport,
 ): ValidateFileJson {
-  return {
-    path,
-    dialect: null,
+  const read: Omit<FileReport, 'path' | 'dialect'> = readFirst ?? {
     lines: 0,
     events: 0,
     problems: [],
     warnings: [],
+  };
+  return {
+    path,
+    dialect: null,
+    lines: read.lines,
+    events: read.events,
+    problems: read.problems,
+    warnings: read.warnings,
+    ...(read.problemsOmitted === undefined ? {} : { problemsOmitted: read.problemsOmitted }),
+    ...(read.warningsOmitted === undefined ? {} : { warningsOmitted: read.warningsOmitted }),
     error: { code: error.code, message: error.message },
   };
 }
@@ -76,6 +88,14 @@ export function fileSummaryLine(report: FileReport, palette: Palette): string {
 
 /** All the lines of one file's text report: its problems and warnings in input order, then its summary. */
 export function fileReportLines(report: FileReport, palette: Palette): string[] {
+  return [...findingLines(report, palette), fileSummaryLine(report, palette)];
+}
+
+/**
+ * A report's findings, a line each in the order of the log, and a line for those not listed: the lines of
+ * {@link fileReportLines} before its summary, which a log whose reading failed part-way prints above its error.
+ */
+export function findingLines(report: FileReport, palette: Palette): string[] {
   const findings = [
     ...report.problems.map((finding) => ({ finding, severity: 'problem' as const })),
     ...report.warnings.map((finding) => ({ finding, severity: 'warning' as const })),
@@ -89,7 +109,6 @@ export function fileReportLines(report: FileReport, palette: Palette): string[] 
     ...(omitted.length === 0
       ? []
       : [`${palette.bold(`${displayPath(report.path)}:`)} ${omitted.join(' and ')} not listed`]),
-    fileSummaryLine(report, palette),
   ];
 }
 

@@ -5,6 +5,7 @@ import { createPalette, shouldUseColor } from '@cursor-stream/inspect/terminal';
 import {
   type FileReport,
   fileReportLines,
+  findingLines,
   problemCount,
   totalsLine,
   unreadableFileJson,
@@ -35,7 +36,7 @@ import {
   type ValidateRangeResult,
   type ValidateRangeSetup,
 } from './range-consumer.ts';
-import { type ValidateLogOptions, validateLog } from './validate-log.ts';
+import { type ValidateLogOptions, type ValidateLogResult, validateLog } from './validate-log.ts';
 
 /** A file to validate, and its place among the arguments' files. */
 interface ValidateTask {
@@ -88,6 +89,11 @@ function createOrderedPrinter(entries: readonly LogEntry[], options: ValidateOpt
     for (let file = files[printed]; file !== undefined; file = files[printed]) {
       const error = errors[printed];
       if (error !== undefined) {
+        // What was found before the read failed comes first, as it was read first.
+        if (!options.json)
+          pending += findingLines(file, palette)
+            .map((line) => `${line}\n`)
+            .join('');
         // The error's line keeps its place among the reports, as a reader of both streams sees them.
         writePending();
         reportError(io, error);
@@ -101,9 +107,9 @@ function createOrderedPrinter(entries: readonly LogEntry[], options: ValidateOpt
     palette,
     /** Writes the reports still held. */
     end: writePending,
-    onResult(index: number, result: Result<FileReport>): void {
+    onResult(index: number, result: ValidateLogResult): void {
       const path = entries[index]?.path ?? '-';
-      files[index] = result.ok ? result.value : unreadableFileJson(path, result.error);
+      files[index] = result.ok ? result.value : unreadableFileJson(path, result.error, result.readFirst);
       if (!result.ok) errors[index] = result.error;
       flush();
     },
@@ -150,7 +156,7 @@ async function validateLocally(
   options: ValidateOptions,
   io: CliIo,
   progress: Progress,
-  onResult: (index: number, result: Result<FileReport>) => void,
+  onResult: (index: number, result: ValidateLogResult) => void,
 ): Promise<void> {
   // One file is worth splitting across the jobs; several files take one job each.
   const only = tasks.length === 1 && options.splitOneFile === true ? tasks[0] : undefined;
@@ -181,7 +187,7 @@ async function validateTasks(
   options: ValidateOptions,
   io: CliIo,
   progress: Progress,
-  onResult: (index: number, result: Result<FileReport>) => void,
+  onResult: (index: number, result: ValidateLogResult) => void,
 ): Promise<void> {
   // Standard input can only be read here, and one file does not pay for starting a worker.
   const inWorkers =
@@ -204,7 +210,7 @@ async function validateTasks(
         runner: commandModuleUrl('validate', 'worker-task'),
         setup: logOptions,
         progress,
-        onOutcome: (at, result: Result<FileReport>) => onResult(inWorkers[at]?.index ?? at, result),
+        onOutcome: (at, result: ValidateLogResult) => onResult(inWorkers[at]?.index ?? at, result),
         onFailure(at, error) {
           const task = inWorkers[at];
           if (task !== undefined) onResult(task.index, crashed(task.path, error));

@@ -3,7 +3,7 @@
  * collector of `@cursor-stream/inspect/validate`. The same function runs on the main thread and on pool workers.
  */
 
-import { loadSchemaValidators } from '@cursor-stream/core/normalize';
+import { type CanonicalEvent, loadSchemaValidators } from '@cursor-stream/core/normalize';
 import {
   createFindingList,
   createValidateCollector,
@@ -14,7 +14,7 @@ import {
 import { type Progress, readLog } from '@cursor-stream/node/logs';
 // The digest alone, without the rest of the package (child processes), which a command's start-up need not load.
 import { createNodeTextDigest } from '@cursor-stream/node/text-digest';
-import type { Result } from '../../io/cli-error.ts';
+import type { CliError } from '../../io/cli-error.ts';
 import type { InputOptions } from '../../io/options.ts';
 
 /** Options of {@link validateLog}. */
@@ -22,6 +22,14 @@ export interface ValidateLogOptions extends InputOptions {
   /** Report unknown fields, unknown event types and stream anomalies as problems rather than warnings. */
   strict: boolean;
 }
+
+/**
+ * What {@link validateLog} gives: the report, or the error that stopped the reading, with the report of what was read
+ * before it (`readFirst`, absent when nothing was) — a line found invalid before a reset connection stays found.
+ */
+export type ValidateLogResult =
+  | { ok: true; value: FileReport }
+  | { ok: false; error: CliError; readFirst?: FileReport };
 
 /** What besides options the validation needs: its thread's input and progress, and what listing the log found. */
 export interface ValidateLogContext {
@@ -41,7 +49,7 @@ export async function validateLog(
   path: string,
   options: ValidateLogOptions,
   context: ValidateLogContext,
-): Promise<Result<FileReport>> {
+): Promise<ValidateLogResult> {
   // The generated validators are most of the code; only validation loads them, once per thread, and only its kind.
   await loadSchemaValidators(validatorKindsFor(options));
   const problems = createFindingList();
@@ -55,6 +63,13 @@ export async function validateLog(
     problems,
     warnings,
   );
+  const read = { events: 0, lastLine: 0 };
+  function onEvents(events: readonly CanonicalEvent[]): void {
+    read.events += events.length;
+    const line = events[events.length - 1]?.loc?.line;
+    if (line !== undefined && line > read.lastLine) read.lastLine = line;
+    collector.onEvents(events);
+  }
   // Named one by one (spreads last): spreads first take V8's slow path, microseconds per log of a folder.
   const result = await readLog(path, {
     dialect: options.dialect,
@@ -66,10 +81,14 @@ export async function validateLog(
     onRecordFor: 'unproven-records',
     // The schema check reads every string of a record: left undecoded, each would be scanned, then decoded anyway.
     lazyStrings: false,
-    onEvents: collector.onEvents,
+    onEvents,
     ...(context.progress === undefined ? {} : { progress: context.progress }),
   });
-  if (!result.ok) return result;
+  if (!result.ok) {
+    if (read.events === 0) return result;
+    const facts = { lines: read.lastLine, events: read.events, dialect: null, foreign: null };
+    return { ...result, readFirst: validationReport(path, facts, problems, warnings) };
+  }
   const stats = result.value;
   if (stats.foreign === null) {
     const end = { line: Math.max(1, stats.lines), offset: stats.bytes };
