@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '@cursor-stream/test-kit/corpus';
-import { runCli } from '@cursor-stream/test-kit/run-cli';
+import { CLI_BIN, runCli, runCliOnResetInput } from '@cursor-stream/test-kit/run-cli';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startClickHouse, type TestClickHouse } from '../../export/test/clickhouse-server.ts';
@@ -123,6 +123,34 @@ describe('export --format otlp', () => {
     ]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('"gen_ai.tool.call.id"');
+  });
+
+  test('counts in its closing line the logs it read, not standard input that could not be read', async () => {
+    const log = join(logs, CLEAN_LOGS[0]?.split('/').join('-') ?? '');
+    const { openSync, closeSync } = await import('node:fs');
+    const folder = openSync(scratch, 'r');
+    try {
+      const child = spawn(process.execPath, [CLI_BIN, 'export', '--format', 'otlp', log, '-'], {
+        stdio: [folder, 'ignore', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr?.setEncoding('utf8').on('data', (text: string) => {
+        stderr += text;
+      });
+      const code = await new Promise((resolve) => child.once('close', resolve));
+      expect(code).toBe(2);
+      expect(stderr).toContain('cursor-stream: <stdin>: is a directory');
+      expect(stderr).toMatch(/^cursor-stream: exported 1 logs, 1 sessions, /m);
+    } finally {
+      closeSync(folder);
+    }
+  });
+
+  test('counts standard input whose reading failed part-way, whose sessions it exported', async () => {
+    const recording = await readFile(join(REPO_ROOT, CLEAN_LOGS[0] ?? ''), 'utf8');
+    const run = await runCliOnResetInput(['export', '--format', 'otlp', '-'], recording.repeat(2));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^cursor-stream: exported 1 logs, 2 sessions, /m);
   });
 
   test("exports a @cursor/sdk store's runs once, from its events, and says the rows beside them are left out", async () => {

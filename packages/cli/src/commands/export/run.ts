@@ -176,6 +176,7 @@ async function exportLog(
   options: ExportOptions & ReadingOptions,
   io: CliIo,
   warnings: ReturnType<typeof createWarningLines>,
+  exported: Set<string>,
 ): Promise<Result<LogStats>> {
   // A log is keyed by its name, and exporting it again replaces its rows. Standard input is a new log each time (the
   // next run piped in), so it is named by the time it was read: one pipe never replaces another's rows.
@@ -197,15 +198,20 @@ async function exportLog(
     stdin: io.stdin,
     progress: progressFor(io, false),
     onRecord: (record, dialect) => sink.observeRecord(record.line, record.value, dialect?.name),
-    onEvents: (events) => sink.push(events),
+    onEvents: (events) => {
+      if (events.length > 0) exported.add(path);
+      return sink.push(events);
+    },
   });
+  if (result.ok) exported.add(path);
   await sink.end();
   warnings.endLog(name);
   return result;
 }
 
-function totalsLine(totals: ExportTotals, where: string): string {
-  return `cursor-stream: exported ${totals.logs} logs, ${totals.sessions} sessions, ${totals.toolCalls} tool calls, ${totals.events} events to ${where}\n`;
+/** The closing line; `logs` counts the logs read, whole or up to a failure, not those opened and found unreadable. */
+function totalsLine(totals: ExportTotals, logs: number, where: string): string {
+  return `cursor-stream: exported ${logs} logs, ${totals.sessions} sessions, ${totals.toolCalls} tool calls, ${totals.events} events to ${where}\n`;
 }
 
 /** An export that cannot go on: the exporter's own failure, the output's I/O error, or the database's error. */
@@ -246,6 +252,7 @@ export async function runExport(
   let code: ExitCode = EXIT_OK;
   const warnings = createWarningLines(io);
   const invalid = { lines: 0, logs: 0, firstLog: '' };
+  const exported = new Set<string>();
   const redaction = await startRedaction(options.redact, io);
   const reading = { ...options, redactor: redaction.redactor };
   try {
@@ -264,7 +271,7 @@ export async function runExport(
       const result =
         'error' in entry
           ? { ok: false as const, error: entry.error }
-          : await exportLog(entry.path, exporter, reading, io, warnings);
+          : await exportLog(entry.path, exporter, reading, io, warnings, exported);
       if (!result.ok) {
         reportError(io, result.error);
         code = EXIT_USAGE_OR_IO;
@@ -281,7 +288,7 @@ export async function runExport(
     const totals = await exporter.close();
     await output?.close();
     if (invalid.logs > 0) reportInvalidLines(io, invalid, 'exported as invalid-line events');
-    io.stderr.write(totalsLine(totals, where));
+    io.stderr.write(totalsLine(totals, exported.size, where));
     redaction.report();
   } catch (error) {
     reportError(io, exportFailure(error, where));
