@@ -251,6 +251,15 @@ describe('cursor-stream usage', () => {
     expect(lines.at(-1)?.trim().split(/\s+/).at(-2)).toBe(total.toLocaleString('en-US'));
   });
 
+  test('prints no table of zeros when no log could be read, only why; --json still writes its document', async () => {
+    const missing = join(scratch, 'missing.ndjson');
+    const run = await runCli(['usage', missing]);
+    expect([run.code, run.stdout, run.stderr]).toEqual([2, '', `cursor-stream: ${missing}: no such file\n`]);
+    const json = await runCli(['usage', '--json', missing]);
+    expect(json.code).toBe(2);
+    expect((JSON.parse(json.stdout) as UsageJson).totals.sessionCount).toBe(0);
+  });
+
   test('--json --by model uses ccusage names; a bad --by is a usage error', async () => {
     const run = await runCli(['usage', '--json', '--by', 'model', generated]);
     expect([run.code, run.stderr]).toEqual([0, '']);

@@ -95,7 +95,9 @@ export async function writeUsage(
 ): Promise<LogsOutcome> {
   const output = createUsageOutput(options);
   const problems = createValueProblemList();
+  let sessions = 0;
   const add = async (facts: SessionFacts): Promise<void> => {
+    sessions += 1;
     problems.add(facts);
     const row = output.add(facts);
     if (row !== '') await write(row);
@@ -119,7 +121,9 @@ export async function writeUsage(
       whole: add,
     },
   );
-  await write(output.end(foreignLogsFields(outcome.inputProblems)));
+  // A table of zeros over nothing read would read as runs that used nothing; the errors say why there is none.
+  const nothingRead = outcome.files === 0 && sessions === 0 && outcome.errors.length > 0;
+  if (options.json || !nothingRead) await write(output.end(foreignLogsFields(outcome.inputProblems)));
   return withValueProblems(outcome, problems);
 }
 
