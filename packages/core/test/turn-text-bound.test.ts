@@ -12,7 +12,14 @@ import {
   endAssistantDeltaRun,
   takeNewAssistantText,
 } from '../src/dialects/assistant-text.ts';
-import { MAX_TURN_TEXT_CHARS } from '../src/dialects/turn-text.ts';
+import {
+  appendTurnText,
+  boundTurnText,
+  createTurnText,
+  MAX_TURN_TEXT_CHARS,
+  markTurnStart,
+  startsWithTurnFrom,
+} from '../src/dialects/turn-text.ts';
 import { assistantText, normalizeText } from './support.ts';
 
 /** A message, or another record between messages (which ends a run of deltas). */
@@ -90,4 +97,47 @@ describe('a turn past the bound', () => {
     expect(events.filter((event) => event.type === 'invalid-line')).toEqual([]);
     expect(assistantText(events)).toBe(`${whole}and one more sentence.`);
   });
+});
+
+describe('a turn kept in pieces', () => {
+  /** Appends over a tiny alphabet, some past a piece's size, each maybe marked as a place a comparison starts from. */
+  const appends = fc.array(
+    fc.record({
+      text: fc.oneof(
+        fc.string({ unit: fc.constantFrom('a', 'b'), maxLength: 8 }),
+        fc.integer({ min: 0, max: 2500 }).map((length) => 'ab'.repeat(length).slice(0, length)),
+      ),
+      mark: fc.boolean(),
+    }),
+    { maxLength: 30 },
+  );
+
+  test.prop([
+    appends,
+    fc.constantFrom(8, 40, 3000, MAX_TURN_TEXT_CHARS),
+    fc.nat(),
+    fc.string({ maxLength: 3 }),
+  ])(
+    'says whether a text begins with the turn from a marked offset exactly as the whole text kept as one string does',
+    (steps, limit, pick, suffix) => {
+      const turn = createTurnText(limit);
+      const marks = [0];
+      let whole = '';
+      for (const { text, mark } of steps) {
+        if (mark) marks.push(markTurnStart(turn));
+        appendTurnText(turn, text);
+        whole += text;
+        boundTurnText(turn, marks);
+      }
+      expect(turn.length).toBe(whole.length);
+      const from = marks[pick % marks.length] ?? 0;
+      const repeat = whole.slice(from);
+      // The repeated part itself, cut short, or changed at one place.
+      const changedAt = repeat.length === 0 ? 0 : pick % repeat.length;
+      const changed = `${repeat.slice(0, changedAt)}${repeat[changedAt] === 'a' ? 'b' : 'a'}${repeat.slice(changedAt + 1)}`;
+      for (const candidate of [repeat + suffix, repeat.slice(0, -1), changed + suffix]) {
+        expect(startsWithTurnFrom(turn, candidate, from)).toBe(candidate.startsWith(repeat));
+      }
+    },
+  );
 });

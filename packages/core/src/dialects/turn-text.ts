@@ -12,6 +12,13 @@ import { detachedText } from '../text/index.ts';
 /** Characters of one turn kept whole: 4 Mi (8 MiB of memory), far above any real turn. */
 export const MAX_TURN_TEXT_CHARS = 4 * 1024 * 1024;
 
+/**
+ * Characters a piece of a short turn grows to before the next text starts a new one. Joining texts makes a rope that a
+ * comparison flattens whole, so a turn kept as one string cost a copy of all of it per message: quadratic over a turn
+ * of many small messages. In pieces, a comparison copies only the last piece and the part it compares.
+ */
+const PIECE_CHARS = 1024;
+
 /** Characters kept at each end of a turn past {@link MAX_TURN_TEXT_CHARS}. */
 export const TURN_TEXT_EDGE_CHARS = 64 * 1024;
 
@@ -58,8 +65,13 @@ const EMPTY: Fingerprint = { h1: 0, h2: 0 };
 
 /** One turn's text; see the module comment. */
 export interface TurnText {
-  /** The whole text while it is short; past the bound, its last {@link TURN_TEXT_EDGE_CHARS} characters. */
-  kept: string;
+  /**
+   * The text in pieces of about {@link PIECE_CHARS}: all of it while the turn is short; once only the edges are kept,
+   * its last {@link TURN_TEXT_EDGE_CHARS} characters or a little more.
+   */
+  pieces: string[];
+  /** Where each of {@link TurnText.pieces} starts in the turn. */
+  pieceStarts: number[];
   /** Its first characters, once only the edges are kept. */
   head: string;
   /** Its full length in UTF-16 units. */
@@ -72,30 +84,57 @@ export interface TurnText {
 
 /** An empty turn; `limit` lowers the bound, for tests. */
 export function createTurnText(limit = MAX_TURN_TEXT_CHARS): TurnText {
-  return { kept: '', head: '', length: 0, compact: undefined, limit };
+  return { pieces: [], pieceStarts: [], head: '', length: 0, compact: undefined, limit };
+}
+
+/** The text kept from `from` on (at or past the first piece's start), made of the pieces it spans only. */
+function keptFrom(turn: TurnText, from: number): string {
+  const { pieces, pieceStarts } = turn;
+  let index = pieceStarts.length - 1;
+  // Comparisons start at recent marks, so the search from the end is short.
+  while (index > 0 && (pieceStarts[index] ?? 0) > from) index--;
+  let text = (pieces[index] ?? '').slice(from - (pieceStarts[index] ?? 0));
+  for (let next = index + 1; next < pieces.length; next++) text += pieces[next];
+  return text;
 }
 
 /** Appends text to the turn. */
 export function appendTurnText(turn: TurnText, text: string): void {
+  if (text.length === 0) return;
+  const start = turn.length;
   turn.length += text.length;
   if (turn.compact === undefined) {
-    turn.kept += text;
+    addPiece(turn, text, start);
     return;
   }
   turn.compact.print = extend(turn.compact.print, text);
-  turn.kept = keepTail(turn.kept, text, edgeOf(turn));
+  const edge = edgeOf(turn);
+  if (text.length >= edge) {
+    // A text past the edge may be far longer (one record's text), and must not stay held by what is kept of it.
+    turn.pieces = [detachedText(text.slice(text.length - edge))];
+    turn.pieceStarts = [turn.length - edge];
+    return;
+  }
+  addPiece(turn, text, start);
+  // Whole pieces go once the rest still holds the edge: the tail stays under the edge and a piece.
+  while (turn.pieces.length > 1 && turn.length - (turn.pieceStarts[1] ?? turn.length) >= edge) {
+    turn.pieces.shift();
+    turn.pieceStarts.shift();
+  }
+}
+
+function addPiece(turn: TurnText, text: string, start: number): void {
+  const last = turn.pieces.length - 1;
+  const piece = turn.pieces[last];
+  if (piece !== undefined && piece.length + text.length <= PIECE_CHARS) turn.pieces[last] = piece + text;
+  else {
+    turn.pieces.push(text);
+    turn.pieceStarts.push(start);
+  }
 }
 
 function edgeOf(turn: TurnText): number {
   return Math.min(TURN_TEXT_EDGE_CHARS, Math.floor(turn.limit / 4));
-}
-
-function keepTail(kept: string, text: string, edge: number): string {
-  // A text past the edge may be far longer (one record's text), and must not stay held by what is kept of it.
-  if (text.length >= edge) return detachedText(text.slice(text.length - edge));
-  const joined = kept + text;
-  // Trim only once the tail has grown to twice its size, so appends stay amortised constant.
-  return joined.length > 2 * edge ? joined.slice(joined.length - edge) : joined;
 }
 
 /**
@@ -104,20 +143,22 @@ function keepTail(kept: string, text: string, edge: number): string {
  */
 export function boundTurnText(turn: TurnText, offsets: readonly number[]): void {
   if (turn.compact === undefined) {
-    if (turn.kept.length <= turn.limit) return;
+    if (turn.length <= turn.limit) return;
+    const whole = turn.pieces.join('');
     const edge = edgeOf(turn);
     const prefixes = new Map<number, Fingerprint>();
     let print = EMPTY;
     let at = 0;
     for (const offset of [...new Set(offsets)].sort((a, b) => a - b)) {
-      print = extend(print, turn.kept, at, offset);
+      print = extend(print, whole, at, offset);
       at = offset;
       prefixes.set(offset, print);
     }
-    turn.compact = { print: extend(print, turn.kept, at), prefixes };
+    turn.compact = { print: extend(print, whole, at), prefixes };
     // The edges are cut from the whole text, which must not stay held by them.
-    turn.head = detachedText(turn.kept.slice(0, edge));
-    turn.kept = detachedText(turn.kept.slice(turn.kept.length - edge));
+    turn.head = detachedText(whole.slice(0, edge));
+    turn.pieces = [detachedText(whole.slice(whole.length - edge))];
+    turn.pieceStarts = [turn.length - edge];
     return;
   }
   const { prefixes } = turn.compact;
@@ -136,11 +177,11 @@ export function markTurnStart(turn: TurnText): number {
 export function startsWithTurnFrom(turn: TurnText, text: string, from: number): boolean {
   const repeated = turn.length - from;
   if (text.length < repeated) return false;
-  if (turn.compact === undefined) return text.startsWith(turn.kept.slice(from));
-  const tailStart = turn.length - turn.kept.length;
-  if (from >= tailStart) return text.startsWith(turn.kept.slice(from - tailStart));
+  const tailStart = turn.pieceStarts[0] ?? turn.length;
+  if (turn.compact === undefined || from >= tailStart) return text.startsWith(keptFrom(turn, from));
   // The last kept characters end the repeated part exactly; the first ones begin it when it starts the turn.
-  if (text.slice(repeated - turn.kept.length, repeated) !== turn.kept) return false;
+  const tail = keptFrom(turn, tailStart);
+  if (text.slice(repeated - tail.length, repeated) !== tail) return false;
   if (from < turn.head.length && !text.startsWith(turn.head.slice(from))) return false;
   const start = turn.compact.prefixes.get(from);
   if (start === undefined) return false;
