@@ -21,6 +21,7 @@ export {
   createSessionCollector,
   type ExportSession,
   type ExportToolCall,
+  MAX_EXPORTED_TOOL_CALLS,
   type SessionCollector,
   type SessionCollectorOptions,
 } from './session-collector.ts';

@@ -111,9 +111,18 @@ interface CallExtras {
   output?: unknown;
 }
 
+/**
+ * Tool calls one session exports at most. A session's calls are kept until it ends (its spans hang under it, its rows
+ * carry its index), so a log of endless calls in one session would grow without end: past this, the calls are
+ * counted and said, not exported. Far above any real session.
+ */
+export const MAX_EXPORTED_TOOL_CALLS = 65_536;
+
 interface OpenSession {
   reducer: SessionReducer;
   extras: Map<string, CallExtras>;
+  /** Tool calls past {@link MAX_EXPORTED_TOOL_CALLS}, counted by their `tool-call` events. */
+  callsLeftOut: number;
   startedAtMs: number | null;
   endedAtMs: number | null;
   firstLine: number | null;
@@ -125,6 +134,7 @@ function openSession(): OpenSession {
   return {
     reducer: createSessionReducer(),
     extras: new Map(),
+    callsLeftOut: 0,
     startedAtMs: null,
     endedAtMs: null,
     firstLine: null,
@@ -271,7 +281,23 @@ export function createSessionCollector(options: SessionCollectorOptions): Sessio
   // A record's times come with each of its events; its problems are said once.
   let problemLine: number | null = null;
 
+  /** Whether the session keeps this tool event: those of calls past the bound are only counted. */
+  function keepsToolEvent(event: CanonicalEvent): boolean {
+    if (event.type !== 'tool-call' && event.type !== 'tool-result') return true;
+    if (session.extras.has(event.toolCallId) || session.extras.size < MAX_EXPORTED_TOOL_CALLS) return true;
+    if (event.type === 'tool-call') session.callsLeftOut += 1;
+    return false;
+  }
+
   async function flush(): Promise<void> {
+    if (session.callsLeftOut > 0) {
+      const count = session.callsLeftOut.toLocaleString('en-US');
+      const bound = MAX_EXPORTED_TOOL_CALLS.toLocaleString('en-US');
+      options.onProblem?.(
+        session.finishLine,
+        `${count} tool calls past the first ${bound} of a session; left out`,
+      );
+    }
     const summaries = session.reducer.sessions();
     for (const summary of summaries)
       await options.onSession(finishedSession(session, dialect, summary, options, index));
@@ -302,6 +328,7 @@ export function createSessionCollector(options: SessionCollectorOptions): Sessio
           options.onProblem?.(line ?? null, `${problem.message}; left out`);
       }
       noteTimes(session, recordTimes);
+      if (!keepsToolEvent(event)) return;
       noteEvent(session, event, recordTimes, content);
       if (isSessionContent(event)) trailing = false;
       // What trails a finish (a status, an answer to a permission) does not name the next session, as `summary`,

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createNormalizer, reduceSessions } from '@cursor-stream/core/normalize';
-import { createSessionCollector, type ExportSession } from '@cursor-stream/export';
+import { createSessionCollector, type ExportSession, MAX_EXPORTED_TOOL_CALLS } from '@cursor-stream/export';
 import { CORPUS_DIR } from '@cursor-stream/test-kit/corpus';
 import { expect, test } from 'vitest';
 
@@ -51,3 +51,27 @@ function normalizeAll(text: string) {
   const normalizer = createNormalizer();
   return [...normalizer.feed(text), ...normalizer.end()];
 }
+
+test('a session of more tool calls than it exports keeps the first ones and says how many it left out', async () => {
+  const problems: string[] = [];
+  const sessions: ExportSession[] = [];
+  const collector = createSessionCollector({
+    file: 'calls.ndjson',
+    onSession: (s) => void sessions.push(s),
+    onProblem: (_line, message) => void problems.push(message),
+  });
+  const calls = MAX_EXPORTED_TOOL_CALLS + 3;
+  await collector.push({ type: 'stream-start', sessionId: 's' });
+  for (let index = 0; index < calls; index++) {
+    const call = { toolCallId: `c${index}`, toolName: 'shell', providerToolName: 'shellToolCall' };
+    await collector.push({ type: 'tool-call', ...call, input: {} });
+    // The calls past the bound complete too: their completions are left out with them.
+    await collector.push({ type: 'tool-result', ...call, status: 'success', isError: false, output: {} });
+  }
+  await collector.push({ type: 'finish', finishReason: 'stop', isError: false, pendingToolCallIds: [] });
+  await collector.end();
+  expect(sessions).toHaveLength(1);
+  expect(sessions[0]?.toolCalls).toHaveLength(MAX_EXPORTED_TOOL_CALLS);
+  expect(sessions[0]?.toolCalls.at(-1)?.toolCallId).toBe(`c${MAX_EXPORTED_TOOL_CALLS - 1}`);
+  expect(problems).toEqual(['3 tool calls past the first 65,536 of a session; left out']);
+});
