@@ -1,6 +1,6 @@
 import type { CanonicalEvent } from '@cursor-stream/core';
 import { createPalette } from '@cursor-stream/inspect/terminal';
-import { createTranscript } from '@cursor-stream/inspect/transcript';
+import { createTranscript, MAX_OPEN_CALLS } from '@cursor-stream/inspect/transcript';
 import { describe, expect, test } from 'vitest';
 
 function render(events: readonly CanonicalEvent[], color = false): string {
@@ -233,5 +233,35 @@ describe('a transcript of many sessions', () => {
       },
     ] as CanonicalEvent[]);
     expect(output).toContain('no matching call');
+  });
+});
+
+describe('open tool calls', () => {
+  test(`past ${MAX_OPEN_CALLS} the oldest is forgotten; its result is shown without its arguments, and not as a stray`, () => {
+    const transcript = createTranscript(createPalette(false));
+    transcript.push({ type: 'stream-start', sessionId: 's1' });
+    const shell = { toolName: 'shell', providerToolName: 'shellToolCall' };
+    for (let index = 0; index <= MAX_OPEN_CALLS; index++) {
+      transcript.push({
+        type: 'tool-call',
+        toolCallId: `c${index}`,
+        ...shell,
+        input: { command: `echo ${index}` },
+      });
+    }
+    const result = (id: string) =>
+      transcript.push({
+        type: 'tool-result',
+        toolCallId: id,
+        ...shell,
+        status: 'success',
+        isError: false,
+        output: {},
+      });
+    const forgotten = result('c0');
+    expect(forgotten).not.toContain('echo 0');
+    expect(forgotten).not.toContain('no matching call');
+    expect(result('c1')).toContain('echo 1');
+    expect(result(`c${MAX_OPEN_CALLS}`)).toContain(`echo ${MAX_OPEN_CALLS}`);
   });
 });

@@ -14,6 +14,7 @@ export {
 } from './run-status-lines.ts';
 export {
   createTranscript,
+  MAX_OPEN_CALLS,
   reasoningPreview,
   type Transcript,
   type TranscriptOptions,

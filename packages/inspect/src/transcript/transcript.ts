@@ -32,6 +32,12 @@ const REASONING_HELD_LENGTH = 64 * 1024;
 /** Longest folded reasoning line, in characters. */
 const REASONING_PREVIEW_LENGTH = 160;
 
+/**
+ * Open tool calls remembered per session, for their results' headlines. A log of calls that never complete would
+ * otherwise hold every one of them, arguments and all; far above the calls a real turn leaves open at once.
+ */
+export const MAX_OPEN_CALLS = 4096;
+
 /** Reasoning as a transcript previews it: folded to one escaped line, cut to a length. */
 export function reasoningPreview(text: string): string {
   return truncate(foldToOneLine(text), REASONING_PREVIEW_LENGTH);
@@ -77,6 +83,8 @@ export function createTranscript(palette: Palette, options: TranscriptOptions = 
   let lastErrorMessage: string | undefined;
   // Tool calls by id, so that a result names the call it completes even when calls interleave.
   const calls = new Map<string, ToolCallEvent>();
+  // Whether this session had calls forgotten past MAX_OPEN_CALLS: a result then may complete one of them.
+  let forgotCalls = false;
 
   function block(lines: readonly string[]): string {
     const lead = atLineStart ? '' : '\n';
@@ -118,7 +126,14 @@ export function createTranscript(palette: Palette, options: TranscriptOptions = 
   }
 
   function toolCall(event: ToolCallEvent): string {
+    calls.delete(event.toolCallId);
     calls.set(event.toolCallId, event);
+    // Calls that never complete must not pile up: the oldest open one gives way.
+    if (calls.size > MAX_OPEN_CALLS) {
+      const oldest = calls.keys().next();
+      if (oldest.done !== true) calls.delete(oldest.value);
+      forgotCalls = true;
+    }
     return block(callLines(event.toolName, event.input));
   }
 
@@ -135,7 +150,7 @@ export function createTranscript(palette: Palette, options: TranscriptOptions = 
       event.isError ? palette.red(event.status) : event.status,
       toolOutcomeDetails(event.output, event.isError),
       event.durationMs === undefined ? '' : formatDuration(event.durationMs),
-      call === undefined ? palette.yellow('no matching call') : '',
+      call === undefined && !forgotCalls ? palette.yellow('no matching call') : '',
     ].filter((fact) => fact !== '');
     const result = `  ${mark} ${palette.dim(truncate(subject, 60))} ${facts.join(' · ')}`;
     return block(orphanInput === undefined ? [result] : [...callLines(event.toolName, orphanInput), result]);
@@ -162,6 +177,7 @@ export function createTranscript(palette: Palette, options: TranscriptOptions = 
   function finish(event: FinishEvent): string {
     // Calls still open when their session ends never complete: a log of many sessions must not pile them up.
     calls.clear();
+    forgotCalls = false;
     const [first = '', ...more] = outcome(event);
     const parts = [first];
     if (event.durationMs !== undefined) parts.push(formatDuration(event.durationMs));
