@@ -2,8 +2,9 @@
  * Running the built CLI as a user does: its bin in a child process of plain `node` (not through vitest's module
  * runner), from the repository's root, with the color switches left to each test.
  */
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { type ChildProcessByStdio, type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { join, relative } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
 import { DOCS_EXAMPLE, REPO_ROOT } from './corpus.ts';
 
 /** The CLI's bin, which runs its bundle. */
@@ -49,6 +50,13 @@ export function runCli(
   options: { input?: string | Buffer; env?: CliEnv; cwd?: string } = {},
 ): Promise<CliRun> {
   const child = spawnCli(args, options.env ?? {}, options.cwd);
+  const ended = runOf(child);
+  child.stdin.end(options.input ?? '');
+  return ended;
+}
+
+/** How a child ends: its exit and all it printed. */
+function runOf(child: ChildProcessByStdio<Writable | null, Readable, Readable>): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (text: string) => {
@@ -57,7 +65,6 @@ export function runCli(
   child.stderr.setEncoding('utf8').on('data', (text: string) => {
     stderr += text;
   });
-  child.stdin.end(options.input ?? '');
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
@@ -144,18 +151,7 @@ export async function runCliOnResetInput(
     stdio: [client, 'pipe', 'pipe'],
   });
   client.destroy();
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (text: string) => {
-    stdout += text;
-  });
-  child.stderr.setEncoding('utf8').on('data', (text: string) => {
-    stderr += text;
-  });
-  const ended = new Promise<CliRun>((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
+  const ended = runOf(child);
   await new Promise<void>((resolve) => peer.write(input, () => resolve()));
   await new Promise((resolve) => setTimeout(resolve, settleMs));
   peer.resetAndDestroy();
