@@ -4,7 +4,12 @@ import {
   type ToolCallEvent,
   type ToolResultEvent,
 } from '@cursor-stream/core';
-import { type BoundedSession, createBoundedSessions, trackSessionFacts } from '@cursor-stream/core/sessions';
+import {
+  type BoundedSession,
+  createBoundedSessions,
+  MAX_TOOL_CALLS_LISTED,
+  trackSessionFacts,
+} from '@cursor-stream/core/sessions';
 import { ARM_RESULTS, canonicalLog } from '@cursor-stream/test-kit/canonical-sessions';
 import { test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
@@ -97,15 +102,17 @@ describe('trackSessionFacts', () => {
     { type: 'finish' as const, finishReason: 'stop' as const, isError: false, pendingToolCallIds: [] },
   ];
 
-  test('lists every call by default, and none past `maxToolCalls`, counting them all', () => {
+  test('lists the first calls by default, none past `maxToolCalls`, and counts them all', () => {
     for (const [options, listed] of [
-      [{}, 1500],
+      [{}, MAX_TOOL_CALLS_LISTED],
       [{ maxToolCalls: 0 }, 0],
+      [{ maxToolCalls: 2000 }, 1500],
     ] as const) {
       const tracker = trackSessionFacts('log.ndjson', options);
       for (const event of session(1500)) tracker.push(event, undefined);
       const facts = tracker.facts();
       expect(facts?.summary.toolCalls).toHaveLength(listed);
+      expect(facts?.toolCallsOmitted).toBe(1500 - listed);
       expect(facts?.summary.counts['tool-call']).toBe(1500);
       expect(facts?.summary.status).toBe('success');
     }

@@ -112,6 +112,33 @@ describe('the report page of events', () => {
     expect(end).toContain('c6b62c6f');
   });
 
+  test('a session of more calls than its facts list counts them all, and those that failed past the list', () => {
+    const report = createReport({ inputs: ['-'] });
+    report.startSession('calls.ndjson');
+    const calls = 1_500;
+    for (let i = 0; i < calls; i += 1) {
+      const base = { toolCallId: `call-${i}`, toolName: 'shell', providerToolName: 'shellToolCall' };
+      report.push({ type: 'tool-call', ...base, input: {}, loc: { line: 2 * i + 1, offset: 0 } }, undefined);
+      const failed = i % 3 === 0;
+      report.push(
+        {
+          type: 'tool-result',
+          ...base,
+          status: failed ? 'failure' : 'success',
+          isError: failed,
+          output: null,
+          loc: { line: 2 * i + 2, offset: 0 },
+        },
+        undefined,
+      );
+    }
+    const ended = report.endSession();
+    expect(ended?.facts.summary.toolCalls.length).toBeLessThan(calls);
+    expect(ended?.facts.toolCallsOmitted).toBe(calls - (ended?.facts.summary.toolCalls.length ?? 0));
+    expect(ended?.html).toContain('<dd>1,500 <span class="red">(500 failed)</span></dd>');
+    expect(report.end(READING)).toContain('tool calls (500 failed)');
+  });
+
   test('a session without content has no section and no row', () => {
     const report = createReport({ inputs: [] });
     report.startSession('empty.ndjson');

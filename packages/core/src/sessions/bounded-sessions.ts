@@ -23,6 +23,11 @@ export interface BoundedSession {
   summary: SessionSummary;
   /** Tool calls past {@link MAX_TOOL_CALLS_LISTED}, counted by their `tool-call` events. */
   toolCallsOmitted: number;
+  /**
+   * Those of the calls past the bound that did not succeed, counted by their `tool-result` events whose status is not
+   * `success` (a completion said twice counts twice: past the bound no call is remembered).
+   */
+  failedCallsOmitted: number;
   /** Where the session's `finish` is; `undefined` for a synthesized one (or none). */
   finishLoc: SourceLocation | undefined;
 }
@@ -34,11 +39,16 @@ export interface BoundedSession {
  */
 export function finishedSession(
   summary: SessionSummary,
-  more: { toolCallsOmitted?: number; finishLoc?: SourceLocation | undefined } = {},
+  more: {
+    toolCallsOmitted?: number;
+    failedCallsOmitted?: number;
+    finishLoc?: SourceLocation | undefined;
+  } = {},
 ): BoundedSession {
   return {
     summary,
     toolCallsOmitted: more.toolCallsOmitted ?? 0,
+    failedCallsOmitted: more.failedCallsOmitted ?? 0,
     finishLoc: more.finishLoc,
   };
 }
@@ -64,6 +74,7 @@ interface OpenSession {
   listedCalls: Set<string>;
   unlistedCounts: Partial<Record<CanonicalEventType, number>>;
   toolCallsOmitted: number;
+  failedCallsOmitted: number;
   hasContent: boolean;
   finished: boolean;
   finishLoc: SourceLocation | undefined;
@@ -92,6 +103,7 @@ export function createBoundedSessions(
       listedCalls: new Set(),
       unlistedCounts: {},
       toolCallsOmitted: 0,
+      failedCallsOmitted: 0,
       hasContent: false,
       finished: false,
       finishLoc: undefined,
@@ -109,6 +121,7 @@ export function createBoundedSessions(
     onSession(
       finishedSession(summary, {
         toolCallsOmitted: session.toolCallsOmitted,
+        failedCallsOmitted: session.failedCallsOmitted,
         finishLoc: session.finishLoc,
       }),
     );
@@ -129,6 +142,7 @@ export function createBoundedSessions(
     ) {
       session.unlistedCounts[event.type] = (session.unlistedCounts[event.type] ?? 0) + 1;
       if (event.type === 'tool-call') session.toolCallsOmitted += 1;
+      else if (event.status !== 'success') session.failedCallsOmitted += 1;
     } else {
       session.reducer.push(event);
     }

@@ -8,7 +8,7 @@
 import type { CanonicalEvent } from '../events/index.ts';
 import type { RecordTimes } from '../record-times.ts';
 import { checkUsage } from '../token-counts.ts';
-import { createBoundedSessions } from './bounded-sessions.ts';
+import { createBoundedSessions, MAX_TOOL_CALLS_LISTED } from './bounded-sessions.ts';
 import type { SessionSummary } from './session-reducer.ts';
 
 /** A value of the log left out of a session's facts, and where it is. */
@@ -28,8 +28,15 @@ export interface SessionFacts {
   file: string;
   /** Line of the session's first record; `null` when its events have no location. */
   line: number | null;
-  /** What the session reducer made of the session, its usage holding token counts only. */
+  /**
+   * What the session reducer made of the session, its usage holding token counts only; its `toolCalls` list the
+   * first calls (see {@link SessionFactsOptions.maxToolCalls}).
+   */
   summary: SessionSummary;
+  /** Tool calls past those listed in `summary.toolCalls`, counted by their starts. */
+  toolCallsOmitted: number;
+  /** Those of them that did not succeed, counted by their completions. */
+  failedCallsOmitted: number;
   /** The earliest and latest time its records carry (ms since the epoch); `null` when they carry none. */
   firstAtMs: number | null;
   lastAtMs: number | null;
@@ -49,8 +56,9 @@ export interface FactsTracker {
 /** Options of {@link trackSessionFacts}. */
 export interface SessionFactsOptions {
   /**
-   * Tool calls listed in the summary; the others are only counted (in `counts`). All by default; a reader that needs
-   * none (usage) keeps its memory flat however many calls a session makes.
+   * Tool calls listed in the summary; the others are only counted (in `counts`, `toolCallsOmitted` and
+   * `failedCallsOmitted`), so that a session's facts take bounded memory however many calls it makes.
+   * {@link MAX_TOOL_CALLS_LISTED} by default; a reader that needs none (usage) says 0.
    */
   maxToolCalls?: number;
 }
@@ -58,10 +66,15 @@ export interface SessionFactsOptions {
 /** Starts tracking a session of `file`. */
 export function trackSessionFacts(file: string, options: SessionFactsOptions = {}): FactsTracker {
   let reduced: SessionSummary | undefined;
+  let toolCallsOmitted = 0;
+  let failedCallsOmitted = 0;
   let ended = false;
-  const maxToolCalls = options.maxToolCalls ?? Number.POSITIVE_INFINITY;
+  const maxToolCalls = options.maxToolCalls ?? MAX_TOOL_CALLS_LISTED;
   const sessions = createBoundedSessions({ maxToolCalls }, (session) => {
-    reduced ??= session.summary;
+    if (reduced !== undefined) return;
+    reduced = session.summary;
+    toolCallsOmitted = session.toolCallsOmitted;
+    failedCallsOmitted = session.failedCallsOmitted;
   });
   let line: number | null = null;
   let firstAtMs: number | null = null;
@@ -104,6 +117,8 @@ export function trackSessionFacts(file: string, options: SessionFactsOptions = {
           file,
           line,
           summary: reduced,
+          toolCallsOmitted,
+          failedCallsOmitted,
           firstAtMs,
           lastAtMs,
           problems: [...problems],
@@ -116,7 +131,17 @@ export function trackSessionFacts(file: string, options: SessionFactsOptions = {
         else omitted += 1;
       }
       const summary = { ...reduced, usage: checked.usage };
-      return { file, line, summary, firstAtMs, lastAtMs, problems: listed, problemsOmitted: omitted };
+      return {
+        file,
+        line,
+        summary,
+        toolCallsOmitted,
+        failedCallsOmitted,
+        firstAtMs,
+        lastAtMs,
+        problems: listed,
+        problemsOmitted: omitted,
+      };
     },
   };
 }

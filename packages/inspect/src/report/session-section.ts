@@ -241,10 +241,10 @@ export function createSessionSection(file: string, limits: ReportLimits): Sessio
         facts: sessionFacts,
         durationMs: summary.durationMs ?? clockSpan,
         tokens: totalTokens(summary),
-        toolCalls: summary.toolCalls.length,
-        failedCalls: summary.toolCalls.filter(
-          (call) => call.status !== 'success' && call.status !== 'pending',
-        ).length,
+        toolCalls: summary.toolCalls.length + sessionFacts.toolCallsOmitted,
+        failedCalls:
+          summary.toolCalls.filter((call) => call.status !== 'success' && call.status !== 'pending').length +
+          sessionFacts.failedCallsOmitted,
         failure: truncateOrNull(failureOf(summary, lastError), limits.valueChars),
         prompt,
       };
