@@ -80,8 +80,76 @@ describe('binding', () => {
     });
     expect(code).toBe(2);
     expect(stderr.trim().split('\n')).toEqual([
-      'cursor-stream: listening on 0.0.0.0 (not loopback) requires a token (--token or CURSOR_STREAM_TOKEN)',
+      'cursor-stream: listening on 0.0.0.0 (not loopback) requires a token (CURSOR_STREAM_TOKEN, --token-file or --token)',
     ]);
+  });
+});
+
+describe('serve, its token from a file', () => {
+  test('`--token-file` gives the token off the command line: its first line, without its line break', async () => {
+    const file = join(space.dir, 'token-file.txt');
+    writeFileSync(file, `${TOKEN}\r\nnot part of it\n`);
+    const server = await startServe(
+      ['--host', '0.0.0.0', '--data-dir', join(space.dir, 'file-token'), '--token-file', file],
+      {
+        CURSOR_STREAM_TOKEN: undefined,
+      },
+    );
+    try {
+      const url = server.url.replace('0.0.0.0', '127.0.0.1');
+      expect((await fetch(`${url}/api/runs`)).status).toBe(401);
+      expect((await fetch(`${url}/api/runs`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(
+        200,
+      );
+      expect(server.stderr()).not.toContain('warning');
+      expect(server.stderr()).not.toContain(TOKEN);
+    } finally {
+      server.child.kill('SIGTERM');
+    }
+  });
+
+  test('`--token` works, and says once that every user of the machine can read it', async () => {
+    const server = await startServe(['--data-dir', join(space.dir, 'flag-token'), '--token', TOKEN]);
+    try {
+      expect((await fetch(`${server.url}/api/runs`)).status).toBe(401);
+      expect(server.stderr().match(/warning: --token is visible to every user/g)).toHaveLength(1);
+      expect(server.stderr()).not.toContain(TOKEN);
+    } finally {
+      server.child.kill('SIGTERM');
+    }
+  });
+
+  test.each([
+    [
+      'both flags',
+      (file: string) => ['--token', TOKEN, '--token-file', file],
+      'give --token or --token-file, not both',
+    ],
+    ['a missing file', (file: string) => ['--token-file', `${file}.missing`], 'cannot read it: ENOENT'],
+    [
+      'an empty first line',
+      (file: string) => ['--token-file', `${file}.empty`],
+      'no token on its first line',
+    ],
+    ['a folder', (file: string) => ['--token-file', join(file, '..')], 'cannot read it: EISDIR'],
+    ['a file past 4 KiB', (file: string) => ['--token-file', `${file}.big`], 'over 4096 bytes: not a token'],
+  ])('%s exits 2 with one line, before listening', async (_name, args, message) => {
+    const file = join(space.dir, 'misused-token');
+    writeFileSync(file, TOKEN);
+    writeFileSync(`${file}.empty`, '\nsecond line');
+    writeFileSync(`${file}.big`, 'x'.repeat(5000));
+    const { code, stderr } = await serveExit([
+      ...args(file),
+      '--port',
+      '0',
+      '--data-dir',
+      join(space.dir, 'm'),
+    ]);
+    expect(code).toBe(2);
+    const lines = stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(message);
+    expect(stderr).not.toContain(TOKEN);
   });
 });
 

@@ -3,10 +3,12 @@
 import { escapeControls } from '@cursor-stream/core/text';
 import { holdYoungGeneration } from '@cursor-stream/node/young-generation';
 import { createRelayServer, RelayConfigError, type RelayServer } from '@cursor-stream/relay';
+import { formatCliError } from '../../io/cli-error.ts';
 import type { CliIo } from '../../io/cli-io.ts';
 import { EXIT_OK, EXIT_USAGE_OR_IO, type ExitCode } from '../../io/exit-codes.ts';
 import { stopSignal } from '../../io/signals.ts';
 import { TOKEN_ENV } from './command.ts';
+import { tokenOf } from './token-source.ts';
 
 /** What `serve` runs with. */
 export interface ServeOptions {
@@ -14,7 +16,12 @@ export interface ServeOptions {
   port: number;
   dataDir: string;
   agent?: string | undefined;
+  /** The token on the command line: it works, and is said to be visible to every user of the machine. */
   token?: string | undefined;
+  /** A file whose first line is the token. */
+  tokenFile?: string | undefined;
+  /** The token of the environment, taken when neither flag gives one. */
+  tokenFromEnv?: string | undefined;
   maxRuns?: number | undefined;
   maxConnections?: number | undefined;
   maxPendingBytes?: number | undefined;
@@ -24,13 +31,22 @@ export interface ServeOptions {
 export async function runServe(options: ServeOptions, io: CliIo): Promise<ExitCode> {
   // The relay takes records of any length from requests, whose lines no reader watches: its young generation stays.
   holdYoungGeneration();
+  const token = tokenOf(options);
+  if (!token.ok) {
+    io.stderr.write(`${formatCliError(token.error)}\n`);
+    return EXIT_USAGE_OR_IO;
+  }
+  if (options.token !== undefined)
+    io.stderr.write(
+      `cursor-stream: warning: --token is visible to every user of this machine; prefer ${TOKEN_ENV} or --token-file\n`,
+    );
   let relay: RelayServer;
   try {
     relay = createRelayServer({
       host: options.host,
       port: options.port,
       dataDir: options.dataDir,
-      ...(options.token === undefined || options.token === '' ? {} : { token: options.token }),
+      ...(token.value === undefined || token.value === '' ? {} : { token: token.value }),
       ...(options.maxRuns === undefined ? {} : { maxRuns: options.maxRuns }),
       ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
       ...(options.maxPendingBytes === undefined ? {} : { maxPendingBytes: options.maxPendingBytes }),
@@ -43,7 +59,7 @@ export async function runServe(options: ServeOptions, io: CliIo): Promise<ExitCo
     });
   } catch (error) {
     if (!(error instanceof RelayConfigError)) throw error;
-    const hint = error.code === 'token-required' ? ` (--token or ${TOKEN_ENV})` : '';
+    const hint = error.code === 'token-required' ? ` (${TOKEN_ENV}, --token-file or --token)` : '';
     io.stderr.write(`cursor-stream: ${escapeControls(error.message)}${hint}\n`);
     return EXIT_USAGE_OR_IO;
   }
