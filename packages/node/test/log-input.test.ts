@@ -186,6 +186,29 @@ describe('expandLogPaths', () => {
     }
   });
 
+  test.skipIf(process.platform === 'win32')(
+    'a pipe named like a log, or a link to one, is said and not read: it could hold the walk up; a link to a folder is not followed',
+    async () => {
+      const folder = join(root, 'pipes');
+      await rm(folder, { recursive: true, force: true });
+      await mkdir(folder, { recursive: true });
+      execFileSync('mkfifo', [join(folder, 'live.ndjson'), join(folder, 'other-pipe')]);
+      await symlink(join(folder, 'live.ndjson'), join(folder, 'to-live.jsonl'));
+      await symlink(join(root, 'logs'), join(folder, 'to-folder.log'));
+      await writeFile(join(folder, 'run.ndjson'), '{}\n');
+      const message =
+        'a pipe, not a regular file: a folder is walked for regular files only, so that nothing can hold it up; name it on its own to read it';
+      for (const sizes of [true, false]) {
+        const entries = await expandLogPaths([folder], { sizes });
+        expect(entries.map((entry) => ('error' in entry ? entry.error : entry.path))).toEqual([
+          { code: 'read-failed', path: join(folder, 'live.ndjson'), message },
+          join(folder, 'run.ndjson'),
+          { code: 'read-failed', path: join(folder, 'to-live.jsonl'), message },
+        ]);
+      }
+    },
+  );
+
   test('a link named like a log that leads nowhere is listed, to be said unreadable, not passed over', async () => {
     const dangling = join(root, 'logs/nested/gone.ndjson');
     await symlink(join(root, 'nowhere.ndjson'), dangling);

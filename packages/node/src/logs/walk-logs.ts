@@ -65,7 +65,11 @@ async function walk(directory: string, sizes: boolean, links: string[]): Promise
       entries.push(...(await walk(path, sizes, links)));
       continue;
     }
-    if (!isLogFileName(dirent.name) || !(dirent.isFile() || dirent.isSymbolicLink())) continue;
+    if (!isLogFileName(dirent.name)) continue;
+    if (!(dirent.isFile() || dirent.isSymbolicLink())) {
+      entries.push({ path, error: notRegular(path, dirent) });
+      continue;
+    }
     if (!sizes && dirent.isFile()) {
       entries.push({ path, size: undefined, regularFile: true });
       continue;
@@ -79,8 +83,29 @@ async function walk(directory: string, sizes: boolean, links: string[]): Promise
     // A link named like a log that leads nowhere (or to no file) is said, as a log named on the command line would
     // be, not passed over; its reader reports why it cannot be read.
     else if (info === undefined) entries.push({ path, size: undefined, regularFile: false });
+    // A link to a folder is not followed, so that a cycle cannot loop; a link to a pipe or device is said as one is.
+    else if (!info.isDirectory()) entries.push({ path, error: notRegular(path, info) });
   }
   return entries;
+}
+
+/**
+ * Why a walk does not read a file named like a log that is not a regular file: a pipe with no writer would hold the
+ * whole command up, and a device may never end. Named on its own, it is read as standard input is.
+ */
+function notRegular(path: string, kind: Pick<Stats, 'isFIFO' | 'isSocket' | 'isCharacterDevice'>): LogError {
+  const what = kind.isFIFO()
+    ? 'a pipe'
+    : kind.isSocket()
+      ? 'a socket'
+      : kind.isCharacterDevice()
+        ? 'a character device'
+        : 'a device';
+  return logError(
+    'read-failed',
+    `${what}, not a regular file: a folder is walked for regular files only, so that nothing can hold it up; name it on its own to read it`,
+    path,
+  );
 }
 
 /** What a name that is not UTF-8 becomes when read as a string: its bytes are lost, and the file cannot be opened. */
