@@ -1,4 +1,5 @@
-import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, createWriteStream, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -88,7 +89,8 @@ describe('binding', () => {
 describe('serve, its token from a file', () => {
   test('`--token-file` gives the token off the command line: its first line, without its line break', async () => {
     const file = join(space.dir, 'token-file.txt');
-    writeFileSync(file, `${TOKEN}\r\nnot part of it\n`);
+    // A byte order mark, a lone CR for a line break, and notes past 4 KiB after the line, as a password manager keeps.
+    writeFileSync(file, `\uFEFF${TOKEN}\rnot part of it\n${'notes '.repeat(2000)}`);
     const server = await startServe(
       ['--host', '0.0.0.0', '--data-dir', join(space.dir, 'file-token'), '--token-file', file],
       {
@@ -107,6 +109,28 @@ describe('serve, its token from a file', () => {
       server.child.kill('SIGTERM');
     }
   });
+
+  test.skipIf(process.platform === 'win32')(
+    '`--token-file` reads a pipe up to its first line break, while its writer keeps it open',
+    async () => {
+      const fifo = join(space.dir, 'token.fifo');
+      execFileSync('mkfifo', [fifo]);
+      const writer = createWriteStream(fifo);
+      writer.write(`${TOKEN}\n`);
+      try {
+        const server = await startServe(['--data-dir', join(space.dir, 'pipe-token'), '--token-file', fifo]);
+        try {
+          const headers = { authorization: `Bearer ${TOKEN}` };
+          expect((await fetch(`${server.url}/api/runs`, { headers })).status).toBe(200);
+          expect((await fetch(`${server.url}/api/runs`)).status).toBe(401);
+        } finally {
+          server.child.kill('SIGTERM');
+        }
+      } finally {
+        writer.end();
+      }
+    },
+  );
 
   test('`--token` works, and says once that every user of the machine can read it', async () => {
     const server = await startServe(['--data-dir', join(space.dir, 'flag-token'), '--token', TOKEN]);
@@ -132,12 +156,22 @@ describe('serve, its token from a file', () => {
       'no token on its first line',
     ],
     ['a folder', (file: string) => ['--token-file', join(file, '..')], 'cannot read it: EISDIR'],
-    ['a file past 4 KiB', (file: string) => ['--token-file', `${file}.big`], 'over 4096 bytes: not a token'],
+    [
+      'a first line past 4 KiB',
+      (file: string) => ['--token-file', `${file}.big`],
+      'its first line is over 4096 bytes: not a token',
+    ],
+    [
+      'a first line of control characters or bytes not UTF-8 (a UTF-16 file)',
+      (file: string) => ['--token-file', `${file}.utf16`],
+      'not UTF-8: not a token',
+    ],
   ])('%s exits 2 with one line, before listening', async (_name, args, message) => {
     const file = join(space.dir, 'misused-token');
     writeFileSync(file, TOKEN);
     writeFileSync(`${file}.empty`, '\nsecond line');
     writeFileSync(`${file}.big`, 'x'.repeat(5000));
+    writeFileSync(`${file}.utf16`, Buffer.from(`\uFEFF${TOKEN}`, 'utf16le'));
     const { code, stderr } = await serveExit([
       ...args(file),
       '--port',

@@ -21,9 +21,10 @@ Each event's id is the byte offset of its record in the run's log (DIR/runs/ID.n
 exactly, also after a restart. Runs in flight when the server stopped are marked interrupted.
 
 Security:
-  Listens on loopback unless --host says otherwise; any other address requires a token (${TOKEN_ENV},
-  --token-file or --token), sent as "Authorization: Bearer TOKEN" (the page: open it once as /?token=TOKEN).
-  Prefer ${TOKEN_ENV} or --token-file: a command line is visible to every user of the machine.
+  Listens on loopback unless --host says otherwise; any other address requires a token (--token or the
+  first line of --token-file, else ${TOKEN_ENV}), sent as "Authorization: Bearer TOKEN" (the page: open it
+  once as /?token=TOKEN). Prefer ${TOKEN_ENV} or --token-file: a command line is visible to every user of
+  the machine.
 
 Limits:
   A new run past --max-runs runs in flight is refused with 429, a new event stream (SSE or WebSocket) past
@@ -34,8 +35,9 @@ Limits:
 
 Exit codes:
   0  stopped by SIGINT or SIGTERM
-  2  usage error (a non-loopback host without a token, a token file that cannot be read or holds no token, a bad
-     port or limit, a data directory that cannot hold runs) or the address is in use`;
+  2  usage error (a non-loopback host without a token, --token with --token-file, a token file that cannot be
+     read or whose first line is no token, a bad port or limit, a data directory that cannot hold runs) or the
+     address is in use`;
 
 function parsePort(text: string): number {
   const port = Number(text);
@@ -94,7 +96,7 @@ export const declareServe: CommandDeclaration<typeof import('./run.ts')> = (comm
         .default('.cursor-stream'),
     )
     .option('--agent <path>', 'the agent executable (default: cursor-agent, else agent, on the PATH)')
-    .option('--token <token>', `the bearer token (also read from ${TOKEN_ENV})`)
+    .option('--token <token>', `the bearer token, visible to every user (also read from ${TOKEN_ENV})`)
     .option(
       '--token-file <path>',
       'a file whose first line is the bearer token (a secret file, or <(command))',

@@ -36,10 +36,6 @@ export async function runServe(options: ServeOptions, io: CliIo): Promise<ExitCo
     io.stderr.write(`${formatCliError(token.error)}\n`);
     return EXIT_USAGE_OR_IO;
   }
-  if (options.token !== undefined)
-    io.stderr.write(
-      `cursor-stream: warning: --token is visible to every user of this machine; prefer ${TOKEN_ENV} or --token-file\n`,
-    );
   let relay: RelayServer;
   try {
     relay = createRelayServer({
@@ -67,6 +63,11 @@ export async function runServe(options: ServeOptions, io: CliIo): Promise<ExitCo
   try {
     const { url } = await relay.listen();
     io.stderr.write(`cursor-stream: serving on ${url} (data in ${options.dataDir})\n`);
+    // Said once the server runs, so that a usage error stays one line.
+    if (options.token !== undefined && options.token !== '')
+      io.stderr.write(
+        `cursor-stream: warning: --token is visible to every user of this machine; prefer ${TOKEN_ENV} or --token-file\n`,
+      );
   } catch (error) {
     const code = (error as { code?: string }).code ?? String(error);
     io.stderr.write(`cursor-stream: cannot listen on ${options.host}:${options.port}: ${code}\n`);
