@@ -89,6 +89,51 @@ describe('createBoundedSessions', () => {
   });
 });
 
+describe('calls past the listed ones', () => {
+  test('are counted by their starts, and the failed ones by completions neither `success` nor `pending`', () => {
+    const call = (id: string) => ({
+      type: 'tool-call' as const,
+      toolCallId: id,
+      toolName: 'shell',
+      providerToolName: 'shellToolCall',
+      input: null,
+    });
+    const result = (id: string, status: string) => ({
+      type: 'tool-result' as const,
+      toolCallId: id,
+      toolName: 'shell',
+      providerToolName: 'shellToolCall',
+      status,
+      isError: status !== 'success',
+      output: null,
+    });
+    const sessions: BoundedSession[] = [];
+    const bounded = createBoundedSessions({ maxToolCalls: 1 }, (session) => sessions.push(session));
+    for (const event of [
+      { type: 'stream-start' as const, sessionId: 's' },
+      call('listed'),
+      result('listed', 'failure'),
+      call('failed'),
+      result('failed', 'error'),
+      call('ok'),
+      result('ok', 'success'),
+      call('pending-arm'),
+      result('pending-arm', 'pending'),
+      call('failed-twice'),
+      result('failed-twice', 'rejected'),
+      // Not remembered past the bound: said twice, it counts twice.
+      result('failed-twice', 'rejected'),
+      { type: 'finish' as const, finishReason: 'stop' as const, isError: false, pendingToolCallIds: [] },
+    ])
+      bounded.push(event);
+    bounded.end();
+    expect(sessions).toHaveLength(1);
+    expect(sessions[0]?.summary.toolCalls.map((listed) => listed.toolCallId)).toEqual(['listed']);
+    expect(sessions[0]?.toolCallsOmitted).toBe(4);
+    expect(sessions[0]?.failedCallsOmitted).toBe(3);
+  });
+});
+
 describe('trackSessionFacts', () => {
   const session = (calls: number) => [
     { type: 'stream-start' as const, sessionId: 's' },

@@ -19,6 +19,7 @@ import {
   type Usage,
   unreachable,
 } from '@cursor-stream/core/normalize';
+import { isFailedStatus } from '@cursor-stream/core/sessions';
 import { mcpToolName } from '@cursor-stream/core/tools';
 
 /** One tool call of an exported session. Absent values are `null`. */
@@ -210,10 +211,6 @@ function noteEvent(
     default:
       unreachable(event);
   }
-}
-
-function isFailedStatus(status: ExportToolCall['status']): boolean {
-  return status !== 'success' && status !== 'pending';
 }
 
 function finishedSession(

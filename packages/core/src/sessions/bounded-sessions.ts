@@ -12,6 +12,7 @@ import {
   type SessionReducer,
   type SessionReducerOptions,
   type SessionSummary,
+  type ToolCallSummary,
 } from './session-reducer.ts';
 
 /** Tool calls listed per session; calls past it are counted by their starts, and their events stay in `counts`. */
@@ -24,8 +25,9 @@ export interface BoundedSession {
   /** Tool calls past {@link MAX_TOOL_CALLS_LISTED}, counted by their `tool-call` events. */
   toolCallsOmitted: number;
   /**
-   * Those of the calls past the bound that did not succeed, counted by their `tool-result` events whose status is not
-   * `success` (a completion said twice counts twice: past the bound no call is remembered).
+   * Those of the calls past the bound that did not succeed, counted by their `tool-result` events whose status is
+   * neither `success` nor `pending`, as a listed call's would be. Past the bound no call is remembered, so a failed
+   * completion said twice counts twice: the count is at most one off per such repeat.
    */
   failedCallsOmitted: number;
   /** Where the session's `finish` is; `undefined` for a synthesized one (or none). */
@@ -51,6 +53,11 @@ export function finishedSession(
     failedCallsOmitted: more.failedCallsOmitted ?? 0,
     finishLoc: more.finishLoc,
   };
+}
+
+/** Whether a call that ended so failed: neither a success nor still pending (a source may say `pending` as its arm). */
+export function isFailedStatus(status: ToolCallSummary['status']): boolean {
+  return status !== 'success' && status !== 'pending';
 }
 
 /** Options of {@link createBoundedSessions}. */
@@ -142,7 +149,7 @@ export function createBoundedSessions(
     ) {
       session.unlistedCounts[event.type] = (session.unlistedCounts[event.type] ?? 0) + 1;
       if (event.type === 'tool-call') session.toolCallsOmitted += 1;
-      else if (event.status !== 'success') session.failedCallsOmitted += 1;
+      else if (isFailedStatus(event.status)) session.failedCallsOmitted += 1;
     } else {
       session.reducer.push(event);
     }

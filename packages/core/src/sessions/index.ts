@@ -9,6 +9,7 @@ export {
   type BoundedSessionsOptions,
   createBoundedSessions,
   finishedSession,
+  isFailedStatus,
   MAX_TOOL_CALLS_LISTED,
 } from './bounded-sessions.ts';
 export { TEXT_HEAD_LENGTH, TEXT_TAIL_LENGTH, type TextOmission } from './kept-text.ts';

@@ -35,7 +35,10 @@ export interface SessionFacts {
   summary: SessionSummary;
   /** Tool calls past those listed in `summary.toolCalls`, counted by their starts. */
   toolCallsOmitted: number;
-  /** Those of them that did not succeed, counted by their completions. */
+  /**
+   * Those of them that did not succeed, counted by their completions (see `BoundedSession.failedCallsOmitted`: a failed
+   * completion said twice counts twice).
+   */
   failedCallsOmitted: number;
   /** The earliest and latest time its records carry (ms since the epoch); `null` when they carry none. */
   firstAtMs: number | null;

@@ -266,7 +266,7 @@ function rowHtml(row: IndexRow): string {
       'Tokens',
     ),
     cell(
-      `${formatCount(row.toolCalls)}${row.failedCalls === 0 ? '' : ` <span class="red">(${row.failedCalls} ✗)</span>`}`,
+      `${formatCount(row.toolCalls)}${row.failedCalls === 0 ? '' : ` <span class="red">(${formatCount(row.failedCalls)} ✗)</span>`}`,
       row.toolCalls,
       'num',
       'Tool calls',

@@ -5,7 +5,7 @@
  */
 
 import type { CanonicalEvent, RecordTimes, SessionSummary } from '@cursor-stream/core/normalize';
-import { type SessionFacts, trackSessionFacts } from '@cursor-stream/core/sessions';
+import { isFailedStatus, type SessionFacts, trackSessionFacts } from '@cursor-stream/core/sessions';
 import {
   escapeControlsKeepingLines,
   foldToOneLine,
@@ -236,15 +236,19 @@ export function createSessionSection(file: string, limits: ReportLimits): Sessio
       if (sessionFacts === undefined) return undefined;
       const { summary, firstAtMs, lastAtMs } = sessionFacts;
       const clockSpan = firstAtMs === null || lastAtMs === null ? null : lastAtMs - firstAtMs;
+      const toolCalls = summary.toolCalls.length + sessionFacts.toolCallsOmitted;
       const row: SessionRow = {
         number,
         facts: sessionFacts,
         durationMs: summary.durationMs ?? clockSpan,
         tokens: totalTokens(summary),
-        toolCalls: summary.toolCalls.length + sessionFacts.toolCallsOmitted,
-        failedCalls:
-          summary.toolCalls.filter((call) => call.status !== 'success' && call.status !== 'pending').length +
-          sessionFacts.failedCallsOmitted,
+        toolCalls,
+        // Past the listed calls failures are counted by completion, so a repeated one could make them outnumber calls.
+        failedCalls: Math.min(
+          summary.toolCalls.filter((call) => isFailedStatus(call.status)).length +
+            sessionFacts.failedCallsOmitted,
+          toolCalls,
+        ),
         failure: truncateOrNull(failureOf(summary, lastError), limits.valueChars),
         prompt,
       };

@@ -42,7 +42,8 @@ export interface ExpandLogPathsOptions {
 /**
  * The log files under a directory, depth first in name order. Symbolic links to files are followed; links to
  * directories are not, so a link cycle cannot loop; a link named like a log that leads to nothing is listed, so that
- * its reader says so. Each link to a file is added to `links`.
+ * its reader says so; a pipe, socket or device named like a log, or a link to one, is listed with its error, never
+ * opened. Each link to a file is added to `links`.
  */
 async function walk(directory: string, sizes: boolean, links: string[]): Promise<LogEntry[]> {
   let dirents: Dirent[];
@@ -136,8 +137,9 @@ async function namesNotUtf8(directory: string): Promise<ReadonlySet<string>> {
 }
 
 /**
- * Expands paths in order: a directory becomes the logs under it, anything else (including `-`
- * and paths that do not exist, which fail when read) stays as it is.
+ * Expands paths in order: a directory becomes the logs under it (a pipe, socket or device in it named like a log
+ * becomes an entry with its error), anything else (including `-` and paths that do not exist, which fail when read)
+ * stays as it is.
  */
 export async function expandLogPaths(
   paths: readonly string[],
