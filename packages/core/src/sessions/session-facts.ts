@@ -8,7 +8,7 @@
 import type { CanonicalEvent } from '../events/index.ts';
 import type { RecordTimes } from '../record-times.ts';
 import { checkUsage } from '../token-counts.ts';
-import { createBoundedSessions, MAX_TOOL_CALLS_LISTED } from './bounded-sessions.ts';
+import { type BoundedSession, createBoundedSessions, MAX_TOOL_CALLS_LISTED } from './bounded-sessions.ts';
 import type { SessionSummary } from './session-reducer.ts';
 
 /** A value of the log left out of a session's facts, and where it is. */
@@ -68,16 +68,11 @@ export interface SessionFactsOptions {
 
 /** Starts tracking a session of `file`. */
 export function trackSessionFacts(file: string, options: SessionFactsOptions = {}): FactsTracker {
-  let reduced: SessionSummary | undefined;
-  let toolCallsOmitted = 0;
-  let failedCallsOmitted = 0;
+  let bounded: BoundedSession | undefined;
   let ended = false;
   const maxToolCalls = options.maxToolCalls ?? MAX_TOOL_CALLS_LISTED;
   const sessions = createBoundedSessions({ maxToolCalls }, (session) => {
-    if (reduced !== undefined) return;
-    reduced = session.summary;
-    toolCallsOmitted = session.toolCallsOmitted;
-    failedCallsOmitted = session.failedCallsOmitted;
+    bounded ??= session;
   });
   let line: number | null = null;
   let firstAtMs: number | null = null;
@@ -113,31 +108,19 @@ export function trackSessionFacts(file: string, options: SessionFactsOptions = {
     facts() {
       if (!ended) sessions.end();
       ended = true;
-      if (reduced === undefined) return undefined;
+      if (bounded === undefined) return undefined;
+      const { summary: reduced, toolCallsOmitted, failedCallsOmitted } = bounded;
       const checked = checkUsage(reduced.usage);
-      if (checked.problems.length === 0)
-        return {
-          file,
-          line,
-          summary: reduced,
-          toolCallsOmitted,
-          failedCallsOmitted,
-          firstAtMs,
-          lastAtMs,
-          problems: [...problems],
-          problemsOmitted,
-        };
       const listed = [...problems];
       let omitted = problemsOmitted;
       for (const message of checked.problems) {
         if (listed.length < MAX_PROBLEMS_PER_SESSION) listed.push({ line: finishLine, message });
         else omitted += 1;
       }
-      const summary = { ...reduced, usage: checked.usage };
       return {
         file,
         line,
-        summary,
+        summary: checked.problems.length === 0 ? reduced : { ...reduced, usage: checked.usage },
         toolCallsOmitted,
         failedCallsOmitted,
         firstAtMs,
