@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '@cursor-stream/test-kit/corpus';
@@ -66,5 +66,47 @@ describe('the class of a failure, in every command that shows why a run failed',
     // Exit 1: the log's plain-text lines are invalid lines, as for every command.
     expect(page.code).toBe(1);
     expect(readFileSync(report, 'utf8')).toContain(`${sentence} (model-unavailable)</p>`);
+  });
+});
+
+describe('a capture kept as one JSON document', () => {
+  const capture = join(CAPTURES, 'satelle__2026.10.01__16-plan.ndjson');
+  const records = readFileSync(capture, 'utf8')
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as unknown);
+
+  test('pretty-printed or as an array, it reads as its lines: the same sessions, and no invalid line', async () => {
+    const lines = join(scratch, 'lines.ndjson');
+    const slurped = join(scratch, 'slurped.json');
+    const pretty = join(scratch, 'pretty.json');
+    writeFileSync(lines, `${records.map((record) => JSON.stringify(record)).join('\n')}\n`);
+    writeFileSync(slurped, `${JSON.stringify(records, null, 2)}\n`);
+    writeFileSync(pretty, records.map((record) => JSON.stringify(record, null, 2)).join('\n'));
+    const runs = await Promise.all(
+      [lines, slurped, pretty].map((path) => runCli(['summary', '--json', path])),
+    );
+    const sessions = runs.map((run) => {
+      expect([run.code, run.stderr]).toEqual([0, '']);
+      const summary = JSON.parse(run.stdout);
+      expect(summary.invalidLines).toEqual([]);
+      return (summary.sessions as { sessionId: string; status: string; toolCalls: unknown[] }[]).map(
+        ({ sessionId, status, toolCalls }) => ({ sessionId, status, calls: toolCalls.length }),
+      );
+    });
+    expect(sessions[0]?.length).toBeGreaterThan(0);
+    expect(sessions[1]).toEqual(sessions[0]);
+    expect(sessions[2]).toEqual(sessions[0]);
+    const validate = await runCli(['validate', slurped]);
+    expect([validate.code, validate.stderr]).toEqual([0, '']);
+  });
+
+  test('a document that wraps its records in an object of its own is one record, and no Cursor log', async () => {
+    const wrapped = join(scratch, 'frames.json');
+    writeFileSync(wrapped, `${JSON.stringify({ frames: records }, null, 2)}\n`);
+    const run = await runCli(['summary', wrapped]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('not a Cursor log');
+    expect(run.stdout).toContain('0 sessions');
   });
 });

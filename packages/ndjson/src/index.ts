@@ -5,6 +5,7 @@ export {
   type NdjsonStreamOptions,
   readChunks,
 } from './iterate.ts';
+export { DOCUMENT_SNIFF_BYTES, startsLikeJsonDocument } from './json-document.ts';
 export { EXCERPT_LENGTH, excerptOf } from './json-text.ts';
 export {
   hasLazyStrings,

@@ -13,7 +13,14 @@
  * @see https://github.com/ndjson/ndjson-spec
  */
 
+import { copyOf } from './byte-copy.ts';
 import { createHeldLine } from './held-line.ts';
+import {
+  createDocumentReader,
+  createDocumentSniffer,
+  type DocumentReader,
+  type DocumentSniffer,
+} from './json-document.ts';
 import {
   EXCERPT_LENGTH,
   excerptOf,
@@ -150,6 +157,7 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
   const objectsOnly = options.objectsOnly ?? false;
   const lazy = lazyStringBounds(options.lazyStrings);
   const { onRecord, onProblem, onSkip, skipRecord, parseRecord, readTextLine, takeLine } = options;
+  const readsDocuments = options.documents ?? false;
 
   // Bytes of a byte order mark begun at the start of the stream, until enough have come to tell.
   let bomPrefix: Uint8Array = NO_BYTES;
@@ -173,6 +181,11 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
   let ended = false;
   // Items no callback took, returned from the current feed/end call.
   let collected: NdjsonItem[] = [];
+  // With `documents`: the first bytes, held until they tell lines from a document, and the document's reader.
+  let sniffer = readsDocuments ? createDocumentSniffer(maxRecordBytes) : undefined;
+  let sniffed: Uint8Array = NO_BYTES;
+  let sniffedFrom = 0;
+  let document: DocumentReader | undefined;
 
   function emitRecord(record: NdjsonRecord): void {
     if (onRecord) onRecord(record);
@@ -490,8 +503,45 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
     const base = consumed;
     consumed += input.length;
     const start = atStreamStart ? streamStart(input) : { chunk: input, base };
-    if (start !== null) readChunkLines(start.chunk, start.base);
+    if (start === null) return;
+    if (document !== undefined) document.feed(start.chunk, start.base);
+    else if (sniffer !== undefined) sniff(sniffer, start.chunk, start.base);
+    else readChunkLines(start.chunk, start.base);
   }
+
+  /** The first bytes of a stream that may be a document, held until they tell; then read as what they are. */
+  function sniff(looking: DocumentSniffer, chunk: Uint8Array, base: number): void {
+    const layout = looking.look(chunk);
+    if (sniffed.length === 0) {
+      sniffedFrom = base;
+      // Most streams tell at their first bytes: the chunk is read as it is, with no copy.
+      if (layout !== undefined) {
+        readSniffed(layout === 'document', chunk);
+        return;
+      }
+      sniffed = copyOf(chunk);
+    } else sniffed = joinBytes(sniffed, chunk);
+    if (layout !== undefined) readSniffed(layout === 'document', sniffed);
+  }
+
+  function readSniffed(isDocument: boolean, bytes: Uint8Array): void {
+    sniffer = undefined;
+    sniffed = NO_BYTES;
+    if (isDocument) {
+      document = createDocumentReader(maxRecordBytes, documentSink, sniffedFrom, lineNumber);
+      document.feed(bytes, sniffedFrom);
+    } else if (bytes.length > 0) readChunkLines(bytes, sniffedFrom);
+  }
+
+  const documentSink = {
+    value(value: unknown, text: string, line: number, offset: number, end: number): void {
+      emitValue(value, text, line, offset, end, false);
+    },
+    problem: emitProblem,
+    skip(line: number, offset: number, length: number): void {
+      emitSkip('document-syntax', line, offset, length);
+    },
+  };
 
   function readChunkLines(chunk: Uint8Array, base: number): void {
     const firstLf = chunk.indexOf(LF);
@@ -557,7 +607,7 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
   function streamStart(input: Uint8Array): { chunk: Uint8Array; base: number } | null {
     const bytes = bomPrefix.length === 0 ? input : joinBytes(bomPrefix, input);
     if (bytes.length < BYTE_ORDER_MARK_BYTES && startsLikeByteOrderMark(bytes)) {
-      bomPrefix = bytes.slice();
+      bomPrefix = copyOf(bytes);
       return null;
     }
     atStreamStart = false;
@@ -626,6 +676,12 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
         if (bomPrefix.length > 0) heldLine.append(bomPrefix);
         bomPrefix = NO_BYTES;
       }
+      // Bytes that never told lines from a document are lines.
+      if (sniffer !== undefined) readSniffed(false, sniffed);
+      if (document !== undefined) {
+        document.end(consumed);
+        return drain();
+      }
       const skip = skipping;
       if (skip !== null) {
         skipPiece(skip, NO_BYTES, true);
@@ -638,7 +694,10 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
       return drain();
     },
 
-    bufferedBytes: (): number => (skipping === null && !atStreamStart ? consumed - heldFrom() : 0),
+    bufferedBytes: (): number => {
+      if (document !== undefined) return document.bufferedBytes();
+      return skipping === null && !atStreamStart ? consumed - heldFrom() : 0;
+    },
 
     reset(): void {
       bomPrefix = NO_BYTES;
@@ -652,6 +711,9 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
       resync.reset();
       ended = false;
       collected = [];
+      sniffer = readsDocuments ? createDocumentSniffer(maxRecordBytes) : undefined;
+      sniffed = NO_BYTES;
+      document = undefined;
     },
   });
 }

@@ -58,12 +58,13 @@ export interface NdjsonProblem {
 
 /**
  * Input the tokenizer passed over on purpose: a blank line (empty or JSON whitespace only), the byte order mark at
- * the start, or a record the caller's {@link NdjsonTokenizerOptions.skipRecord} turned down. Together with records
+ * the start, a record the caller's {@link NdjsonTokenizerOptions.skipRecord} turned down, or the brackets, commas and
+ * white space between the records of a JSON document (see {@link NdjsonTokenizerOptions.documents}). Together with records
  * and problems, skips cover every input byte exactly once.
  */
 export interface NdjsonSkip {
   /** What was skipped. */
-  reason: 'blank-line' | 'byte-order-mark' | 'filtered';
+  reason: 'blank-line' | 'byte-order-mark' | 'filtered' | 'document-syntax';
   /** 1-based physical line of the skipped bytes. */
   line: number;
   /** Byte offset of the first skipped byte. */
@@ -138,6 +139,19 @@ export interface NdjsonTokenizerOptions {
    * @defaultValue false
    */
   lazyStrings?: boolean | Partial<LazyStringBounds>;
+  /**
+   * Read a stream that is one JSON document of records as the records it holds: an array of them (`jq -s .`, a JSON
+   * dump of a list, `[` and `]` around the lines) or records pretty-printed over several lines (`jq .`). Such a
+   * stream is told by its first bytes, which no NDJSON stream of objects starts with: a `[` followed by `{` or `]`,
+   * or a `{` alone on its line. Each element of a top-level array, and each object at the top level outside one, is
+   * a record (line and offset where it starts, its text as written); the brackets, commas and white space between
+   * them are `document-syntax` skips; text between them is a problem of its line. An element cut short is given up at
+   * the first line that starts another at its own column. `skipRecord`, `parseRecord`, `readTextLine`, `takeLine`
+   * and `lazyStrings` apply to lines only. Any other stream is read as lines, exactly as without this option.
+   *
+   * @defaultValue false
+   */
+  documents?: boolean;
   /** Called for each record. Records are returned from `feed`/`end` when this is not given. */
   onRecord?: (record: NdjsonRecord) => void;
   /** Called for each problem. Problems are returned from `feed`/`end` when this is not given. */

@@ -102,6 +102,13 @@ describe('the split plan', () => {
     expect(planSplit(join(scratch, 'missing.ndjson'), options)).toBeNull();
     expect(planSplit(scratch, options)).toBeNull();
     expect(planSplit(undetected, { ...options, dialect: 'official' })?.dialect).toBe('official');
+    // A JSON document of records: its lines are no records, whatever they start with.
+    const records = session.trimEnd().split('\n').join(',\n').repeat(1);
+    const bracketed = await file('array.json', `[\n${[records, records, records].join(',\n')}\n]\n`);
+    expect(planSplit(bracketed, options)).toBeNull();
+    const pretty = await file('pretty.json', `\uFEFF{\n  "type": "system"\n}\n${session.repeat(3)}`);
+    expect(planSplit(pretty, options)).toBeNull();
+    expect(planSplit(await file('lines.ndjson', session.repeat(3)), options)).not.toBeNull();
   });
 
   test('aims ranges at an eighth of the split size at most', () => {

@@ -470,6 +470,8 @@ export function createNormalizerEngine(
 
   const tokenizer = createNdjsonTokenizer({
     objectsOnly: true,
+    // A capture kept as a JSON array, or pretty-printed, is read for the records it holds.
+    documents: true,
     // Long tool outputs and file contents are decoded only if an event's reader reads them.
     lazyStrings: options.lazyStrings ?? true,
     onRecord: onTokenizerRecord,

@@ -7,6 +7,7 @@
 
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { createNormalizer } from '@cursor-stream/core/normalize';
+import { DOCUMENT_SNIFF_BYTES, startsLikeJsonDocument } from '@cursor-stream/ndjson';
 import {
   createTextSniffer,
   FOREIGN_LOG_WINDOW_BYTES,
@@ -81,11 +82,14 @@ function readAt(fd: number, position: number, length: number): Buffer {
   return buffer.subarray(0, read);
 }
 
-/** Whether the file is a plain text log: not gzip (read on one thread) and not binary (refused on one thread). */
-function plainText(fd: number, path: string): boolean {
+/**
+ * Whether the file is a log of lines in plain text: not gzip (read on one thread), not binary (refused on one thread),
+ * and not one JSON document of records, whose lines are no records to cut at.
+ */
+function plainTextLines(fd: number, path: string): boolean {
   if (hasGzipExtension(path)) return false;
-  const head = readAt(fd, 0, SNIFF_PREFIX_BYTES);
-  return !startsLikeGzip(head) && createTextSniffer().check(head) === null;
+  const head = readAt(fd, 0, Math.max(SNIFF_PREFIX_BYTES, DOCUMENT_SNIFF_BYTES + 3));
+  return !startsLikeGzip(head) && createTextSniffer().check(head) === null && !startsLikeJsonDocument(head);
 }
 
 /**
@@ -184,7 +188,7 @@ function planOpened(fd: number, path: string, options: SplitOptions): SplitPlan 
   const stats = fstatSync(fd);
   // This process's own output is refused by the one thread's reader.
   if (!stats.isFile() || isStandardOutput(stats)) return null;
-  if (stats.size < options.splitBytes || !plainText(fd, path)) return null;
+  if (stats.size < options.splitBytes || !plainTextLines(fd, path)) return null;
   const dialect = detectDialect(fd, options);
   if (dialect === undefined) return null;
   const starts = proposeCuts(fd, stats.size, rangeBytesFor(options.splitBytes));

@@ -1,0 +1,385 @@
+/**
+ * Reading a JSON document that holds records instead of one record per line: a capture kept as an array
+ * (`jq -s .`, `[` … `]` around the lines, a JSON dump of a list) or as records pretty-printed over several lines
+ * (`jq .`). Such a file is never NDJSON (a line that is `{` or `[{` alone is no record), so the tokenizer reads it so
+ * only when its first bytes say so (see {@link createDocumentSniffer}), and every record it holds comes through.
+ *
+ * The records are the elements of the arrays at the top level, and the values at the top level outside an array:
+ * each is found by following strings and brackets over the bytes, held (at most `maxRecordBytes`) and parsed whole.
+ * The brackets, commas and white space between them are skipped; text between them is a problem of its own line.
+ * An element that never closes is given up at the first line that starts another element at its own column (a
+ * pretty-printer puts an element's nested values further in), so a record cut short loses only itself.
+ */
+
+import { copyOf } from './byte-copy.ts';
+import { EXCERPT_LENGTH } from './json-text.ts';
+import { outputLineMessage, startsLikeJson } from './line-kind.ts';
+import { invalidJsonMessage } from './open-record-resync.ts';
+import { oversizeMessage } from './record-limits.ts';
+import { parseRepaired } from './record-text.ts';
+import type { NdjsonProblemCode } from './types.ts';
+
+const LF = 0x0a;
+const CR = 0x0d;
+const SPACE = 0x20;
+const TAB = 0x09;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const LEFT_BRACE = 0x7b;
+const RIGHT_BRACE = 0x7d;
+const LEFT_BRACKET = 0x5b;
+const RIGHT_BRACKET = 0x5d;
+
+/** The bytes of an excerpt's characters and one more, at four bytes a character at most. */
+const EXCERPT_BYTES = (EXCERPT_LENGTH + 1) * 4;
+
+/** Bytes looked at before the sniffer decides that a stream starting with white space is lines after all. */
+export const DOCUMENT_SNIFF_BYTES = 64 * 1024;
+
+function isWhitespace(byte: number): boolean {
+  return byte === SPACE || byte === LF || byte === CR || byte === TAB;
+}
+
+/** Whether a JSON value other than an object or array starts with `byte`: a string, a number, true, false, null. */
+function startsScalar(byte: number): boolean {
+  return (
+    byte === QUOTE ||
+    byte === 0x2d ||
+    (byte >= 0x30 && byte <= 0x39) ||
+    byte === 0x74 ||
+    byte === 0x66 ||
+    byte === 0x6e
+  );
+}
+
+/** How a stream is to be read, once its first bytes tell. */
+export type StreamLayout = 'lines' | 'document';
+
+/** Decides, byte by byte, whether a stream is a JSON document of records; see {@link createDocumentSniffer}. */
+export interface DocumentSniffer {
+  /**
+   * Looks at the next bytes: returns the layout once they decide it (the index of the deciding byte does not depend
+   * on how the stream was cut), or `undefined` while more are needed.
+   */
+  look(bytes: Uint8Array): StreamLayout | undefined;
+}
+
+/**
+ * A stream is a document when its first significant byte is `[` followed (after white space) by `{` or `]`, or is a
+ * `{` with nothing after it on its line. `[info]`, `[1,2]` and `{"type":…}` start lines as before.
+ */
+export function createDocumentSniffer(maxRecordBytes: number): DocumentSniffer {
+  // Never more held than a record may be.
+  const limit = Math.min(DOCUMENT_SNIFF_BYTES, maxRecordBytes);
+  // 0: before the first significant byte; 1: after a `[`; 2: after a `{`, up to its line feed.
+  let state = 0;
+  let seen = 0;
+  return {
+    look(bytes: Uint8Array): StreamLayout | undefined {
+      for (let index = 0; index < bytes.length; index++) {
+        const byte = bytes[index] as number;
+        seen++;
+        if (seen > limit) return 'lines';
+        if (state === 0) {
+          if (isWhitespace(byte)) continue;
+          if (byte === LEFT_BRACKET) state = 1;
+          else if (byte === LEFT_BRACE) state = 2;
+          else return 'lines';
+        } else if (state === 1) {
+          if (isWhitespace(byte)) continue;
+          return byte === LEFT_BRACE || byte === RIGHT_BRACKET ? 'document' : 'lines';
+        } else {
+          if (byte === LF) return 'document';
+          if (byte !== SPACE && byte !== TAB && byte !== CR) return 'lines';
+        }
+      }
+      return undefined;
+    },
+  };
+}
+
+/**
+ * Whether a stream starting with `head` (its first {@link DOCUMENT_SNIFF_BYTES} bytes or all of it, a byte order mark
+ * included) is read as a JSON document by a tokenizer with `documents` set: for those who must know before reading,
+ * such as a reader that would cut a file into ranges at its lines.
+ */
+export function startsLikeJsonDocument(head: Uint8Array): boolean {
+  const bom = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
+  return createDocumentSniffer(DOCUMENT_SNIFF_BYTES).look(head.subarray(bom)) === 'document';
+}
+
+/** What the document reader reports, through the tokenizer's emitters. */
+export interface DocumentSink {
+  value(value: unknown, text: string, line: number, offset: number, end: number): void;
+  problem(
+    code: NdjsonProblemCode,
+    message: string,
+    line: number,
+    offset: number,
+    end: number,
+    text: string,
+  ): void;
+  /** Brackets, commas and white space between records. */
+  skip(line: number, offset: number, length: number): void;
+}
+
+/** Reads a JSON document's records from its bytes, fed in pieces cut anywhere. */
+export interface DocumentReader {
+  /** The next bytes; `base` is the input offset of their first. */
+  feed(bytes: Uint8Array, base: number): void;
+  /** The input ended at offset `end`. */
+  end(end: number): void;
+  /** Bytes held for the element being read (never above the limit). */
+  bufferedBytes(): number;
+}
+
+/** An element being read: a value, or text that is none (read to the end of its line). */
+interface OpenElement {
+  readonly isText: boolean;
+  readonly line: number;
+  readonly offset: number;
+  /** Bytes from its line's start to its first byte: where its siblings start too. */
+  readonly column: number;
+  /** The depth it started at; a container element ends when the depth comes back to it. */
+  readonly depth: number;
+  readonly isContainer: boolean;
+  pieces: Uint8Array[];
+  held: number;
+  /** Set once it outgrew the limit: nothing more is held but the excerpt's bytes. */
+  oversize: boolean;
+}
+
+/**
+ * Creates a reader for a document starting at input offset `start`, on line `line` (a byte order mark may come
+ * before).
+ */
+export function createDocumentReader(
+  maxRecordBytes: number,
+  sink: DocumentSink,
+  start: number,
+  line: number,
+): DocumentReader {
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  let lineNumber = line;
+  let lineStart = start;
+  // Structural depth outside strings; the elements of an array opened at depth 0 are at depth 1.
+  let depth = 0;
+  let inArray = false;
+  let inString = false;
+  let escaped = false;
+  // Whether only white space came since the line's start: where an element at its sibling's column may start.
+  let lineBlank = true;
+  let element: OpenElement | null = null;
+  let skipFrom = start;
+  let skipLine = line;
+
+  function flushSkip(upTo: number): void {
+    if (upTo > skipFrom) sink.skip(skipLine, skipFrom, upTo - skipFrom);
+  }
+
+  function open(offset: number, isText: boolean, isContainer: boolean): OpenElement {
+    flushSkip(offset);
+    return {
+      isText,
+      line: lineNumber,
+      offset,
+      column: offset - lineStart,
+      depth,
+      isContainer,
+      pieces: [],
+      held: 0,
+      oversize: false,
+    };
+  }
+
+  function textOf(open: OpenElement): string {
+    if (open.pieces.length === 1) return decoder.decode(open.pieces[0]);
+    const joined = new Uint8Array(open.held);
+    let at = 0;
+    for (const piece of open.pieces) {
+      joined.set(piece, at);
+      at += piece.length;
+    }
+    return decoder.decode(joined);
+  }
+
+  /**
+   * The element ends just before offset `end`. `readTo` is how far it was read: past `end` when it was cut at a line
+   * start on seeing a sibling's first byte. Whether it is oversize depends on that only, never on the chunks.
+   */
+  function close(open: OpenElement, end: number, cutShort: boolean, readTo = end): void {
+    element = null;
+    skipFrom = end;
+    skipLine = lineNumber;
+    const text = textOf(open);
+    if (open.oversize || readTo - open.offset > maxRecordBytes) {
+      sink.problem('oversize', oversizeMessage(maxRecordBytes), open.line, open.offset, end, text);
+      return;
+    }
+    const body = open.isText ? text.replace(/\r?\n$/, '') : text;
+    if (open.isText && !startsLikeJson(body)) {
+      sink.problem('non-json-output', outputLineMessage(body), open.line, open.offset, end, body);
+      return;
+    }
+    if (cutShort) {
+      sink.problem('truncated', 'input ends inside this record', open.line, open.offset, end, body);
+      return;
+    }
+    let parseError: unknown;
+    try {
+      sink.value(JSON.parse(body), body, open.line, open.offset, end);
+      return;
+    } catch (error) {
+      parseError = error;
+    }
+    const parsed = parseRepaired(body, parseError);
+    if (parsed.ok) sink.value(parsed.value, body, open.line, open.offset, end);
+    else sink.problem('invalid-json', invalidJsonMessage(parsed.error), open.line, open.offset, end, body);
+  }
+
+  function hold(open: OpenElement, bytes: Uint8Array, from: number, to: number): void {
+    if (to <= from) return;
+    // Of an oversize element, only the bytes of an excerpt's first characters are kept (four bytes a character at
+    // most), contiguous from its start.
+    const room = open.oversize ? EXCERPT_BYTES - open.held : to - from;
+    if (room <= 0) return;
+    open.pieces.push(copyOf(bytes, from, Math.min(to, from + room)));
+    open.held += Math.min(to - from, room);
+  }
+
+  /** The open element is read up to input offset `at`: past the limit, its bytes are dropped but for an excerpt's. */
+  function bound(open: OpenElement, at: number): void {
+    if (open.oversize || at - open.offset <= maxRecordBytes) return;
+    open.oversize = true;
+    const pieces = open.pieces;
+    open.pieces = [];
+    open.held = 0;
+    for (const piece of pieces) hold(open, piece, 0, piece.length);
+  }
+
+  function feed(bytes: Uint8Array, base: number): void {
+    // Where the open element's bytes in this piece start; they are held when it ends or the piece does.
+    let heldFrom = 0;
+    for (let index = 0; index < bytes.length; index++) {
+      const byte = bytes[index] as number;
+      const offset = base + index;
+      const startsLine = lineBlank && !isWhitespace(byte);
+      if (startsLine) lineBlank = false;
+      const current = element;
+      if (current !== null) {
+        if (current.isText) {
+          if (byte === LF) {
+            hold(current, bytes, heldFrom, index + 1);
+            newLine(offset);
+            close(current, offset + 1, false);
+          }
+          continue;
+        }
+        if (
+          startsLine &&
+          current.isContainer &&
+          (byte === LEFT_BRACE || byte === LEFT_BRACKET) &&
+          offset - lineStart === current.column
+        ) {
+          // A sibling's start at the element's own column, even in a string (a pretty-printer escapes every line break):
+          // the element was cut short, and ends with its last line.
+          hold(current, bytes, heldFrom, index);
+          depth = current.depth;
+          inString = false;
+          escaped = false;
+          close(current, lineStart, true, offset);
+          element = open(offset, false, true);
+          depth++;
+          heldFrom = index;
+          continue;
+        }
+        if (inString) {
+          if (escaped) escaped = false;
+          else if (byte === BACKSLASH) escaped = true;
+          else if (byte === QUOTE) inString = false;
+          else if (byte === LF) newLine(offset);
+          continue;
+        }
+        if (byte === QUOTE) inString = true;
+        else if (byte === LEFT_BRACE || byte === LEFT_BRACKET) depth++;
+        else if (byte === RIGHT_BRACE || byte === RIGHT_BRACKET) {
+          if (current.isContainer) {
+            depth--;
+            if (depth === current.depth) {
+              hold(current, bytes, heldFrom, index + 1);
+              close(current, offset + 1, false);
+            }
+            continue;
+          }
+          if (depth > current.depth) depth--;
+          else if (byte === RIGHT_BRACKET) {
+            // A scalar element ends at its array's closing bracket, read again as the array's.
+            hold(current, bytes, heldFrom, index);
+            close(current, offset, false);
+            index--;
+            lineBlank = startsLine;
+          }
+        } else if (
+          !current.isContainer &&
+          depth === current.depth &&
+          (byte === COMMA || isWhitespace(byte))
+        ) {
+          hold(current, bytes, heldFrom, index);
+          close(current, offset, false);
+          index--;
+          lineBlank = startsLine;
+          continue;
+        } else if (byte === LF) newLine(offset);
+        continue;
+      }
+      if (byte === LF) {
+        newLine(offset);
+        continue;
+      }
+      if (isWhitespace(byte)) continue;
+      if (inArray && depth === 1) {
+        if (byte === COMMA) continue;
+        if (byte === RIGHT_BRACKET) {
+          inArray = false;
+          depth = 0;
+          continue;
+        }
+      } else if (byte === LEFT_BRACKET) {
+        inArray = true;
+        depth = 1;
+        continue;
+      } else if (byte === COMMA) continue;
+      const isContainer = byte === LEFT_BRACE || byte === LEFT_BRACKET;
+      // Outside an array, only an object is read as a value; anything else is text up to its line feed, as is
+      // anything in an array that no JSON value starts with (the agent's words between records).
+      element = open(offset, isContainer ? false : !inArray || !startsScalar(byte), isContainer);
+      heldFrom = index;
+      if (isContainer) depth++;
+      else if (byte === QUOTE && inArray) inString = true;
+    }
+    const current = element;
+    if (current !== null) {
+      hold(current, bytes, heldFrom, bytes.length);
+      bound(current, base + bytes.length);
+    }
+  }
+
+  function newLine(offset: number): void {
+    lineNumber++;
+    lineStart = offset + 1;
+    lineBlank = true;
+  }
+
+  return {
+    feed,
+    end(end: number): void {
+      const open = element;
+      if (open !== null) {
+        const complete = !open.isContainer && !open.isText && !inString;
+        close(open, end, !open.isText && !complete);
+      } else flushSkip(end);
+    },
+    bufferedBytes: () => (element === null || element.oversize ? 0 : element.held),
+  };
+}
