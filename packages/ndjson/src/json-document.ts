@@ -299,6 +299,17 @@ export function createDocumentReader(
           else if (byte === BACKSLASH) escaped = true;
           else if (byte === QUOTE) inString = false;
           else if (byte === LF) newLine(offset);
+          else if (!lineBlank) {
+            // Most of a record is string content: passed over up to the next byte that matters, in one tight loop
+            // (not at a line's start, where a sibling's first byte may end a string cut short).
+            let next = index + 1;
+            while (next < bytes.length) {
+              const ahead = bytes[next] as number;
+              if (ahead === QUOTE || ahead === BACKSLASH || ahead === LF) break;
+              next++;
+            }
+            index = next - 1;
+          }
           continue;
         }
         if (byte === QUOTE) inString = true;
