@@ -101,6 +101,23 @@ describe('a capture kept as one JSON document', () => {
     expect([validate.code, validate.stderr]).toEqual([0, '']);
   });
 
+  test('records on one line keep each its own times: usage by day is the lines', async () => {
+    const log = join(REPO_ROOT, 'corpus/official/session-cut-by-init.ndjson');
+    const oneLine = join(scratch, 'one-line.json');
+    const values = readFileSync(log, 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as unknown);
+    writeFileSync(oneLine, `${JSON.stringify(values)}\n`);
+    const [fromLines, fromArray] = await Promise.all([
+      runCli(['usage', '--json', log]),
+      runCli(['usage', '--json', oneLine]),
+    ]);
+    expect(fromLines.code).toBe(0);
+    expect(JSON.parse(fromArray.stdout).daily).toEqual(JSON.parse(fromLines.stdout).daily);
+    expect(JSON.parse(fromLines.stdout).daily.length).toBeGreaterThan(1);
+  });
+
   test('a document that wraps its records in an object of its own is one record, and no Cursor log', async () => {
     const wrapped = join(scratch, 'frames.json');
     writeFileSync(wrapped, `${JSON.stringify({ frames: records }, null, 2)}\n`);

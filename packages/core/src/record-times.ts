@@ -147,13 +147,24 @@ export function recordTimes(record: unknown): RecordTimes | undefined {
  * handed on, so entries behind the line being read are dropped: the map holds the records of one read batch at most.
  */
 export interface RecordTimeIndex {
-  /** Notes the times of the record starting at `line`. */
-  observe(line: number, record: unknown): void;
   /**
-   * The times of the record at `line` (kept for its other events); older entries are forgotten. A record's
-   * `problems` come with the times given to each of its events: a consumer says them once per line.
+   * Notes the times of the record starting at `line`, at byte `offset` (several records may start on one line: a
+   * JSON array of records written on one line).
    */
-  at(line: number): RecordTimes | undefined;
+  observe(line: number, record: unknown, offset?: number): void;
+  /**
+   * The times of the record at `line` and `offset` (kept for its other events); older entries are forgotten. A
+   * record's `problems` come with the times given to each of its events: a consumer says them once per line.
+   */
+  at(line: number, offset?: number): RecordTimes | undefined;
+}
+
+/** The times of the records starting on one line: the first one's, and any other's by its offset. */
+interface LineTimes {
+  /** `undefined` when observed without one: then the line's record, whatever offset is asked. */
+  readonly offset: number | undefined;
+  readonly times: RecordTimes;
+  others?: Map<number, RecordTimes>;
 }
 
 /** Events placed at a line whose record is not theirs: a `finish` the next session's start made, at that start. */
@@ -172,23 +183,33 @@ export function markBorrowedLine(event: CanonicalEvent): void {
  * another record's line (see {@link markBorrowedLine}).
  */
 export function eventTimes(index: RecordTimeIndex, event: CanonicalEvent): RecordTimes | undefined {
-  return event.loc === undefined || borrowedLines.has(event) ? undefined : index.at(event.loc.line);
+  return event.loc === undefined || borrowedLines.has(event)
+    ? undefined
+    : index.at(event.loc.line, event.loc.offset);
 }
 
 /** A fresh {@link RecordTimeIndex} for one log. */
 export function createRecordTimeIndex(): RecordTimeIndex {
-  const byLine = new Map<number, RecordTimes>();
+  const byLine = new Map<number, LineTimes>();
   return {
-    observe(line, record) {
+    observe(line, record, offset) {
       const times = recordTimes(record);
-      if (times !== undefined) byLine.set(line, times);
+      const first = byLine.get(line);
+      if (first === undefined || first.offset === offset) {
+        if (times !== undefined) byLine.set(line, { offset, times });
+        // The same record observed again, now without times, leaves none behind.
+        else if (first !== undefined) byLine.delete(line);
+      } else if (times !== undefined && offset !== undefined) (first.others ??= new Map()).set(offset, times);
     },
-    at(line) {
+    at(line, offset) {
       for (const seen of byLine.keys()) {
         if (seen >= line) break;
         byLine.delete(seen);
       }
-      return byLine.get(line);
+      const entry = byLine.get(line);
+      if (entry === undefined) return undefined;
+      if (entry.offset === undefined || offset === undefined || entry.offset === offset) return entry.times;
+      return entry.others?.get(offset);
     },
   };
 }

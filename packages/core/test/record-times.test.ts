@@ -207,4 +207,15 @@ describe('createRecordTimeIndex', () => {
     expect(index.at(3)).toEqual({ timestampMs: 30 });
     expect(index.at(1)).toBeUndefined();
   });
+
+  test('tells apart the records that start on one line by their offsets', () => {
+    const index = createRecordTimeIndex();
+    index.observe(1, { timestamp_ms: 10 }, 1);
+    index.observe(1, { type: 'user' }, 40);
+    index.observe(1, { timestamp_ms: 30 }, 80);
+    expect(index.at(1, 1)).toEqual({ timestampMs: 10 });
+    expect(index.at(1, 40)).toBeUndefined();
+    expect(index.at(1, 80)).toEqual({ timestampMs: 30 });
+    expect(index.at(1, 120)).toBeUndefined();
+  });
 });

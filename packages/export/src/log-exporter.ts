@@ -12,8 +12,11 @@ export interface ExportTotals {
 
 /** Receives one log. */
 export interface LogSink {
-  /** The raw record at `line` and the dialect that read it (for record times); call before its events. */
-  observeRecord(line: number, record: unknown, dialect?: string): void;
+  /**
+   * The raw record at `line` (at byte `offset`, when records may share a line) and the dialect that read it (for
+   * record times); call before its events.
+   */
+  observeRecord(line: number, record: unknown, dialect?: string, offset?: number): void;
   /** The next batch of canonical events, in log order. */
   push(events: readonly CanonicalEvent[]): Promise<void>;
   /** The log has ended. */

@@ -93,8 +93,11 @@ export interface SessionCollectorOptions {
 
 /** Feeds a {@link SessionCollectorOptions.onSession} from a log's records and events. */
 export interface SessionCollector {
-  /** The raw record at `line` and the dialect that read it, for its times; call before the events it produces. */
-  observeRecord(line: number, record: unknown, dialect?: string): void;
+  /**
+   * The raw record at `line` (at byte `offset`, when records may share a line) and the dialect that read it, for its
+   * times; call before the events it produces.
+   */
+  observeRecord(line: number, record: unknown, dialect?: string, offset?: number): void;
   /** The index the next event belongs to (the session it is folded into). */
   readonly sessionIndex: number;
   /** Takes the next event; resolves once a session it finished has been handed on. */
@@ -303,8 +306,8 @@ export function createSessionCollector(options: SessionCollectorOptions): Sessio
   }
 
   return {
-    observeRecord(line, record, recordDialect) {
-      times.observe(line, record);
+    observeRecord(line, record, recordDialect, offset) {
+      times.observe(line, record, offset);
       // Records are seen a read batch ahead of their events: only a session whose finish is unmarked needs this.
       if (recordDialect !== undefined) dialect = recordDialect;
     },

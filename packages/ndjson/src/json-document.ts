@@ -7,8 +7,10 @@
  * The records are the elements of the arrays at the top level, and the values at the top level outside an array:
  * each is found by following strings and brackets over the bytes, held (at most `maxRecordBytes`) and parsed whole.
  * The brackets, commas and white space between them are skipped; text between them is a problem of its own line.
- * An element that never closes is given up at the first line that starts another element at its own column (a
- * pretty-printer puts an element's nested values further in), so a record cut short loses only itself.
+ * An element that never closes is given up at the first line that starts another element at its column or before it
+ * (a pretty-printer escapes every line break and puts an element's nested values further in), so a record cut short
+ * loses only itself. Printed without indentation, nested values start at the element's column too: there the cut is
+ * seen only where an object expects a key, or a string was left open at a line's end.
  */
 
 import { copyOf } from './byte-copy.ts';
@@ -148,6 +150,13 @@ interface OpenElement {
   held: number;
   /** Set once it outgrew the limit: nothing more is held but the excerpt's bytes. */
   oversize: boolean;
+  /**
+   * Whether its line holds nothing else but brackets and commas so far (`{` of an indented record), until a line
+   * further in shows where its nested values go. Such an element is given up at a sibling's start only once a line
+   * further in was seen: printed without indentation, its nested values start at its own column.
+   */
+  alone: boolean;
+  deeperLine: boolean;
 }
 
 /**
@@ -170,6 +179,12 @@ export function createDocumentReader(
   let escaped = false;
   // Whether only white space came since the line's start: where an element at its sibling's column may start.
   let lineBlank = true;
+  // Whether only white space, brackets and commas came since the line's start: an element opened there stands alone.
+  let lineBare = true;
+  // Of the open container element: whether each container it has open is an object, innermost last, and its last
+  // byte outside strings that is not white space. An object expecting a key cannot hold a `{` next.
+  const objects: boolean[] = [];
+  let lastSignificant = 0;
   let element: OpenElement | null = null;
   let skipFrom = start;
   let skipLine = line;
@@ -190,6 +205,8 @@ export function createDocumentReader(
       pieces: [],
       held: 0,
       oversize: false,
+      alone: lineBare,
+      deeperLine: false,
     };
   }
 
@@ -210,6 +227,7 @@ export function createDocumentReader(
    */
   function close(open: OpenElement, end: number, cutShort: boolean, readTo = end): void {
     element = null;
+    lineBare = false;
     skipFrom = end;
     skipLine = lineNumber;
     const text = textOf(open);
@@ -217,13 +235,14 @@ export function createDocumentReader(
       sink.problem('oversize', oversizeMessage(maxRecordBytes), open.line, open.offset, end, text);
       return;
     }
-    const body = open.isText ? text.replace(/\r?\n$/, '') : text;
+    // Text between an array's records ends before the comma that follows it, as a record would.
+    const body = open.isText ? text.replace(inArray ? /\s*,?\s*$/ : /\r?\n$/, '') : text;
     if (open.isText && !startsLikeJson(body)) {
       sink.problem('non-json-output', outputLineMessage(body), open.line, open.offset, end, body);
       return;
     }
     if (cutShort) {
-      sink.problem('truncated', 'input ends inside this record', open.line, open.offset, end, body);
+      sink.problem('truncated', 'input ends inside this record', open.line, open.offset, end, body.trimEnd());
       return;
     }
     let parseError: unknown;
@@ -271,34 +290,51 @@ export function createDocumentReader(
         if (current.isText) {
           if (byte === LF) {
             hold(current, bytes, heldFrom, index + 1);
-            newLine(offset);
             close(current, offset + 1, false);
+            newLine(offset);
+            skipLine = lineNumber;
           }
           continue;
         }
-        if (
-          startsLine &&
-          current.isContainer &&
-          (byte === LEFT_BRACE || byte === LEFT_BRACKET) &&
-          offset - lineStart === current.column
-        ) {
-          // A sibling's start at the element's own column, even in a string (a pretty-printer escapes every line break):
-          // the element was cut short, and ends with its last line.
-          hold(current, bytes, heldFrom, index);
-          depth = current.depth;
-          inString = false;
-          escaped = false;
-          close(current, lineStart, true, offset);
-          element = open(offset, false, true);
-          depth++;
-          heldFrom = index;
-          continue;
+        if (startsLine && current.isContainer) {
+          const column = offset - lineStart;
+          if (column > current.column) current.deeperLine = true;
+          else if (
+            (byte === LEFT_BRACE || byte === LEFT_BRACKET) &&
+            (current.deeperLine || !current.alone || inString || expectsKey())
+          ) {
+            // A sibling's start at the element's column or before it, even in a string (a pretty-printer escapes
+            // every line break): the element was cut short, and ends with its last line.
+            hold(current, bytes, heldFrom, index);
+            depth = current.depth;
+            inString = false;
+            escaped = false;
+            close(current, lineStart, true, offset);
+            lineBare = true;
+            element = open(offset, false, true);
+            depth++;
+            heldFrom = index;
+            objects.length = 0;
+            objects.push(byte === LEFT_BRACE);
+            lastSignificant = byte;
+            continue;
+          }
         }
         if (inString) {
-          if (escaped) escaped = false;
-          else if (byte === BACKSLASH) escaped = true;
-          else if (byte === QUOTE) inString = false;
-          else if (byte === LF) newLine(offset);
+          if (escaped) {
+            escaped = false;
+            if (byte === LF) newLine(offset);
+          } else if (byte === LF && !current.isContainer) {
+            // A string value of an array ends with its line: a pretty-printer escapes every line break.
+            inString = false;
+            hold(current, bytes, heldFrom, index);
+            close(current, offset, false);
+            index--;
+          } else if (byte === BACKSLASH) escaped = true;
+          else if (byte === QUOTE) {
+            inString = false;
+            lastSignificant = QUOTE;
+          } else if (byte === LF) newLine(offset);
           else if (!lineBlank) {
             // Most of a record is string content: passed over up to the next byte that matters, in one tight loop
             // (not at a line's start, where a sibling's first byte may end a string cut short).
@@ -312,11 +348,17 @@ export function createDocumentReader(
           }
           continue;
         }
+        if (current.alone && offset !== current.offset && lineNumber === current.line && !isWhitespace(byte))
+          current.alone = false;
+        if (!isWhitespace(byte)) lastSignificant = byte;
         if (byte === QUOTE) inString = true;
-        else if (byte === LEFT_BRACE || byte === LEFT_BRACKET) depth++;
-        else if (byte === RIGHT_BRACE || byte === RIGHT_BRACKET) {
+        else if (byte === LEFT_BRACE || byte === LEFT_BRACKET) {
+          depth++;
+          objects.push(byte === LEFT_BRACE);
+        } else if (byte === RIGHT_BRACE || byte === RIGHT_BRACKET) {
           if (current.isContainer) {
             depth--;
+            objects.pop();
             if (depth === current.depth) {
               hold(current, bytes, heldFrom, index + 1);
               close(current, offset + 1, false);
@@ -366,6 +408,9 @@ export function createDocumentReader(
       // anything in an array that no JSON value starts with (the agent's words between records).
       element = open(offset, isContainer ? false : !inArray || !startsScalar(byte), isContainer);
       heldFrom = index;
+      objects.length = 0;
+      objects.push(byte === LEFT_BRACE);
+      lastSignificant = byte;
       if (isContainer) depth++;
       else if (byte === QUOTE && inArray) inString = true;
     }
@@ -376,10 +421,17 @@ export function createDocumentReader(
     }
   }
 
+  function expectsKey(): boolean {
+    return (
+      objects[objects.length - 1] === true && (lastSignificant === LEFT_BRACE || lastSignificant === COMMA)
+    );
+  }
+
   function newLine(offset: number): void {
     lineNumber++;
     lineStart = offset + 1;
     lineBlank = true;
+    lineBare = true;
   }
 
   return {

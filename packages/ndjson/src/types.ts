@@ -146,7 +146,7 @@ export interface NdjsonTokenizerOptions {
    * or a `{` alone on its line. Each element of a top-level array, and each object at the top level outside one, is
    * a record (line and offset where it starts, its text as written); the brackets, commas and white space between
    * them are `document-syntax` skips; text between them is a problem of its line. An element cut short is given up at
-   * the first line that starts another at its own column. `skipRecord`, `parseRecord`, `readTextLine`, `takeLine`
+   * the first line that starts another at its column or before it, where a pretty-printer puts no nested value. `skipRecord`, `parseRecord`, `readTextLine`, `takeLine`
    * and `lazyStrings` apply to lines only. Any other stream is read as lines, exactly as without this option.
    *
    * @defaultValue false

@@ -27,6 +27,9 @@ const layoutArbitrary = fc.constantFrom(
   'bracketed-lines', // `[`, the lines joined by commas, `]`
   'jq-pretty', // jq . (records one after another)
   'python-indent-4', // json.dump(records, indent=4)
+  'indent-0', // json.dump(records, indent=0): every line at column 0
+  'jq-pretty-indent-0', // records one after another, every line at column 0
+  'jq-tab', // jq --tab -s .
   'empty-array',
 );
 
@@ -50,11 +53,28 @@ function writeDocument(values: readonly unknown[], layout: Layout, eol: string):
     case 'python-indent-4':
       text = JSON.stringify(values, null, 4);
       break;
+    case 'indent-0':
+      text = withoutIndent(JSON.stringify(values, null, 2));
+      break;
+    case 'jq-pretty-indent-0':
+      text = values.map((value) => withoutIndent(JSON.stringify(value, null, 2))).join('\n');
+      break;
+    case 'jq-tab':
+      text = JSON.stringify(values, null, '\t');
+      break;
     case 'empty-array':
       text = '[]';
       break;
   }
   return `${text.replaceAll('\n', eol)}${eol}`;
+}
+
+/** Pretty-printed JSON with its indentation taken away: its strings hold no line break, so only layout goes. */
+function withoutIndent(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => line.trimStart())
+    .join('\n');
 }
 
 /** Values a layout holds: a pretty-printed stream of records is read only when it opens with a `{` alone on its line. */
@@ -222,6 +242,63 @@ describe('documents', () => {
         [4, { type: 'result' }],
       ]);
     }
+  });
+
+  it('counts a line feed after a backslash, and reads on past a record cut after one', () => {
+    const text = '[{"a":"\\\n"},\n{"b":1},\n{"c":"\\\n{"d":2}\n]\n';
+    const { items } = tokenize([encodeUtf8(text)], DOCUMENTS);
+    expect(items.map((item) => [item.line, isRecord(item) ? item.value : item.code])).toEqual([
+      [1, { a: '\n' }],
+      [3, { b: 1 }],
+      [4, 'truncated'],
+      [5, { d: 2 }],
+    ]);
+  });
+
+  it('gives up a record cut on the first line of an array at its siblings, a column before it', () => {
+    const text = '[{"type":"a","message":{"content":\n{"type":"b"},\n{"type":"c"}]\n';
+    const { items } = tokenize([encodeUtf8(text)], DOCUMENTS);
+    expect(items.map((item) => [item.line, isRecord(item) ? item.value : item.code])).toEqual([
+      [1, 'truncated'],
+      [2, { type: 'b' }],
+      [3, { type: 'c' }],
+    ]);
+  });
+
+  it('reads on after text between the records of an array, whatever it starts with', () => {
+    const cases: [string, unknown[]][] = [
+      [
+        '[\n {"a":1},\n "cut string\n {"b":2},\n {"c":3}\n]\n',
+        [
+          [2, { a: 1 }],
+          [3, 'invalid-json'],
+          [4, { b: 2 }],
+          [5, { c: 3 }],
+        ],
+      ],
+      [
+        '[\n{"type":"a"}\nnote {\n{"type":"b"}\n{"type":"c"}\n',
+        [
+          [2, { type: 'a' }],
+          [3, 'invalid-json'],
+          [3, 'truncated'],
+          [4, { type: 'b' }],
+          [5, { type: 'c' }],
+        ],
+      ],
+    ];
+    for (const [text, expected] of cases) {
+      const { items } = tokenize([encodeUtf8(text)], DOCUMENTS);
+      expect(items.map((item) => [item.line, isRecord(item) ? item.value : item.code])).toEqual(expected);
+    }
+  });
+
+  it("says the agent's words between an array's records without the comma after them", () => {
+    const text = `[\n{"type":"a"},\n  Error: unknown option '--system-prompt',\n{"type":"b"}\n]\n`;
+    const problems = tokenize([encodeUtf8(text)], DOCUMENTS).items.filter(isProblem);
+    expect(problems.map(({ code, message, line }) => [code, message, line])).toEqual([
+      ['non-json-output', "Error: unknown option '--system-prompt'", 3],
+    ]);
   });
 
   it('reports an element over the limit as oversize and reads on', () => {

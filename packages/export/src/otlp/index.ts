@@ -236,7 +236,8 @@ export async function createOtlpExporter(options: OtlpExportOptions): Promise<Lo
         onProblem: (line, message) => options.onWarning?.({ file, line, message }),
       });
       return {
-        observeRecord: (line, record, dialect) => collector.observeRecord(line, record, dialect),
+        observeRecord: (line, record, dialect, offset) =>
+          collector.observeRecord(line, record, dialect, offset),
         async push(events: readonly CanonicalEvent[]) {
           for (const event of events) {
             digest.add(event);

@@ -103,7 +103,8 @@ export function createTableExporter(writer: TableWriter, options: TableExportOpt
       });
       let seq = 0;
       return {
-        observeRecord: (line, record, dialect) => collector.observeRecord(line, record, dialect),
+        observeRecord: (line, record, dialect, offset) =>
+          collector.observeRecord(line, record, dialect, offset),
         async push(batch: readonly CanonicalEvent[]) {
           for (const event of batch) {
             const line = event.loc?.line ?? null;

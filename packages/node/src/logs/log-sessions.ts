@@ -127,7 +127,7 @@ async function readOne<Whole>(
     foreignLogs: options.foreignLogs,
     redactor: options.redactor,
     regularFile,
-    onRecord: (record) => times.observe(record.line, record.value),
+    onRecord: (record) => times.observe(record.line, record.value, record.offset),
     async onEvents(events) {
       for (const event of events) {
         if (cutter.push(event, eventTimes(times, event))) await visitor.end();

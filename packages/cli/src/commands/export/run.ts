@@ -197,7 +197,8 @@ async function exportLog(
     foreignLogs: 'leave-out',
     stdin: io.stdin,
     progress: progressFor(io, false),
-    onRecord: (record, dialect) => sink.observeRecord(record.line, record.value, dialect?.name),
+    onRecord: (record, dialect) =>
+      sink.observeRecord(record.line, record.value, dialect?.name, record.offset),
     onEvents: (events) => {
       if (events.length > 0) exported.add(path);
       return sink.push(events);

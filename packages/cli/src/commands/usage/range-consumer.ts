@@ -49,7 +49,7 @@ export function usageConsumer(setup: UsageRangeSetup, skip: number): RangeConsum
   }
   return {
     onRecord(record) {
-      times.observe(record.line, record.value);
+      times.observe(record.line, record.value, record.offset);
     },
     onDialect() {},
     onEvents(events: readonly CanonicalEvent[]) {
