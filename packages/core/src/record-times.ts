@@ -199,7 +199,10 @@ export function createRecordTimeIndex(): RecordTimeIndex {
         if (times !== undefined) byLine.set(line, { offset, times });
         // The same record observed again, now without times, leaves none behind.
         else if (first !== undefined) byLine.delete(line);
-      } else if (times !== undefined && offset !== undefined) (first.others ??= new Map()).set(offset, times);
+      } else if (times !== undefined && offset !== undefined) {
+        first.others ??= new Map();
+        first.others.set(offset, times);
+      }
     },
     at(line, offset) {
       for (const seen of byLine.keys()) {
