@@ -16,10 +16,9 @@
 import { copyOf } from './byte-copy.ts';
 import { EXCERPT_LENGTH } from './json-text.ts';
 import { outputLineMessage, startsLikeJson } from './line-kind.ts';
-import { invalidJsonMessage } from './open-record-resync.ts';
+import { invalidJsonMessage, type ProblemEmitter } from './open-record-resync.ts';
 import { oversizeMessage } from './record-limits.ts';
 import { parseRepaired } from './record-text.ts';
-import type { NdjsonProblemCode } from './types.ts';
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -114,14 +113,7 @@ export function startsLikeJsonDocument(head: Uint8Array): boolean {
 /** What the document reader reports, through the tokenizer's emitters. */
 export interface DocumentSink {
   value(value: unknown, text: string, line: number, offset: number, end: number): void;
-  problem(
-    code: NdjsonProblemCode,
-    message: string,
-    line: number,
-    offset: number,
-    end: number,
-    text: string,
-  ): void;
+  problem: ProblemEmitter;
   /** Brackets, commas and white space between records. */
   skip(line: number, offset: number, length: number): void;
 }

@@ -43,20 +43,23 @@ export interface LineSpan {
   terminated: boolean;
 }
 
+/** The tokenizer's emitter of a problem: the stretch from `offset` to `end`, starting on `line`, and its text. */
+export type ProblemEmitter = (
+  code: NdjsonProblemCode,
+  message: string,
+  line: number,
+  offset: number,
+  end: number,
+  text: string,
+) => void;
+
 /** What the resync reports, through the tokenizer's emitters. */
 export interface ResyncSink {
   /** A record that is one physical line, read on its own (subject to the caller's `skipRecord`). */
   lineRecord(value: unknown, text: string, span: LineSpan): void;
   /** A record that spans several physical lines. */
   record(value: unknown, text: string, line: number, offset: number, end: number, terminated: boolean): void;
-  problem(
-    code: NdjsonProblemCode,
-    message: string,
-    line: number,
-    offset: number,
-    end: number,
-    text: string,
-  ): void;
+  problem: ProblemEmitter;
 }
 
 /** A line that may start a record, read alongside the open record until their strings close. */

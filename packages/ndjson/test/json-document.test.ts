@@ -13,7 +13,14 @@ import {
 import { cutAt, cutBySizes } from '@cursor-stream/test-kit/chunking';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { documentArbitrary, encodeUtf8, renderDocument, tokenize, trickyJsonObject } from './support.ts';
+import {
+  documentArbitrary,
+  encodeUtf8,
+  expectEveryByteOnce,
+  renderDocument,
+  tokenize,
+  trickyJsonObject,
+} from './support.ts';
 
 const DOCUMENTS = { documents: true, objectsOnly: true } as const;
 
@@ -119,16 +126,9 @@ describe('documents', () => {
     "records and skips cover every byte once, in order, and a record's text is its bytes",
     (values, layout, crlf, cuts) => {
       const bytes = encodeUtf8(writeDocument(values, layout, crlf ? '\r\n' : '\n'));
-      const { items, skips } = tokenize(cutAt(bytes, cuts), DOCUMENTS);
-      const spans = [...items, ...skips].map(({ offset, length }) => [offset, length] as const);
-      spans.sort((a, b) => a[0] - b[0]);
-      let covered = 0;
-      for (const [offset, length] of spans) {
-        expect(offset).toBe(covered);
-        expect(length).toBeGreaterThan(0);
-        covered += length;
-      }
-      expect(covered).toBe(bytes.length);
+      const run = tokenize(cutAt(bytes, cuts), DOCUMENTS);
+      const { items, skips } = run;
+      expectEveryByteOnce(run, bytes.length);
       const decoder = new TextDecoder();
       for (const record of items.filter(isRecord))
         expect(decoder.decode(bytes.subarray(record.offset, record.offset + record.length))).toBe(

@@ -9,6 +9,7 @@ import { describe, expect } from 'vitest';
 import {
   documentArbitrary,
   encodeUtf8,
+  expectEveryByteOnce,
   renderDocument,
   stringifyWithRawNewlines,
   tokenize,
@@ -65,16 +66,7 @@ describe('accounting', () => {
     'records, problems and skips cover every input byte exactly once, in order',
     (doc, cuts) => {
       const bytes = encodeUtf8(renderDocument(doc));
-      const { items, skips } = tokenize(cutAt(bytes, cuts));
-      const spans = [...items, ...skips].map(({ offset, length }) => [offset, length] as const);
-      spans.sort((a, b) => a[0] - b[0]);
-      let covered = 0;
-      for (const [offset, length] of spans) {
-        expect(offset).toBe(covered);
-        expect(length).toBeGreaterThan(0);
-        covered += length;
-      }
-      expect(covered).toBe(bytes.length);
+      expectEveryByteOnce(tokenize(cutAt(bytes, cuts)), bytes.length);
     },
   );
 

@@ -12,6 +12,7 @@ import {
   type NdjsonTokenizerOptions,
 } from '@cursor-stream/ndjson';
 import { fc } from '@fast-check/vitest';
+import { expect } from 'vitest';
 
 /** Everything one tokenizer run reported, in order. */
 export interface TokenizerRun {
@@ -30,6 +31,19 @@ export function tokenize(chunks: Iterable<NdjsonChunk>, options: NdjsonTokenizer
 }
 
 export const encodeUtf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
+
+/** Asserts that `run`'s records, problems and skips cover the `length` bytes of its input once each, in order. */
+export function expectEveryByteOnce(run: TokenizerRun, length: number): void {
+  const spans = [...run.items, ...run.skips].map(({ offset, length }) => [offset, length] as const);
+  spans.sort((a, b) => a[0] - b[0]);
+  let covered = 0;
+  for (const [offset, spanLength] of spans) {
+    expect(offset).toBe(covered);
+    expect(spanLength).toBeGreaterThan(0);
+    covered += spanLength;
+  }
+  expect(covered).toBe(length);
+}
 
 /**
  * `JSON.stringify(value)` with every `\n`, `\r` and `\t` escape inside strings written as the raw character, the way
