@@ -10,7 +10,9 @@
  * An element that never closes is given up at the first line that starts another element at its column or before it
  * (a pretty-printer escapes every line break and puts an element's nested values further in), so a record cut short
  * loses only itself. Printed without indentation, nested values start at the element's column too: there the cut is
- * seen only where an object expects a key, or a string was left open at a line's end.
+ * seen where no value may come (an object expects a key, or a value was just written), or a string was left open.
+ * An element's column is its line's indentation, so that `}, {` starts a sibling at the column of the `}`. A value of
+ * an array that is no object or array ends with its line: text the agent wrote there is one problem.
  */
 
 import { copyOf } from './byte-copy.ts';
@@ -27,6 +29,7 @@ const TAB = 0x09;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
+const COLON = 0x3a;
 const LEFT_BRACE = 0x7b;
 const RIGHT_BRACE = 0x7d;
 const LEFT_BRACKET = 0x5b;
@@ -173,8 +176,10 @@ export function createDocumentReader(
   let lineBlank = true;
   // Whether only white space, brackets and commas came since the line's start: an element opened there stands alone.
   let lineBare = true;
+  // Bytes of white space before the line's first other byte: the column of the elements that start on the line.
+  let lineIndent = 0;
   // Of the open container element: whether each container it has open is an object, innermost last, and its last
-  // byte outside strings that is not white space. An object expecting a key cannot hold a `{` next.
+  // byte outside strings that is not white space. A `{` can come only where a value may.
   const objects: boolean[] = [];
   let lastSignificant = 0;
   let element: OpenElement | null = null;
@@ -191,7 +196,7 @@ export function createDocumentReader(
       isText,
       line: lineNumber,
       offset,
-      column: offset - lineStart,
+      column: lineIndent,
       depth,
       isContainer,
       pieces: [],
@@ -276,7 +281,10 @@ export function createDocumentReader(
       const byte = bytes[index] as number;
       const offset = base + index;
       const startsLine = lineBlank && !isWhitespace(byte);
-      if (startsLine) lineBlank = false;
+      if (startsLine) {
+        lineBlank = false;
+        lineIndent = offset - lineStart;
+      }
       const current = element;
       if (current !== null) {
         if (current.isText) {
@@ -293,7 +301,7 @@ export function createDocumentReader(
           if (column > current.column) current.deeperLine = true;
           else if (
             (byte === LEFT_BRACE || byte === LEFT_BRACKET) &&
-            (current.deeperLine || !current.alone || inString || expectsKey())
+            (current.deeperLine || !current.alone || inString || !expectsValue())
           ) {
             // A sibling's start at the element's column or before it, even in a string (a pretty-printer escapes
             // every line break): the element was cut short, and ends with its last line.
@@ -340,6 +348,21 @@ export function createDocumentReader(
           }
           continue;
         }
+        if (!current.isContainer) {
+          // A value of an array that is no object or array ends at a comma, its array's end or its line's: words the
+          // agent wrote between records (`2026-01-01 12:00:00 Error: [x] …`) are one problem, as a line of them is.
+          if (byte === QUOTE) inString = true;
+          else if (byte === LEFT_BRACE || byte === LEFT_BRACKET) depth++;
+          else if ((byte === RIGHT_BRACE || byte === RIGHT_BRACKET) && depth > current.depth) depth--;
+          else if (byte === LF || (depth === current.depth && (byte === COMMA || byte === RIGHT_BRACKET))) {
+            depth = current.depth;
+            hold(current, bytes, heldFrom, index);
+            close(current, offset, false);
+            index--;
+            lineBlank = startsLine;
+          }
+          continue;
+        }
         if (current.alone && offset !== current.offset && lineNumber === current.line && !isWhitespace(byte))
           current.alone = false;
         if (!isWhitespace(byte)) lastSignificant = byte;
@@ -348,33 +371,12 @@ export function createDocumentReader(
           depth++;
           objects.push(byte === LEFT_BRACE);
         } else if (byte === RIGHT_BRACE || byte === RIGHT_BRACKET) {
-          if (current.isContainer) {
-            depth--;
-            objects.pop();
-            if (depth === current.depth) {
-              hold(current, bytes, heldFrom, index + 1);
-              close(current, offset + 1, false);
-            }
-            continue;
+          depth--;
+          objects.pop();
+          if (depth === current.depth) {
+            hold(current, bytes, heldFrom, index + 1);
+            close(current, offset + 1, false);
           }
-          if (depth > current.depth) depth--;
-          else if (byte === RIGHT_BRACKET) {
-            // A scalar element ends at its array's closing bracket, read again as the array's.
-            hold(current, bytes, heldFrom, index);
-            close(current, offset, false);
-            index--;
-            lineBlank = startsLine;
-          }
-        } else if (
-          !current.isContainer &&
-          depth === current.depth &&
-          (byte === COMMA || isWhitespace(byte))
-        ) {
-          hold(current, bytes, heldFrom, index);
-          close(current, offset, false);
-          index--;
-          lineBlank = startsLine;
-          continue;
         } else if (byte === LF) newLine(offset);
         continue;
       }
@@ -413,10 +415,10 @@ export function createDocumentReader(
     }
   }
 
-  function expectsKey(): boolean {
-    return (
-      objects[objects.length - 1] === true && (lastSignificant === LEFT_BRACE || lastSignificant === COMMA)
-    );
+  /** Whether the open element's innermost container may take a value next: after `:`, `[`, or a comma of an array. */
+  function expectsValue(): boolean {
+    if (lastSignificant === COLON || lastSignificant === LEFT_BRACKET) return true;
+    return lastSignificant === COMMA && objects[objects.length - 1] === false;
   }
 
   function newLine(offset: number): void {

@@ -37,6 +37,7 @@ const layoutArbitrary = fc.constantFrom(
   'indent-0', // json.dump(records, indent=0): every line at column 0
   'jq-pretty-indent-0', // records one after another, every line at column 0
   'jq-tab', // jq --tab -s .
+  'tab-joined', // `[` + each record indented with tabs, joined by `, ` on the line of the last one's `}` + `]`
   'empty-array',
 );
 
@@ -68,6 +69,9 @@ function writeDocument(values: readonly unknown[], layout: Layout, eol: string):
       break;
     case 'jq-tab':
       text = JSON.stringify(values, null, '\t');
+      break;
+    case 'tab-joined':
+      text = `[${values.map((value) => JSON.stringify(value, null, '\t')).join(', ')}]`;
       break;
     case 'empty-array':
       text = '[]';
@@ -281,7 +285,6 @@ describe('documents', () => {
         [
           [2, { type: 'a' }],
           [3, 'invalid-json'],
-          [3, 'truncated'],
           [4, { type: 'b' }],
           [5, { type: 'c' }],
         ],
@@ -293,12 +296,50 @@ describe('documents', () => {
     }
   });
 
+  it('reads a line of words that starts like a number as one problem, as a line of them would be', () => {
+    const line = "2026-01-01 12:00:00 RetriableError: [invalid_argument] unknown option '--system-prompt'";
+    const text = `[\n{"type":"a"},\n${line}\n{"type":"b"}\n]\n`;
+    const { items } = tokenize([encodeUtf8(text)], DOCUMENTS);
+    expect(items.map((item) => [item.line, isRecord(item) ? item.value : [item.code, item.excerpt]])).toEqual(
+      [
+        [2, { type: 'a' }],
+        [3, ['invalid-json', line]],
+        [4, { type: 'b' }],
+      ],
+    );
+  });
+
   it("says the agent's words between an array's records without the comma after them", () => {
     const text = `[\n{"type":"a"},\n  Error: unknown option '--system-prompt',\n{"type":"b"}\n]\n`;
     const problems = tokenize([encodeUtf8(text)], DOCUMENTS).items.filter(isProblem);
     expect(problems.map(({ code, message, line }) => [code, message, line])).toEqual([
       ['non-json-output', "Error: unknown option '--system-prompt'", 3],
     ]);
+  });
+
+  it('gives up a record cut where no value may come, printed without indentation too', () => {
+    const cases: [string, unknown[]][] = [
+      [
+        '{\n"type": "a"\n{\n"type": "b"\n}\n{\n"type": "c"\n}\n',
+        [
+          [1, 'truncated'],
+          [3, { type: 'b' }],
+          [6, { type: 'c' }],
+        ],
+      ],
+      [
+        '[\n{\n"type"\n{\n"type": "b"\n},\n{\n"type": "c"\n}\n]\n',
+        [
+          [2, 'truncated'],
+          [4, { type: 'b' }],
+          [7, { type: 'c' }],
+        ],
+      ],
+    ];
+    for (const [text, expected] of cases) {
+      const { items } = tokenize([encodeUtf8(text)], DOCUMENTS);
+      expect(items.map((item) => [item.line, isRecord(item) ? item.value : item.code])).toEqual(expected);
+    }
   });
 
   it('reports an element over the limit as oversize and reads on', () => {
