@@ -27,6 +27,14 @@ const DOCUMENTS = { documents: true, objectsOnly: true } as const;
 const isRecord = (item: NdjsonItem): item is NdjsonRecord => 'value' in item;
 const isProblem = (item: NdjsonItem): item is NdjsonProblem => 'code' in item;
 
+/** Each item a document gives, as its line and its record's value or its problem's code. */
+function linesRead(text: string): [number, unknown][] {
+  return tokenize([encodeUtf8(text)], DOCUMENTS).items.map((item) => [
+    item.line,
+    isRecord(item) ? item.value : item.code,
+  ]);
+}
+
 /** The ways people keep a list of records as one JSON document. */
 const layoutArbitrary = fc.constantFrom(
   'jq-slurp', // jq -s .
@@ -225,8 +233,7 @@ describe('documents', () => {
       'trailing words',
       '',
     ].join('\n');
-    const { items } = tokenize([encodeUtf8(text)], DOCUMENTS);
-    expect(items.map((item) => [item.line, isRecord(item) ? item.value : item.code])).toEqual([
+    expect(linesRead(text)).toEqual([
       [2, { type: 'system' }],
       [5, 'non-json-output'],
       [6, { type: 'result' }],
@@ -240,8 +247,7 @@ describe('documents', () => {
     // starts an element at the cut one's column starts a record.
     for (const cut of ['"cut here', '"cut"']) {
       const text = `{\n  "type": "thinking",\n  "text": ${cut}\n{\n  "type": "result"\n}\n`;
-      const { items } = tokenize([encodeUtf8(text)], DOCUMENTS);
-      expect(items.map((item) => [item.line, isRecord(item) ? item.value : item.code])).toEqual([
+      expect(linesRead(text)).toEqual([
         [1, 'truncated'],
         [4, { type: 'result' }],
       ]);
@@ -250,8 +256,7 @@ describe('documents', () => {
 
   it('counts a line feed after a backslash, and reads on past a record cut after one', () => {
     const text = '[{"a":"\\\n"},\n{"b":1},\n{"c":"\\\n{"d":2}\n]\n';
-    const { items } = tokenize([encodeUtf8(text)], DOCUMENTS);
-    expect(items.map((item) => [item.line, isRecord(item) ? item.value : item.code])).toEqual([
+    expect(linesRead(text)).toEqual([
       [1, { a: '\n' }],
       [3, { b: 1 }],
       [4, 'truncated'],
@@ -261,8 +266,7 @@ describe('documents', () => {
 
   it('gives up a record cut on the first line of an array at its siblings, a column before it', () => {
     const text = '[{"type":"a","message":{"content":\n{"type":"b"},\n{"type":"c"}]\n';
-    const { items } = tokenize([encodeUtf8(text)], DOCUMENTS);
-    expect(items.map((item) => [item.line, isRecord(item) ? item.value : item.code])).toEqual([
+    expect(linesRead(text)).toEqual([
       [1, 'truncated'],
       [2, { type: 'b' }],
       [3, { type: 'c' }],
@@ -291,8 +295,7 @@ describe('documents', () => {
       ],
     ];
     for (const [text, expected] of cases) {
-      const { items } = tokenize([encodeUtf8(text)], DOCUMENTS);
-      expect(items.map((item) => [item.line, isRecord(item) ? item.value : item.code])).toEqual(expected);
+      expect(linesRead(text)).toEqual(expected);
     }
   });
 
@@ -337,8 +340,7 @@ describe('documents', () => {
       ],
     ];
     for (const [text, expected] of cases) {
-      const { items } = tokenize([encodeUtf8(text)], DOCUMENTS);
-      expect(items.map((item) => [item.line, isRecord(item) ? item.value : item.code])).toEqual(expected);
+      expect(linesRead(text)).toEqual(expected);
     }
   });
 
