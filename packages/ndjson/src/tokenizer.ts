@@ -560,22 +560,24 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
     holdPiece(chunk.subarray(lastLf + 1));
   }
 
-  /** The lines from `byteFrom` to the line feed at `lastLf`, all complete in this chunk, decoded at once. */
+  /**
+   * The lines from `byteFrom` to the line feed at `lastLf`, all complete in this chunk, each decoded on its own. A
+   * string of its own per line, not a slice of the chunk's text: one character past Latin-1 (a curly quote, an
+   * emoji) makes a whole decoded chunk two bytes a character, and every line cut from it, so that `JSON.parse` and
+   * the collector work on twice the bytes; a line's own string is one byte a character unless it holds such a
+   * character. Measured on recorded captures, the plain loop reads lines decoded one by one in about half the time
+   * it takes over slices of 64 KiB decoded chunks.
+   */
   function readWholeLines(chunk: Uint8Array, byteFrom: number, lastLf: number, base: number): void {
-    const text = lineDecoder.decode(chunk.subarray(byteFrom, lastLf + 1));
-    // As long as the bytes: each byte became one character (ASCII, or a stray byte read as U+FFFD; any other
-    // sequence gives fewer characters than bytes), so a line feed's index in the text is its byte's index.
-    const aligned = text.length === lastLf + 1 - byteFrom;
-    for (let from = 0, lfByte = byteFrom - 1; from < text.length; ) {
-      const lf = text.indexOf('\n', from);
-      lfByte = aligned ? byteFrom + lf : chunk.indexOf(LF, lfByte + 1);
+    for (let from = byteFrom; from <= lastLf; ) {
+      const lfByte = chunk.indexOf(LF, from);
+      const text = lineDecoder.decode(chunk.subarray(from, lfByte));
       const end = base + lfByte + 1;
-      const took = tookWholeLine(text, from, lf, chunk, lfByte, end);
-      if (!took)
-        readLine(text.slice(from, lf), base + lfByte, end, true, chunk, lfByte + lineStart - end + 1, true);
+      if (!tookWholeLine(text, 0, text.length, chunk, lfByte, end))
+        readLine(text, base + lfByte, end, true, chunk, from, true);
       lineStart = end;
       lineNumber++;
-      from = lf + 1;
+      from = lfByte + 1;
     }
   }
 
