@@ -67,8 +67,12 @@ interface SummarySink {
   begun(): boolean;
 }
 
-/** Characters of session blocks gathered before they are written to a pipe or a file. */
-const PENDING_OUTPUT_CHARS = 64 * 1024;
+/**
+ * Characters of session blocks gathered before they are written to a pipe or a file. Joined, they are one string: at
+ * 64 Ki characters a text with one character past Latin-1 is a 128 KiB string, which V8 puts in its large-object
+ * space, a mapping of its own made and unmapped for each write (summaries of recorded captures took a sixth longer).
+ */
+const PENDING_OUTPUT_CHARS = 16 * 1024;
 
 function summarySink(options: SummaryOptions, io: CliIo): SummarySink {
   // A write per session, or per log of a folder of small ones, costs more than its text: blocks go out in writes of

@@ -68,8 +68,8 @@ function exitCodeOf(files: readonly ValidateFileJson[]): ExitCode {
   return files.some((file) => problemCount(file) > 0) ? EXIT_PROBLEMS : EXIT_OK;
 }
 
-/** Characters of file reports gathered before they are written. */
-const PENDING_OUTPUT_CHARS = 64 * 1024;
+/** Characters of file reports gathered before they are written: under a large object's size (see `summary`). */
+const PENDING_OUTPUT_CHARS = 16 * 1024;
 
 /** Collects results as they finish and prints them in argument order, each as soon as all before it are done. */
 function createOrderedPrinter(entries: readonly LogEntry[], options: ValidateOptions, io: CliIo) {
