@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { CLI_BIN } from '@cursor-stream/test-kit/run-cli';
 import { describeMachine, lastJsonLine, type MachineInfo, median } from 'cursor-stream/measurement';
 import { build } from 'esbuild';
-import { REFERENCE_LOOP_NAME } from './approaches/hand-written.ts';
+import { LINE_DECODING_LOOP_NAME, REFERENCE_LOOP_NAME } from './approaches/hand-written.ts';
 import type { RunResult } from './run-once.ts';
 import { settledLoad } from './settle.ts';
 import type { Log } from './throughput.ts';
@@ -55,6 +55,12 @@ export const COMMAND_ROWS: readonly CommandRow[] = [
   },
   {
     kind: 'baseline',
+    name: LINE_DECODING_LOOP_NAME,
+    label: 'Buffer#indexOf + toString per line + JSON.parse (whole process)',
+    approach: LINE_DECODING_LOOP_NAME,
+  },
+  {
+    kind: 'baseline',
     name: 'stream-json-jsonl',
     label: 'stream-json JSONL (whole process)',
     approach: 'stream-json-jsonl',
@@ -71,7 +77,7 @@ export const COMMAND_ROWS: readonly CommandRow[] = [
 /** The rows of every single-file shape: each command on one job, against the reference loop. */
 export const SHAPE_FILE_ROWS: readonly CommandRow[] = [
   ...COMMAND_ROWS.filter((row) => ['cli-summary-json', 'cli-normalize', 'cli-validate'].includes(row.name)),
-  ...COMMAND_ROWS.filter((row) => row.name === REFERENCE_LOOP_NAME),
+  ...COMMAND_ROWS.filter((row) => row.name === REFERENCE_LOOP_NAME || row.name === LINE_DECODING_LOOP_NAME),
 ];
 
 /**
@@ -93,7 +99,7 @@ export const SHAPE_FOLDER_ROWS: readonly CommandRow[] = [
       args: args as string[],
     }),
   ),
-  ...COMMAND_ROWS.filter((row) => row.name === REFERENCE_LOOP_NAME),
+  ...COMMAND_ROWS.filter((row) => row.name === REFERENCE_LOOP_NAME || row.name === LINE_DECODING_LOOP_NAME),
 ];
 
 /**

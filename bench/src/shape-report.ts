@@ -92,7 +92,8 @@ export function formatShapeReports(
   return [
     `Run of ${date}: the built CLI as installed, whole fresh processes from spawn to exit, ${runs} rounds interleaved ` +
       'with the reference loop (`readSync` + `TextDecoder` + `String#indexOf` + `JSON.parse`, reading a folder one file after ' +
-      `another); each run started once the 1-minute load had fallen to ${SETTLED_LOAD} (waiting at most ` +
+      'another), and with `buffer-indexof`, the plain loop that decodes each line on its own; ' +
+      `each run started once the 1-minute load had fallen to ${SETTLED_LOAD} (waiting at most ` +
       `${MAX_SETTLE_MS / 1000} s); x = reference loop median time / command median time, (paired) = median of the ` +
       'per-round ratios. ' +
       `Highest 1-minute load average seen: ${Math.max(highestLoad(reports), ...otherLoads).toFixed(2)}.`,
