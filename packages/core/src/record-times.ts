@@ -196,7 +196,12 @@ export function createRecordTimeIndex(): RecordTimeIndex {
       const times = recordTimes(record);
       const first = byLine.get(line);
       if (first === undefined || first.offset === offset) {
-        if (times !== undefined) byLine.set(line, { offset, times });
+        if (times !== undefined) {
+          const entry: LineTimes = { offset, times };
+          // Observed again, the line's first record keeps the times of the others on its line.
+          if (first?.others !== undefined) entry.others = first.others;
+          byLine.set(line, entry);
+        }
         // The same record observed again, now without times, leaves none behind.
         else if (first !== undefined) byLine.delete(line);
       } else if (times !== undefined && offset !== undefined) {

@@ -10,6 +10,16 @@ import { fc, test as propTest } from '@fast-check/vitest';
 import { describe, expect, test } from 'vitest';
 import { normalizeText } from './support.ts';
 
+/** Values a time field may hold: times in every form, and what is none. */
+const anyValue = fc.oneof(
+  fc.double(),
+  fc.integer(),
+  fc.bigInt({ min: 0n, max: 10n ** 25n }).map(String),
+  fc.string(),
+  fc.date({ noInvalidDate: false }).map((date) => (Number.isNaN(date.getTime()) ? 'x' : date.toISOString())),
+  fc.constantFrom(1e300, 8_640_000_000_000_001, MAX_RECORD_TIME_MS, MAX_RECORD_TIME_MS + 1, -0, true, {}, []),
+);
+
 describe('recordTimes', () => {
   test('reads each dialect’s clocks', () => {
     expect(recordTimes({ type: 'thinking', subtype: 'delta', timestamp_ms: 1770823841542 })).toEqual({
@@ -82,27 +92,66 @@ describe('recordTimes', () => {
   });
 });
 
-describe('readRecordTime', () => {
-  const anyValue = fc.oneof(
-    fc.double(),
-    fc.integer(),
-    fc.bigInt({ min: 0n, max: 10n ** 25n }).map(String),
-    fc.string(),
-    fc
-      .date({ noInvalidDate: false })
-      .map((date) => (Number.isNaN(date.getTime()) ? 'x' : date.toISOString())),
-    fc.constantFrom(
-      1e300,
-      8_640_000_000_000_001,
-      MAX_RECORD_TIME_MS,
-      MAX_RECORD_TIME_MS + 1,
-      -0,
-      true,
-      {},
-      [],
-    ),
+describe('recordTimes and readRecordTime', () => {
+  /** Each field read with {@link readRecordTime}, as a record's times are defined. */
+  function timesByField(record: Record<string, unknown>) {
+    const times: Record<string, unknown> = {};
+    const problems: unknown[] = [];
+    const take = (time: ReturnType<typeof readRecordTime>) => {
+      if (time === undefined) return undefined;
+      if (time.ok) return time.ms;
+      problems.push(time.problem);
+      return undefined;
+    };
+    const timestampMs =
+      take(readRecordTime(record.timestamp_ms, 'timestamp_ms')) ??
+      take(readRecordTime(record.timestamp, 'timestamp', true)) ??
+      take(readRecordTime(record.createdAt, 'createdAt', true));
+    if (timestampMs !== undefined) times.timestampMs = timestampMs;
+    const isObject = (value: unknown): value is Record<string, unknown> =>
+      typeof value === 'object' && value !== null && !Array.isArray(value);
+    const data = isObject(record.data) ? record.data : {};
+    const payload = isObject(record.payload) ? record.payload : {};
+    const found: [unknown, string][] = [
+      [record.tool_call, 'tool_call'],
+      [data.tool_call, 'data.tool_call'],
+      [payload.toolCall, 'payload.toolCall'],
+    ];
+    const call = found.find(([value]) => isObject(value));
+    if (call !== undefined) {
+      const [value, path] = call as [Record<string, unknown>, string];
+      const startedAtMs = take(readRecordTime(value.startedAtMs, `${path}.startedAtMs`));
+      const completedAtMs = take(readRecordTime(value.completedAtMs, `${path}.completedAtMs`));
+      if (startedAtMs !== undefined) times.startedAtMs = startedAtMs;
+      if (completedAtMs !== undefined) times.completedAtMs = completedAtMs;
+    }
+    if (problems.length > 0) times.problems = problems;
+    return Object.keys(times).length === 0 ? undefined : times;
+  }
+
+  const maybe = fc.option(anyValue, { nil: undefined });
+  const toolCall = fc.oneof(
+    fc.record({ startedAtMs: maybe, completedAtMs: maybe }, { requiredKeys: [] }),
+    anyValue,
+  );
+  const record = fc.record(
+    {
+      timestamp_ms: maybe,
+      timestamp: maybe,
+      createdAt: maybe,
+      tool_call: toolCall,
+      data: fc.oneof(fc.record({ tool_call: toolCall }), anyValue),
+      payload: fc.oneof(fc.record({ toolCall }), anyValue),
+    },
+    { requiredKeys: [] },
   );
 
+  propTest.prop([record])('a record’s times are its fields read one by one', (value) => {
+    expect(recordTimes(value)).toEqual(timesByField(value));
+  });
+});
+
+describe('readRecordTime', () => {
   propTest.prop([anyValue, fc.boolean()])(
     'never throws; every time it gives is a date and fits 64-bit nanoseconds, every other value is a problem',
     (value, iso) => {
@@ -207,6 +256,67 @@ describe('createRecordTimeIndex', () => {
     expect(index.at(3)).toEqual({ timestampMs: 30 });
     expect(index.at(1)).toBeUndefined();
   });
+
+  /** What the index gives, written out: lines let go of in the order they came, up to the one asked for. */
+  function indexModel() {
+    const byLine = new Map<
+      number,
+      { offset: number | undefined; times: unknown; others: Map<number, unknown> }
+    >();
+    return {
+      observe(line: number, record: unknown, offset?: number) {
+        const times = recordTimes(record);
+        const first = byLine.get(line);
+        if (first === undefined || first.offset === offset) {
+          if (times !== undefined) byLine.set(line, { offset, times, others: first?.others ?? new Map() });
+          else if (first !== undefined) byLine.delete(line);
+        } else if (times !== undefined && offset !== undefined) first.others.set(offset, times);
+      },
+      at(line: number, offset?: number) {
+        for (const seen of [...byLine.keys()]) {
+          if (seen >= line) break;
+          byLine.delete(seen);
+        }
+        const entry = byLine.get(line);
+        if (entry === undefined) return undefined;
+        if (entry.offset === undefined || offset === undefined || entry.offset === offset) return entry.times;
+        return entry.others.get(offset);
+      },
+    };
+  }
+
+  // Few lines and offsets, so that a line is often observed again, left without times and set again.
+  const line = fc.integer({ min: 1, max: 3 });
+  const offset = fc.constantFrom(undefined, undefined, 0, 1);
+  const step = fc.oneof(
+    fc.record({ kind: fc.constant('observe' as const), line, offset, ms: fc.constantFrom(undefined, 5, 7) }),
+    fc.record({ kind: fc.constant('at' as const), line, offset }),
+  );
+
+  // Lines mostly come in order, but a record may be observed again (with or without times) and lines may be asked
+  // for out of order; a long run of lines in order comes first, as a log's do.
+  propTest.prop([fc.array(step, { minLength: 20, maxLength: 80 }), fc.integer({ min: 0, max: 3000 })])(
+    'gives each record its own times, whatever the order of records and lookups, and a record observed again leaves the others on its line their times',
+    (steps, inOrder) => {
+      const index = createRecordTimeIndex();
+      const model = indexModel();
+      for (let line = 1; line <= inOrder; line++) {
+        index.observe(line, { timestamp_ms: line });
+        model.observe(line, { timestamp_ms: line });
+        expect(index.at(line)).toEqual(model.at(line));
+      }
+      for (const step of steps) {
+        const line = inOrder + step.line;
+        if (step.kind === 'at') expect(index.at(line, step.offset)).toEqual(model.at(line, step.offset));
+        else {
+          // A record without times leaves a line's times behind when observed again at its offset.
+          const record = step.ms === undefined ? { type: 'user' } : { timestamp_ms: step.ms };
+          index.observe(line, record, step.offset);
+          model.observe(line, record, step.offset);
+        }
+      }
+    },
+  );
 
   test('tells apart the records that start on one line by their offsets', () => {
     const index = createRecordTimeIndex();
