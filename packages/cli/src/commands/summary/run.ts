@@ -72,7 +72,7 @@ interface SummarySink {
  * 64 Ki characters a text with one character past Latin-1 is a 128 KiB string, which V8 puts in its large-object
  * space, a mapping of its own made and unmapped for each write (summaries of recorded captures took a sixth longer).
  */
-const PENDING_OUTPUT_CHARS = 16 * 1024;
+export const PENDING_OUTPUT_CHARS = 16 * 1024;
 
 function summarySink(options: SummaryOptions, io: CliIo): SummarySink {
   // A write per session, or per log of a folder of small ones, costs more than its text: blocks go out in writes of
