@@ -11,7 +11,7 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Approach } from './approach.ts';
-import { forEachChunk, parseLineInto } from './stream-helpers.ts';
+import { forEachChunk, forEachInputChunk, parseLineInto } from './stream-helpers.ts';
 
 /** The row every ratio is taken against. */
 export const REFERENCE_LOOP_NAME = 'reference-loop';
@@ -40,9 +40,7 @@ export const referenceLoop: Approach = {
         }
         tail = text.slice(start);
       };
-      const chunks = input.readSync?.();
-      if (chunks === undefined) await forEachChunk(input.open(), onChunk);
-      else for (const chunk of chunks) onChunk(chunk);
+      await forEachInputChunk(input, onChunk);
       parseLineInto(tail + decoder.decode(), sink);
     };
   },
@@ -79,9 +77,7 @@ export const bufferIndexOf: Approach = {
         }
         if (start < chunk.length) parts.push(Buffer.from(chunk.subarray(start)));
       };
-      const chunks = input.readSync?.();
-      if (chunks === undefined) await forEachChunk(input.open(), onChunk);
-      else for (const chunk of chunks) onChunk(chunk);
+      await forEachInputChunk(input, onChunk);
       parseLineInto(Buffer.concat(parts).toString('utf8'), sink);
     };
   },

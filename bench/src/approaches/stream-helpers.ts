@@ -1,4 +1,5 @@
 import type { Duplex, Readable } from 'node:stream';
+import type { ParseInput } from './approach.ts';
 
 /** Calls `onChunk` for every chunk of `source` and resolves at its end; rejects (and stops) when `onChunk` throws. */
 export function forEachChunk(source: Readable, onChunk: (chunk: Buffer) => void): Promise<void> {
@@ -14,6 +15,19 @@ export function forEachChunk(source: Readable, onChunk: (chunk: Buffer) => void)
     source.once('end', resolve);
     source.once('error', reject);
   });
+}
+
+/**
+ * Calls `onChunk` for every chunk of `input`: read synchronously where the run reads files as a plain loop does,
+ * else from its stream. A chunk is valid only during the call.
+ */
+export async function forEachInputChunk(
+  input: ParseInput,
+  onChunk: (chunk: Uint8Array) => void,
+): Promise<void> {
+  const chunks = input.readSync?.();
+  if (chunks === undefined) await forEachChunk(input.open(), onChunk);
+  else for (const chunk of chunks) onChunk(chunk);
 }
 
 /**
