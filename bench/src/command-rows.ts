@@ -3,8 +3,9 @@
  * and on two, each a whole fresh process of the built CLI as installed, timed from spawn to exit against the same whole-process time of
  * the reference loop and of the libraries people would pick, interleaved, with medians, ratios and peak RSS.
  *
- * The baselines are the ordinary benchmark rows, bundled with their libraries into one plain JavaScript file first,
- * so that they start as the CLI's bundle does (no TypeScript loader in either).
+ * The baselines are bundled into plain JavaScript first, so that they start as the CLI's bundle does (no TypeScript
+ * loader in either): the plain loops each in a process that holds the loop alone, as a user's script does; the
+ * libraries' rows in the benchmark's child runner, with the libraries it compares.
  */
 
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -14,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { CLI_BIN } from '@cursor-stream/test-kit/run-cli';
 import { describeMachine, lastJsonLine, type MachineInfo, median } from 'cursor-stream/measurement';
 import { build } from 'esbuild';
-import { LINE_DECODING_LOOP_NAME, REFERENCE_LOOP_NAME } from './approaches/hand-written.ts';
+import { isPlainLoopName, LINE_DECODING_LOOP_NAME, REFERENCE_LOOP_NAME } from './approaches/plain-loops.ts';
 import type { RunResult } from './run-once.ts';
 import { settledLoad } from './settle.ts';
 import type { Log } from './throughput.ts';
@@ -132,23 +133,25 @@ export interface CommandRun {
   loadAfter?: number;
 }
 
-/** The baselines' runner, bundled into plain JavaScript; `dispose` removes it. */
+/** The baselines' runners, bundled into plain JavaScript; `dispose` removes them. */
 export interface BaselineRunner {
+  /** The child runner, with every library it compares. */
   script: string;
+  /** The plain loops' runner, with nothing else (see `plain-loop-runner.ts`). */
+  loopScript: string;
   dispose(): Promise<void>;
 }
 
 const CHILD_RUNNER = fileURLToPath(new URL('./child-runner.ts', import.meta.url));
+const PLAIN_LOOP_RUNNER = fileURLToPath(new URL('./plain-loop-runner.ts', import.meta.url));
 const BENCH_ROOT = fileURLToPath(new URL('../', import.meta.url));
 
-/** Bundles the benchmark's child runner with its libraries into one file, as the CLI is bundled. */
-export async function bundleBaselineRunner(): Promise<BaselineRunner> {
-  const directory = await mkdtemp(join(tmpdir(), 'cursor-stream-bench-runner-'));
-  const script = join(directory, 'child-runner.mjs');
+/** Bundles `entry` into the plain JavaScript file `outfile`, as the CLI is bundled. */
+async function bundleScript(entry: string, outfile: string): Promise<void> {
   await build({
     absWorkingDir: BENCH_ROOT,
-    entryPoints: [CHILD_RUNNER],
-    outfile: script,
+    entryPoints: [entry],
+    outfile,
     bundle: true,
     format: 'esm',
     platform: 'node',
@@ -160,7 +163,15 @@ export async function bundleBaselineRunner(): Promise<BaselineRunner> {
     },
     logLevel: 'warning',
   });
-  return { script, dispose: () => rm(directory, { recursive: true, force: true }) };
+}
+
+/** Bundles the benchmark's child runner with its libraries, and the plain loops' runner alone. */
+export async function bundleBaselineRunner(): Promise<BaselineRunner> {
+  const directory = await mkdtemp(join(tmpdir(), 'cursor-stream-bench-runner-'));
+  const script = join(directory, 'child-runner.mjs');
+  const loopScript = join(directory, 'plain-loop-runner.mjs');
+  await Promise.all([bundleScript(CHILD_RUNNER, script), bundleScript(PLAIN_LOOP_RUNNER, loopScript)]);
+  return { script, loopScript, dispose: () => rm(directory, { recursive: true, force: true }) };
 }
 
 /** Runs one row once on `file` as a whole process. A command's output goes to `/dev/null` unless kept. */
@@ -176,12 +187,19 @@ export async function runCommandRow(
     if (run.stdout !== undefined) result.stdout = run.stdout;
     return result;
   }
-  // Files read as a plain loop reads them, as the commands compared read them too.
-  const args = ['--approach', row.approach, '--file', file, '--read', 'sync'];
-  const run = await runWholeProcess(runner.script, args, [], 'keep');
+  // A plain loop runs in a process of its own, as a user's loop does; a library's, with the others it is compared
+  // with. Files are read as a plain loop reads them, as the commands compared read them too.
+  const run = isPlainLoopName(row.approach)
+    ? await runWholeProcess(runner.loopScript, ['--loop', row.approach, '--file', file], [], 'keep')
+    : await runWholeProcess(
+        runner.script,
+        ['--approach', row.approach, '--file', file, '--read', 'sync'],
+        [],
+        'keep',
+      );
   const value = run.code === 0 ? lastJsonLine(run.stdout ?? '') : undefined;
   if (value === undefined) throw new Error(`${row.name} exited ${run.code} without a result`);
-  const result = value as RunResult;
+  const result = value as Pick<RunResult, 'records'>;
   return { ms: run.ms, peakRssMb: peakRssMbOf(run.usage), exitCode: run.code, records: result.records };
 }
 

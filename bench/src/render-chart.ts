@@ -3,7 +3,7 @@
  * standalone SVG (no dependency).
  */
 
-import { REFERENCE_LOOP_NAME } from './approaches/hand-written.ts';
+import { REFERENCE_LOOP_NAME } from './approaches/plain-loops.ts';
 import { APPROACHES } from './approaches/registry.ts';
 import type { BenchReport } from './report.ts';
 

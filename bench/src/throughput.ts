@@ -5,7 +5,7 @@
 
 import { median } from 'cursor-stream/measurement';
 import type { Approach } from './approaches/approach.ts';
-import { REFERENCE_LOOP_NAME } from './approaches/hand-written.ts';
+import { REFERENCE_LOOP_NAME } from './approaches/plain-loops.ts';
 import type { RunResult } from './run-once.ts';
 import { spawnRun } from './spawn-run.ts';
 

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeCorpus } from '../../corpus/generator/index.ts';
 import { referenceLoop } from '../src/approaches/hand-written.ts';
 import { TYPES_WITHOUT_REASONING } from '../src/approaches/pipeline.ts';
+import { LINE_DECODING_LOOP_NAME, REFERENCE_LOOP_NAME } from '../src/approaches/plain-loops.ts';
 import { APPROACHES, approachNamed } from '../src/approaches/registry.ts';
 import {
   bundleBaselineRunner,
@@ -28,6 +29,7 @@ import { renderChart } from '../src/render-chart.ts';
 import { type BenchReport, formatReport, formatReportJson } from '../src/report.ts';
 import { runOnce } from '../src/run-once.ts';
 import { measureThroughput } from '../src/throughput.ts';
+import { runWholeProcess } from '../src/whole-process.ts';
 
 const PARSING_ROWS = APPROACHES.filter((approach) => approach.group !== 'overhead');
 const CORPUS_OPTIONS = { seed: 11, targetBytes: 300_000 } as const;
@@ -138,6 +140,34 @@ describe('the reference loop read as the command rows read it', () => {
     expect(whole.records).toBe((a?.records ?? 0) + (b?.records ?? 0));
     expect(whole.problems).toBe((a?.problems ?? 0) + (b?.problems ?? 0));
   });
+});
+
+describe('the plain loops in a process of their own, as the command rows run them', () => {
+  it('count the records and problems the same loops count in the child runner, on a file and a folder', async () => {
+    const runner = await bundleBaselineRunner();
+    try {
+      const folder = join(directory, 'loop-folder');
+      await mkdir(folder);
+      await copyFile(clean.file, join(folder, 'a.ndjson'));
+      await copyFile(rawNewlines.file, join(folder, 'b.ndjson'));
+      for (const name of [REFERENCE_LOOP_NAME, LINE_DECODING_LOOP_NAME]) {
+        for (const path of [clean.file, rawNewlines.file, folder]) {
+          const run = await runWholeProcess(runner.loopScript, ['--loop', name, '--file', path], [], 'keep');
+          const own = JSON.parse(run.stdout ?? '') as { records: number; problems: number };
+          const inRunner = await runOnce(approachNamed(name), {
+            file: path,
+            chunking: 'file',
+            reading: 'sync',
+            digest: false,
+          });
+          expect(own).toEqual({ records: inRunner.records, problems: inRunner.problems });
+          expect(own.records).toBeGreaterThan(0);
+        }
+      }
+    } finally {
+      await runner.dispose();
+    }
+  }, 60_000);
 });
 
 describe('the rows that deliver canonical events', () => {

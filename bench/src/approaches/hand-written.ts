@@ -11,10 +11,13 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Approach } from './approach.ts';
+import {
+  LINE_DECODING_LOOP_NAME,
+  lineDecodingLoopOf,
+  REFERENCE_LOOP_NAME,
+  referenceLoopOf,
+} from './plain-loops.ts';
 import { forEachChunk, forEachInputChunk, parseLineInto } from './stream-helpers.ts';
-
-/** The row every ratio is taken against. */
-export const REFERENCE_LOOP_NAME = 'reference-loop';
 
 /**
  * `TextDecoder({stream:true})` per chunk, `String#indexOf('\n')`, `JSON.parse` per line. Where the run reads files
@@ -29,29 +32,16 @@ export const referenceLoop: Approach = {
   survivesRawNewlines: false,
   async load() {
     return async (input, sink) => {
-      const decoder = new TextDecoder();
-      let tail = '';
-      const onChunk = (chunk: Uint8Array): void => {
-        const text = tail + decoder.decode(chunk, { stream: true });
-        let start = 0;
-        for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
-          parseLineInto(text.slice(start, end), sink);
-          start = end + 1;
-        }
-        tail = text.slice(start);
-      };
-      await forEachInputChunk(input, onChunk);
-      parseLineInto(tail + decoder.decode(), sink);
+      const loop = referenceLoopOf((line) => parseLineInto(line, sink));
+      await forEachInputChunk(input, loop.chunk);
+      loop.end();
     };
   },
 };
 
-/** The plain loop that decodes each line on its own, measured beside the reference loop. */
-export const LINE_DECODING_LOOP_NAME = 'buffer-indexof';
-
 /**
- * `Buffer#indexOf(10)` on the bytes, the partial line kept as a list of copied pieces, one `toString` per line. Read
- * as the reference loop reads (with `readSync` in the command rows, whose chunks share one buffer: hence the copies).
+ * `Buffer#indexOf(10)` on the bytes, one `toString` per line. Read as the reference loop reads (with `readSync` in
+ * the command rows).
  */
 export const bufferIndexOf: Approach = {
   name: LINE_DECODING_LOOP_NAME,
@@ -60,25 +50,9 @@ export const bufferIndexOf: Approach = {
   survivesRawNewlines: false,
   async load() {
     return async (input, sink) => {
-      let parts: Buffer[] = [];
-      const onChunk = (bytes: Uint8Array): void => {
-        const chunk = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-        let start = 0;
-        for (let end = chunk.indexOf(10); end !== -1; end = chunk.indexOf(10, start)) {
-          let line: string;
-          if (parts.length === 0) line = chunk.toString('utf8', start, end);
-          else {
-            parts.push(chunk.subarray(start, end));
-            line = Buffer.concat(parts).toString('utf8');
-            parts = [];
-          }
-          parseLineInto(line, sink);
-          start = end + 1;
-        }
-        if (start < chunk.length) parts.push(Buffer.from(chunk.subarray(start)));
-      };
-      await forEachInputChunk(input, onChunk);
-      parseLineInto(Buffer.concat(parts).toString('utf8'), sink);
+      const loop = lineDecodingLoopOf((line) => parseLineInto(line, sink));
+      await forEachInputChunk(input, loop.chunk);
+      loop.end();
     };
   },
 };
