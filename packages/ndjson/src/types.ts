@@ -186,18 +186,18 @@ export interface NdjsonTokenizer {
 }
 
 /**
- * One complete line as {@link NdjsonTokenizerOptions.takeLine} sees it, both decoded and as its bytes, without its
- * CR or LF: its text is `text.slice(textStart, textEnd)`, its bytes `bytes.subarray(byteStart, byteEnd)`. Both are
- * given by range, in the text and bytes they came in, so that a line taken costs no copy; the view is the
- * tokenizer's own, reused for the next line, and valid only during the call.
+ * One complete line as {@link NdjsonTokenizerOptions.takeLine} sees it: its bytes, without its CR or LF, are
+ * `bytes.subarray(byteStart, byteEnd)`, given by range in the bytes they came in, so that a line taken costs no copy.
+ * The line is not decoded before it is offered: most lines taken are read for a field or two, and `decode` gives the
+ * text of just those bytes. The view is the tokenizer's own, reused for the next line, and valid only during the call.
  */
 export interface NdjsonLineView {
-  /** Decoded text holding the line. */
-  text: string;
-  /** Index of the line's first character in `text`. */
-  textStart: number;
-  /** Index just past the line's last character (its CR or LF excluded) in `text`. */
-  textEnd: number;
+  /**
+   * The text of `bytes` from `start` to `end`, decoded as the tokenizer decodes a line (an invalid sequence becomes
+   * U+FFFD). Both ends must be character boundaries (next to an ASCII byte, say) for the text to be that part of the
+   * line's text.
+   */
+  decode(start: number, end: number): string;
   /** Bytes holding the line. */
   bytes: Uint8Array;
   /** Index of the line's first byte in `bytes`. */

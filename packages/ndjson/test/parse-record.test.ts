@@ -85,10 +85,11 @@ describe('parseRecord', () => {
   );
 });
 
-/** A line as a taker saw it: its text, its bytes decoded, and its place. */
+/** A line as a taker saw it: its text, its bytes decoded, the text after its first byte if ASCII, and its place. */
 interface SeenLine {
   text: string;
   decoded: string;
+  afterFirst: string | undefined;
   line: number;
   offset: number;
   length: number;
@@ -99,9 +100,13 @@ const decoder = new TextDecoder();
 /** Takes the lines that begin with `{"a":1`, noting every line it is given. */
 function lineTaker(seen: SeenLine[]) {
   return (view: NdjsonLineView): boolean => {
-    const text = view.text.slice(view.textStart, view.textEnd);
+    const text = view.decode(view.byteStart, view.byteEnd);
     const decoded = decoder.decode(view.bytes.subarray(view.byteStart, view.byteEnd));
-    seen.push({ text, decoded, line: view.line, offset: view.offset, length: view.length });
+    const afterFirst =
+      (view.bytes[view.byteStart] as number) < 0x80
+        ? view.decode(view.byteStart + 1, view.byteEnd)
+        : undefined;
+    seen.push({ text, decoded, afterFirst, line: view.line, offset: view.offset, length: view.length });
     return text.startsWith('{"a":1');
   };
 }
@@ -119,6 +124,7 @@ describe('takeLine', () => {
       });
       for (const line of seen) {
         expect(line.decoded).toBe(line.text);
+        if (line.afterFirst !== undefined) expect(line.afterFirst).toBe(line.text.slice(1));
         expect(line.offset).toBe(starts[line.line - 1]);
         const next = starts[line.line] ?? bytes.length;
         expect(line.length).toBe(next - line.offset);

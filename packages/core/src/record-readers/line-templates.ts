@@ -20,14 +20,7 @@
 import type { NdjsonLineView } from '@cursor-stream/ndjson';
 import type { JsonObject } from '../dialect.ts';
 import type { ObjectShape, RecordShape, ValueShape } from './record-shape.ts';
-import {
-  capturedString,
-  createLearntTemplates,
-  fits,
-  ownString,
-  type Repeat,
-  shapeOf,
-} from './record-templates.ts';
+import { createLearntTemplates, fits, shapeOf } from './record-templates.ts';
 
 /** A hot record: its shape, the string field the dialect's events take from each line, the fields kept as learnt. */
 export interface LineLayout {
@@ -133,7 +126,6 @@ interface LineTemplate<Layout extends LineLayout> {
   readonly fixedEnds: number[];
   /** The record of the last line taken: a new one whenever a fixed field changes, so events may keep it. */
   record: JsonObject;
-  readonly repeat: Repeat;
 }
 
 const QUOTE = 0x22;
@@ -220,10 +212,12 @@ function sameBytes(bytes: Uint8Array, at: number, expected: ExpectedBytes): bool
   return true;
 }
 
-// Where the read field's string was found in the line last matched, and whether it holds an escape.
+// Where the read field's string was found in the line last matched, and whether it holds an escape or a byte past
+// ASCII.
 let readStart = 0;
 let readEnd = 0;
 let readEscaped = false;
+let readWide = false;
 
 /**
  * Whether the line is exactly one of `template`'s layout. Every string but the read one must be ASCII, so that the
@@ -257,6 +251,7 @@ function matches(template: LineTemplate<LineLayout>, line: NdjsonLineView): bool
         readStart = at;
         readEnd = close;
         readEscaped = scannedEscape;
+        readWide = scannedWide;
       } else if (scannedWide) return false;
       else if (piece.use === FIXED) {
         template.fixedStarts[piece.fixed] = at;
@@ -280,19 +275,31 @@ function copyOf(bytes: Uint8Array, start: number, end: number): Uint8Array {
   return new Uint8Array(bytes.subarray(start, end));
 }
 
-/** The text of the bytes from `start` to `end` of the line last matched, found by the ASCII around the read string. */
-function textBetween(line: NdjsonLineView, start: number, end: number): string {
-  // Bytes before the read string are ASCII, each one character; so are those after it.
-  const textStart =
-    start <= readStart ? line.textStart + start - line.byteStart : line.textEnd - (line.byteEnd - start);
-  const textEnd =
-    end <= readStart ? line.textStart + end - line.byteStart : line.textEnd - (line.byteEnd - end);
-  return line.text.slice(textStart, textEnd);
-}
+/**
+ * Below this many bytes, an ASCII string is read a byte at a time: a call to the decoder costs more than the loop, and
+ * a string this short is made flat, not a chain of joins, however it is built.
+ */
+const SHORT_ASCII_BYTES = 13;
 
-/** A JSON string's value from its content as written: an escape is decoded by `JSON.parse` itself. */
-function stringValue(content: string, escaped: boolean, repeat: Repeat): string {
-  return escaped ? (JSON.parse(`"${content}"`) as string) : capturedString(content, '', repeat);
+/**
+ * The value of the JSON string whose content is the bytes from `start` to `end` of `line`: a short ASCII one read
+ * here, any other decoded, and an escape decoded by `JSON.parse` itself.
+ */
+function stringValue(
+  line: NdjsonLineView,
+  start: number,
+  end: number,
+  escaped: boolean,
+  wide: boolean,
+): string {
+  let content: string;
+  if (wide || end - start >= SHORT_ASCII_BYTES) content = line.decode(start, end);
+  else {
+    const { bytes } = line;
+    content = '';
+    for (let at = start; at < end; at++) content += String.fromCharCode(bytes[at] as number);
+  }
+  return escaped ? (JSON.parse(`"${content}"`) as string) : content;
 }
 
 /**
@@ -309,8 +316,8 @@ function recordOf(template: LineTemplate<LineLayout>, line: NdjsonLineView): Jso
     // -1: the line repeats the last value; any other start is a value `matches` found to differ from it.
     if (start === -1) continue;
     field.last = expectedBytes(copyOf(bytes, start, end));
-    const content = textBetween(line, start, end);
-    const value = content.includes('\\') ? (JSON.parse(`"${content}"`) as string) : ownString(content);
+    // A fixed field's string is ASCII (see `matches`).
+    const value = stringValue(line, start, end, bytes.subarray(start, end).includes(BACKSLASH), false);
     record = { ...record, [field.key]: value };
   }
   template.record = record;
@@ -318,14 +325,13 @@ function recordOf(template: LineTemplate<LineLayout>, line: NdjsonLineView): Jso
 }
 
 const encoder = new TextEncoder();
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /** A view of the whole of `text`, for the lines a template is learnt from. */
 function viewOfText(text: string): NdjsonLineView {
   const bytes = encoder.encode(text);
   return {
-    text,
-    textStart: 0,
-    textEnd: text.length,
+    decode: (start, end) => decoder.decode(bytes.subarray(start, end)),
     bytes,
     byteStart: 0,
     byteEnd: bytes.length,
@@ -435,7 +441,6 @@ function templateOf<Layout extends LineLayout>(
     fixedStarts: fixed.map(() => 0),
     fixedEnds: fixed.map(() => 0),
     record,
-    repeat: { raw: '', value: '' },
   };
   // The line learnt from must be one of its own layout: written as `JSON.stringify` writes, ASCII outside its read
   // string. Matching it also keeps its fixed fields as the last ones seen, which its record holds.
@@ -483,7 +488,7 @@ export function createLineReader<Layout extends LineLayout>(
       templates.bringForward(index);
       taken.layout = template.layout;
       taken.record = recordOf(template, line);
-      taken.value = stringValue(textBetween(line, readStart, readEnd), readEscaped, template.repeat);
+      taken.value = stringValue(line, readStart, readEnd, readEscaped, readWide);
       return taken;
     }
     return undefined;
