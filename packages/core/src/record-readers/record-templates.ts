@@ -163,8 +163,11 @@ export function createLearntTemplates<Template>(): LearntTemplates<Template> {
     },
     bringForward(index) {
       if (index === 0) return;
-      const [template] = list.splice(index, 1);
-      if (template !== undefined) list.unshift(template);
+      // Moved in place: a splice makes an array of what it removes, and the layouts of a stream take turns line by
+      // line.
+      const template = list[index] as Template;
+      for (let at = index; at > 0; at--) list[at] = list[at - 1] as Template;
+      list[0] = template;
     },
   };
 }
