@@ -309,7 +309,10 @@ export function createNdjsonTokenizer(options: NdjsonTokenizerOptions = {}): Ndj
     length: 0,
   };
 
-  /** The view of the current line, found at that range of `bytes` and ending at input offset `end` (terminator included). */
+  /**
+   * The view of the current line, found at that range of `bytes` and ending at input offset `end` (terminator
+   * included).
+   */
   function viewOf(bytes: Uint8Array, byteStart: number, byteEnd: number, end: number): NdjsonLineView {
     lineView.bytes = bytes;
     lineView.byteStart = byteStart;

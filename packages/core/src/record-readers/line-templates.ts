@@ -220,8 +220,8 @@ let readEscaped = false;
 let readWide = false;
 
 /**
- * Whether the line is exactly one of `template`'s layout. Every string but the read one must be ASCII, so that the
- * read string's characters are found in the text from the bytes around it.
+ * Whether the line is exactly one of `template`'s layout. Every string but the read one must be ASCII: a fixed
+ * field's value is read from its bytes as such (see `recordOf`).
  */
 function matches(template: LineTemplate<LineLayout>, line: NdjsonLineView): boolean {
   const { bytes, byteEnd } = line;
