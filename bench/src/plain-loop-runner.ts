@@ -12,6 +12,7 @@ import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isPlainLoopName, PLAIN_LOOPS } from './approaches/plain-loops.ts';
+import { parseLineInto } from './approaches/stream-helpers.ts';
 import { READ_CHUNK_BYTES } from './inputs.ts';
 
 const { values } = parseArgs({ options: { loop: { type: 'string' }, file: { type: 'string' } } });
@@ -22,16 +23,15 @@ const loopOf = PLAIN_LOOPS[name];
 
 let records = 0;
 let problems = 0;
-/** Blank lines skipped, a line that does not parse counted as a problem, as careful hand-written code does. */
-function parseLine(line: string): void {
-  if (line.length === 0 || line === '\r') return;
-  try {
-    JSON.parse(line);
+const counts = {
+  value(): void {
     records++;
-  } catch {
+  },
+  problem(): void {
     problems++;
-  }
-}
+  },
+};
+const parseLine = (line: string): void => parseLineInto(line, counts);
 
 const files = statSync(path).isDirectory()
   ? readdirSync(path)

@@ -1,40 +1,19 @@
 /**
  * The two plain loops the commands are timed against, as line splitters over one file's chunks. The benchmark's
  * in-process rows and the whole-process loop runner (`plain-loop-runner.ts`) both drive these, so that the loop a
- * ratio is taken against is the same code wherever it is measured.
+ * ratio is taken against is the same code wherever it is measured; the reference loop's is the one `cursor-stream
+ * bench` runs too.
  */
 
-/** One file read by a plain loop: each chunk as it comes (valid only during the call), then the end of the file. */
-export interface PlainLoop {
-  chunk(bytes: Uint8Array): void;
-  end(): void;
-}
+import { type PlainLoop, referenceLoopOf } from 'cursor-stream/measurement';
+
+export { type PlainLoop, referenceLoopOf };
 
 /** The name of the loop every ratio is taken against. */
 export const REFERENCE_LOOP_NAME = 'reference-loop' as const;
 
 /** The name of the plain loop that decodes each line on its own, measured beside the reference loop. */
 export const LINE_DECODING_LOOP_NAME = 'buffer-indexof' as const;
-
-/** `TextDecoder({stream:true})` per chunk, `String#indexOf('\n')`, each line cut from the decoded text. */
-export function referenceLoopOf(onLine: (line: string) => void): PlainLoop {
-  const decoder = new TextDecoder();
-  let tail = '';
-  return {
-    chunk(bytes) {
-      const text = tail + decoder.decode(bytes, { stream: true });
-      let start = 0;
-      for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
-        onLine(text.slice(start, end));
-        start = end + 1;
-      }
-      tail = text.slice(start);
-    },
-    end() {
-      onLine(tail + decoder.decode());
-    },
-  };
-}
 
 /**
  * `Buffer#indexOf(10)` on the bytes, the partial line kept as a list of copied pieces (a reader's chunks may share

@@ -14,6 +14,7 @@ import {
 } from '@cursor-stream/node/logs';
 import type { Result } from '../../io/cli-error.ts';
 import type { InputOptions } from '../../io/options.ts';
+import { referenceLoopOf } from './measurement.ts';
 
 /** The rows, in table order; the last is the one ratios are taken against. */
 export const BENCH_ROWS = ['pipeline', 'pipeline-reducer', 'reference-loop'] as const;
@@ -89,24 +90,17 @@ async function timeReferenceLoop(path: string): Promise<Result<BenchRun>> {
   const opened = await openLog(path, { stdin: NO_STDIN });
   if (!opened.ok) return opened;
   const { counts, parseLine } = createLineParser();
-  const decoder = new TextDecoder();
-  let tail = '';
+  const loop = referenceLoopOf(parseLine);
   let bytes = 0;
   try {
     for await (const chunk of decompressedChunks(path, opened.value.chunks)) {
       bytes += chunk.length;
-      const text = tail + decoder.decode(chunk, { stream: true });
-      let start = 0;
-      for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
-        parseLine(text.slice(start, end));
-        start = end + 1;
-      }
-      tail = text.slice(start);
+      loop.chunk(chunk);
     }
   } finally {
     await opened.value.close();
   }
-  parseLine(tail + decoder.decode());
+  loop.end();
   const ms = performance.now() - started;
   return {
     ok: true,

@@ -1,6 +1,6 @@
 /**
- * What `cursor-stream bench` and the project's benchmark measure with alike: the machine, the median of the runs, and
- * one run in a fresh Node process. The benchmark reads it through this package's workspace-internal `./measurement`
+ * What `cursor-stream bench` and the project's benchmark measure with alike: the machine, the median of the runs, one
+ * run in a fresh Node process, and the reference loop the commands are compared with. The benchmark reads it through this package's workspace-internal `./measurement`
  * entry, which is not published.
  */
 
@@ -114,4 +114,34 @@ export function runInFreshProcess(
     );
     track(child);
   });
+}
+
+/** One file read by a plain loop: each chunk as it comes (valid only during the call), then the end of the file. */
+export interface PlainLoop {
+  chunk(bytes: Uint8Array): void;
+  end(): void;
+}
+
+/**
+ * The reference loop's line splitting, made anew for each file: `TextDecoder({stream:true})` per chunk,
+ * `String#indexOf('\n')`, each line cut from the decoded text and given to `onLine`. The loop the commands' speed is
+ * stated against, in `cursor-stream bench` and in the project's benchmark alike.
+ */
+export function referenceLoopOf(onLine: (line: string) => void): PlainLoop {
+  const decoder = new TextDecoder();
+  let tail = '';
+  return {
+    chunk(bytes) {
+      const text = tail + decoder.decode(bytes, { stream: true });
+      let start = 0;
+      for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
+        onLine(text.slice(start, end));
+        start = end + 1;
+      }
+      tail = text.slice(start);
+    },
+    end() {
+      onLine(tail + decoder.decode());
+    },
+  };
 }
