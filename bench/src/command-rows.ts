@@ -16,6 +16,7 @@ import { CLI_BIN } from '@cursor-stream/test-kit/run-cli';
 import { describeMachine, lastJsonLine, type MachineInfo, median } from 'cursor-stream/measurement';
 import { build } from 'esbuild';
 import { isPlainLoopName, LINE_DECODING_LOOP_NAME, REFERENCE_LOOP_NAME } from './approaches/plain-loops.ts';
+import { readThrough } from './page-cache.ts';
 import type { RunResult } from './run-once.ts';
 import { settledLoad } from './settle.ts';
 import type { Log } from './throughput.ts';
@@ -261,6 +262,7 @@ export async function measureCommands(
       const order = [...rows.slice(round % rows.length), ...rows.slice(0, round % rows.length)];
       for (const row of order) {
         const loadBefore = await settle();
+        readThrough(file);
         const run = await runCommandRow(row, file, runner);
         const loadAfter = loadavg()[0] ?? Number.NaN;
         results.get(row.name)?.push({ ...run, loadBefore, loadAfter });

@@ -94,7 +94,8 @@ export function formatShapeReports(
       'with the reference loop (`readSync` + `TextDecoder` + `String#indexOf` + `JSON.parse`, reading a folder one file after ' +
       'another), and with `buffer-indexof`, the plain loop that decodes each line on its own; ' +
       `each run started once the 1-minute load had fallen to ${SETTLED_LOAD} (waiting at most ` +
-      `${MAX_SETTLE_MS / 1000} s); x = reference loop median time / command median time, (paired) = median of the ` +
+      `${MAX_SETTLE_MS / 1000} s) and its input had been read through, so that every row reads it from memory; ` +
+      'x = reference loop median time / command median time, (paired) = median of the ' +
       'per-round ratios. ' +
       `Highest 1-minute load average seen: ${Math.max(highestLoad(reports), ...otherLoads).toFixed(2)}.`,
     '',

@@ -9,6 +9,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLI_BIN } from '@cursor-stream/test-kit/run-cli';
 import { median } from 'cursor-stream/measurement';
+import { readThrough } from './page-cache.ts';
 import { settledLoad } from './settle.ts';
 import { displayPath } from './spawn-run.ts';
 import type { Log } from './throughput.ts';
@@ -70,9 +71,11 @@ interface Timed {
 async function timed(
   script: string,
   args: readonly string[],
+  input: string | undefined,
   env: Readonly<Record<string, string>> = {},
 ): Promise<Timed> {
   const loadBefore = await settledLoad();
+  if (input !== undefined) readThrough(input);
   const run = await runWholeProcess(script, args, [], 'dev-null', env);
   return { ms: run.ms, code: run.code, loadBefore, loadAfter: loadavg()[0] ?? Number.NaN };
 }
@@ -103,11 +106,11 @@ export async function measureStartUp(runs: number, log: Log): Promise<StartUpRep
   const firstRuns: Timed[] = [];
   try {
     for (let round = 0; round < runs; round++) {
-      bare.push(await timed(empty, []));
+      bare.push(await timed(empty, [], START_UP_LOG));
       for (const [index, args] of START_UP_COMMANDS.entries())
-        commands[index]?.push(await timed(CLI_BIN, args, cache));
+        commands[index]?.push(await timed(CLI_BIN, args, START_UP_LOG, cache));
       const firstRunCache = { NODE_COMPILE_CACHE: join(directory, `first-run-${round}`) };
-      firstRuns.push(await timed(CLI_BIN, FIRST_RUN_COMMAND, firstRunCache));
+      firstRuns.push(await timed(CLI_BIN, FIRST_RUN_COMMAND, START_UP_LOG, firstRunCache));
     }
   } finally {
     await rm(directory, { recursive: true, force: true });
@@ -145,7 +148,7 @@ export async function measureTwoJobs(
       // The order alternates so that neither always runs on a machine the other just warmed.
       const order = round % 2 === 0 ? [1, 2] : [2, 1];
       for (const jobs of order) {
-        const run = await timed(CLI_BIN, [...args, '--jobs', String(jobs), file]);
+        const run = await timed(CLI_BIN, [...args, '--jobs', String(jobs), file], file);
         (jobs === 1 ? one : two)[index]?.push(run);
         log(`two jobs: round ${round + 1}/${runs} ${args.join(' ')} --jobs ${jobs}: ${run.ms.toFixed(0)} ms`);
       }
