@@ -1,4 +1,13 @@
-import { closeSync, createReadStream, openSync, readFileSync, readSync } from 'node:fs';
+import {
+  closeSync,
+  createReadStream,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  statSync,
+} from 'node:fs';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { ParseInput } from './approaches/approach.ts';
 
@@ -15,6 +24,14 @@ const ODD_CHUNK_SIZES = [1, 2, 3, 4, 5, 6, 7] as const;
  * footing; or, for the command rows, the way a plain loop over files reads them, which the CLI's commands also do.
  */
 export type Reading = 'stream' | 'sync';
+
+/** What a run reads: `path` itself, or the files of the folder it names, in name order. */
+export function filesOf(path: string): string[] {
+  if (!statSync(path).isDirectory()) return [path];
+  return readdirSync(path)
+    .sort()
+    .map((name) => join(path, name));
+}
 
 /** An input over `file` in the given chunking and reading. */
 export function inputOf(file: string, chunking: Chunking, reading: Reading = 'stream'): ParseInput {

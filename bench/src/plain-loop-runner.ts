@@ -8,12 +8,11 @@
  * spends some 20 µs more on each file.
  */
 
-import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { isPlainLoopName, PLAIN_LOOPS } from './approaches/plain-loops.ts';
 import { parseLineInto } from './approaches/stream-helpers.ts';
-import { READ_CHUNK_BYTES } from './inputs.ts';
+import { filesOf, READ_CHUNK_BYTES } from './inputs.ts';
 
 const { values } = parseArgs({ options: { loop: { type: 'string' }, file: { type: 'string' } } });
 const { loop: name, file: path } = values;
@@ -33,11 +32,7 @@ const counts = {
 };
 const parseLine = (line: string): void => parseLineInto(line, counts);
 
-const files = statSync(path).isDirectory()
-  ? readdirSync(path)
-      .sort()
-      .map((entry) => join(path, entry))
-  : [path];
+const files = filesOf(path);
 const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
 for (const file of files) {
   const loop = loopOf(parseLine);

@@ -1,8 +1,6 @@
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import type { CanonicalEvent } from '@cursor-stream/core';
 import type { Approach } from './approaches/approach.ts';
-import { type Chunking, inputOf, type Reading } from './inputs.ts';
+import { type Chunking, filesOf, inputOf, type Reading } from './inputs.ts';
 import { createCountingSink, createDigestSink, withoutLoc } from './sinks.ts';
 
 /** What one run of one row gives; the child runner prints it as one JSON line. */
@@ -61,12 +59,4 @@ export async function runOnce(approach: Approach, options: RunOptions): Promise<
   const digest = sink.digest();
   if (digest !== undefined) result.digest = digest;
   return result;
-}
-
-/** `path` itself, or the files of the folder it names in name order. */
-function filesOf(path: string): string[] {
-  if (!statSync(path).isDirectory()) return [path];
-  return readdirSync(path)
-    .sort()
-    .map((name) => join(path, name));
 }
