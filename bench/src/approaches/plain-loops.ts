@@ -7,7 +7,7 @@
 
 import { type PlainLoop, referenceLoopOf } from 'cursor-stream/measurement';
 
-export { type PlainLoop, referenceLoopOf };
+export { referenceLoopOf };
 
 /** The name of the loop every ratio is taken against. */
 export const REFERENCE_LOOP_NAME = 'reference-loop' as const;

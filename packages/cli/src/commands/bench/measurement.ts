@@ -1,7 +1,7 @@
 /**
  * What `cursor-stream bench` and the project's benchmark measure with alike: the machine, the median of the runs, one
- * run in a fresh Node process, and the reference loop the commands are compared with. The benchmark reads it through this package's workspace-internal `./measurement`
- * entry, which is not published.
+ * run in a fresh Node process, and the reference loop the commands are compared with. The benchmark reads it through
+ * this package's workspace-internal `./measurement` entry, which is not published.
  */
 
 import { type ChildProcess, execFile } from 'node:child_process';
