@@ -164,10 +164,21 @@ const GAP = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom(' ', '\t', '\r', '  ') },
 );
 
+/**
+ * Characters of the private use area standing for the stream's own spacing after a colon and after a comma (see
+ * `STREAM`): a writer other than the agent spaces every record alike, Python's `json.dumps` as `": "` and `", "`.
+ */
+const COLON_GAP = '\ue001';
+const COMMA_GAP = '\ue002';
+/** A record's gap that stands for the stream's spacing rather than its own. */
+const STREAM_SPACING = 'stream';
+
 type Field = readonly [key: string, value: string];
 
-/** An object from its fields, a gap of one style after each punctuation mark. */
+/** An object from its fields, a gap of one style after each punctuation mark, or the stream's spacing. */
 function writeObject(fields: readonly Field[], gap: string): string {
+  if (gap === STREAM_SPACING)
+    return `{${fields.map(([key, value]) => `${key}:${COLON_GAP}${value}`).join(`,${COMMA_GAP}`)}}`;
   return `{${gap}${fields.map(([key, value]) => `${key}${gap}:${gap}${value}`).join(`${gap},${gap}`)}${gap}}`;
 }
 
@@ -180,7 +191,7 @@ function rarely<T>(arbitrary: fc.Arbitrary<T>, odds: number): fc.Arbitrary<T | n
 function variedRecord(fields: Field[]) {
   return fc
     .record({
-      gap: GAP,
+      gap: fc.oneof({ weight: 2, arbitrary: fc.constant(STREAM_SPACING) }, { weight: 1, arbitrary: GAP }),
       order: fc.oneof(
         { weight: 6, arbitrary: fc.constant(false) },
         { weight: 1, arbitrary: fc.constant(true) },
@@ -240,7 +251,10 @@ const ASSISTANT = fc
   .chain(([text, session, time, blockType]) =>
     variedRecord([
       ['"type"', '"assistant"'],
-      ['"message"', `{"role":"assistant","content":[{"type":${blockType},"text":${text}}]}`],
+      [
+        '"message"',
+        `{"role":${COLON_GAP}"assistant",${COMMA_GAP}"content":${COLON_GAP}[{"type":${COLON_GAP}${blockType},${COMMA_GAP}"text":${COLON_GAP}${text}}]}`,
+      ],
       ['"session_id"', session],
       ['"timestamp_ms"', time],
     ]),
@@ -261,7 +275,11 @@ const OTHER_LINE = fc.constantFrom(
 const INIT =
   '{"type":"system","subtype":"init","apiKeySource":"login","cwd":"/w","session_id":"uuid","model":"Auto","permissionMode":"default"}';
 
-/** A stream: the init that names the dialect, then records, mostly of the read shapes, with CRLF endings at times. */
+/**
+ * A stream: the init that names the dialect, then records, mostly of the read shapes, with CRLF endings at times,
+ * most records spaced as the stream spaces them: as the agent writes, as Python's `json.dumps` does, otherwise, or
+ * with characters JSON does not take for whitespace.
+ */
 const STREAM = fc
   .tuple(
     fc.array(
@@ -275,9 +293,23 @@ const STREAM = fc
     ),
     fc.constantFrom('\n', '\n', '\r\n'),
     fc.boolean(),
+    // The last two are not JSON's whitespace: problems, the same on both paths.
+    fc.constantFrom(
+      ['', ''],
+      ['', ''],
+      [' ', ' '],
+      ['\t', ''],
+      ['', '  '],
+      [' \r', ' '],
+      ['\u00a0', ' '],
+      ['', '\f'],
+    ),
   )
-  .map(([lines, ending, lastTerminated]) => {
-    const text = [INIT, ...lines].join(ending);
+  .map(([lines, ending, lastTerminated, [colonGap, commaGap]]) => {
+    const text = [INIT, ...lines]
+      .join(ending)
+      .replaceAll(COLON_GAP, colonGap as string)
+      .replaceAll(COMMA_GAP, commaGap as string);
     return lastTerminated ? `${text}${ending}` : text;
   });
 
@@ -338,6 +370,26 @@ describe('records read without JSON.parse', () => {
     expect(fast.records).toEqual(eager.records);
     expect(fast.events).toEqual(eager.events);
     // The first delta teaches the layout; every later one is read by it.
+    expect(readByTemplate - before).toBe(deltas.length - 1);
+  });
+
+  it('read a stream spaced as Python writes it after its first record, and no line spaced otherwise', () => {
+    const before = readByTemplate;
+    const delta = (text: string, index: number, gap = ' ') =>
+      `{"type":${gap}"thinking",${gap}"subtype":${gap}"delta",${gap}"text":${gap}"${text}",${gap}"session_id":${gap}"uuid",${gap}"timestamp_ms":${gap}${1000 + index}}`;
+    const deltas = [' the', 'caf\\u00e9', '中文', '\\"quoted\\"', ''].map((text, index) =>
+      delta(text, index),
+    );
+    const lines = [INIT, ...deltas, delta('tab', 9, '\t'), delta('none', 10, ''), delta('more', 11, '  ')];
+    const bytes = encoder.encode(`${lines.join('\n')}\n`);
+    const eager = normalizeIn([bytes], undefined);
+    const fast = normalizeIn(
+      cutBytes(bytes, [5, 200, 201]),
+      countingReader(createRecordReader(OFFICIAL_RECORD_SHAPES)),
+    );
+    expect(fast.records).toEqual(eager.records);
+    expect(fast.events).toEqual(eager.events);
+    // Learnt from the first delta with its spacing; each line spaced otherwise teaches a layout of its own.
     expect(readByTemplate - before).toBe(deltas.length - 1);
   });
 
@@ -457,6 +509,27 @@ describe('lines taken without a value', () => {
     expect(taking.values).toEqual(eager.values);
     // One layout, learnt from the first delta; a session id that changes is read again, not learnt again.
     expect(takenLines - before).toBe(lines.length - 2);
+  });
+
+  it('take the lines of a stream spaced as Python writes it, and no line spaced otherwise', () => {
+    const before = takenLines;
+    const delta = (text: string, session: string, gap = ' ') =>
+      `{"type":${gap}"thinking",${gap}"subtype":${gap}"delta",${gap}"text":${gap}"${text}",${gap}"session_id":${gap}"${session}",${gap}"timestamp_ms":${gap}7} `;
+    const spaced = [' the', 'caf\\u00e9', '中文', '\\"quoted\\"', ''].map((text) => delta(text, 'uuid'));
+    const lines = [
+      INIT,
+      ...spaced,
+      delta('x', 'other'),
+      delta('tab', 'other', '\t'),
+      delta('none', 'other', ''),
+    ];
+    const bytes = encoder.encode(`${lines.join('\r\n')}\r\n`);
+    const eager = normalizeTaking([bytes], false);
+    const taking = normalizeTaking(cutBytes(bytes, [7, 150, 151]), true);
+    expect(taking.events).toEqual(eager.events);
+    expect(taking.values).toEqual(eager.values);
+    // Learnt from the first spaced delta, the space after it too; a line spaced otherwise is learnt from, not taken.
+    expect(takenLines - before).toBe(spaced.length);
   });
 
   it("learn a layout from its 16th record by default, as the official dialect's hot lines leave it", () => {

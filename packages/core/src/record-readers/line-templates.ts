@@ -19,6 +19,7 @@
 
 import type { NdjsonLineView } from '@cursor-stream/ndjson';
 import type { JsonObject } from '../dialect.ts';
+import { followSpacing } from './learnt-spacing.ts';
 import type { ObjectShape, RecordShape, ValueShape } from './record-shape.ts';
 import { createLearntTemplates, fits, shapeOf } from './record-templates.ts';
 
@@ -349,7 +350,8 @@ function isReadPath(path: readonly (string | number)[], read: readonly (string |
 /**
  * The template of `record`'s layout: `undefined` unless every value is one the template can take (constants,
  * strings, whole numbers, and objects and arrays of them, each array as long as learnt) and `text` is written as
- * `JSON.stringify` writes the record.
+ * `JSON.stringify` writes the record, but for whitespace between tokens, which the template keeps as `text` has it
+ * (see `learnt-spacing.ts`).
  */
 function templateOf<Layout extends LineLayout>(
   record: JsonObject,
@@ -357,6 +359,7 @@ function templateOf<Layout extends LineLayout>(
   text: string,
 ): LineTemplate<Layout> | undefined {
   const pieces: Piece[] = [];
+  const spacing = followSpacing(text);
   let written = '';
   // Literals are ASCII, as the rest of a line but its read string must be (see `matches`).
   let ascii = true;
@@ -371,8 +374,9 @@ function templateOf<Layout extends LineLayout>(
   const fixed: FixedField[] = [];
 
   function addString(path: readonly (string | number)[], nonEmpty: boolean): void {
-    written += '"';
+    written += spacing.token('"');
     endLiteral();
+    spacing.skipString();
     const key = path.length === 1 ? path[0] : undefined;
     const use = isReadPath(path, layout.read)
       ? READ
@@ -383,34 +387,36 @@ function templateOf<Layout extends LineLayout>(
     if (use === FIXED) fixed.push({ key: key as string, last: NO_BYTES });
     const at = use === FIXED ? fixed.length - 1 : -1;
     pieces.push({ kind: STRING, literal: NO_BYTES, use, nonEmpty, fixed: at });
-    written += '"';
+    written += spacing.token('"');
   }
 
   /** Adds `value` of `shape` at `path`; false when it is of a kind no template takes. */
   function addValue(value: unknown, shape: ValueShape, path: readonly (string | number)[], tested: boolean) {
     switch (shape.kind) {
       case 'const':
-        written += JSON.stringify(value);
+        written += spacing.token(JSON.stringify(value));
         return true;
       case 'string':
         // A string that decides another field's requirement is kept as learnt, so every line taken fits the shape.
-        if (tested) written += JSON.stringify(value);
+        if (tested) written += spacing.token(JSON.stringify(value));
         else addString(path, shape.nonEmpty);
         return true;
       case 'whole-number':
+        written += spacing.token('');
         endLiteral();
+        spacing.skipNumber();
         pieces.push({ kind: NUMBER, literal: NO_BYTES, use: CHECKED, nonEmpty: false, fixed: -1 });
         return true;
       case 'object':
         return addObject(value as JsonObject, shape.shape, path);
       case 'array': {
         const items = value as readonly unknown[];
-        written += '[';
+        written += spacing.token('[');
         for (let index = 0; index < items.length; index++) {
-          if (index > 0) written += ',';
+          if (index > 0) written += spacing.token(',');
           if (!addValue(items[index], shape.items, [...path, index], false)) return false;
         }
-        written += ']';
+        written += spacing.token(']');
         return true;
       }
     }
@@ -418,20 +424,23 @@ function templateOf<Layout extends LineLayout>(
 
   function addObject(value: JsonObject, shape: ObjectShape, path: readonly (string | number)[]): boolean {
     const tested = new Set(shape.requiredWhen.map((condition) => condition.field));
-    written += '{';
+    written += spacing.token('{');
     const keys = Object.keys(value);
     for (let index = 0; index < keys.length; index++) {
       const key = keys[index] as string;
       const field = Object.hasOwn(shape.fields, key) ? shape.fields[key] : undefined;
       if (field === undefined) return false;
-      written += `${index > 0 ? ',' : ''}${JSON.stringify(key)}:`;
+      if (index > 0) written += spacing.token(',');
+      written += spacing.token(JSON.stringify(key)) + spacing.token(':');
       if (!addValue(value[key], field, [...path, key], tested.has(key))) return false;
     }
-    written += '}';
+    written += spacing.token('}');
     return true;
   }
 
   if (!addObject(record, layout.shape.shape, [])) return undefined;
+  // Whitespace after the record: the line ends where its template does.
+  written += spacing.token('');
   endLiteral();
   if (!read || !ascii) return undefined;
   const template: LineTemplate<Layout> = {
@@ -442,8 +451,8 @@ function templateOf<Layout extends LineLayout>(
     fixedEnds: fixed.map(() => 0),
     record,
   };
-  // The line learnt from must be one of its own layout: written as `JSON.stringify` writes, ASCII outside its read
-  // string. Matching it also keeps its fixed fields as the last ones seen, which its record holds.
+  // The line learnt from must be one of its own layout: written as `JSON.stringify` writes but for its spacing, ASCII
+  // outside its read string. Matching it also keeps its fixed fields as the last ones seen, which its record holds.
   const line = viewOfText(text);
   if (!matches(template, line)) return undefined;
   for (let index = 0; index < fixed.length; index++) {

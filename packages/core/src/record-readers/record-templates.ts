@@ -11,8 +11,9 @@
  * value built is the one `JSON.parse` gives (same keys in the same order, same strings, same numbers); a line no
  * template matches is left to `JSON.parse`. What a template accepts:
  *
- * - the layout's punctuation, keys and constants exactly as the learnt record wrote them (no other whitespace, no
- *   other key order, no other key, no key twice: such a line is simply not matched);
+ * - the layout's punctuation, keys and constants exactly as the learnt record wrote them, with the whitespace it
+ *   wrote between them (see `learnt-spacing.ts`), and no other (no other key order, no other key, no key twice: such
+ *   a line is simply not matched);
  * - in a string, any character but a quote, a backslash or a control character, and any valid escape (a string
  *   holding one is decoded by `JSON.parse` itself, so `\u` escapes and lone surrogates read as they always do);
  * - in a number, a whole number of at most 15 digits with no leading zero, so every number read is exact;
@@ -24,6 +25,7 @@
  */
 
 import type { JsonObject } from '../dialect.ts';
+import { followSpacing, type LineSpacing } from './learnt-spacing.ts';
 import type { ObjectShape, RecordShape, ValueShape } from './record-shape.ts';
 
 /**
@@ -114,19 +116,17 @@ interface Layout {
   groups: number;
   /** The literal text before the first capture, while there has been none. */
   prefix: string;
+  /** The line learnt from, followed for its whitespace. */
+  readonly spacing: LineSpacing;
 }
 
-/** Adds text the layout holds as it is. */
-function addLiteral(layout: Layout, text: string): void {
+/** Adds a token the layout holds as it is, with the whitespace the learnt line writes before it. */
+function addLiteral(layout: Layout, token: string): void {
+  const text = layout.spacing.token(token);
   layout.source += literal(text);
   if (layout.groups === 0) layout.prefix += text;
 }
 
-/**
- * A reader of records of `shapes`. Learning is rationed: after a record of a known shape whose layout could not be
- * made a template (text written otherwise than `JSON.stringify` writes it, say), learning pauses for a number of
- * records that doubles with each such failure, so that a stream of such records pays for the attempt rarely.
- */
 /** Learnt templates, the one read most recently first, with learning rationed as {@link createRecordReader} says. */
 export interface LearntTemplates<Template> {
   /** The templates, in the order to try them. */
@@ -172,6 +172,11 @@ export function createLearntTemplates<Template>(): LearntTemplates<Template> {
   };
 }
 
+/**
+ * A reader of records of `shapes`. Learning is rationed: after a record of a known shape whose layout could not be
+ * made a template (a constant written with an escape, say), learning pauses for a number of records that doubles
+ * with each such failure, so that a stream of such records pays for the attempt rarely.
+ */
 export function createRecordReader(shapes: readonly RecordShape[]): RecordReader {
   const templates = createLearntTemplates<Template>();
   const { list } = templates;
@@ -250,12 +255,14 @@ function fitsValue(value: unknown, shape: ValueShape): boolean {
 }
 
 /**
- * The template of `record`'s layout, as `JSON.stringify` writes it; `undefined` unless `text` is written so (the
- * pattern must match the very text it was learnt from).
+ * The template of `record`'s layout, as `JSON.stringify` writes it but for the whitespace `text` writes between
+ * tokens; `undefined` unless `text` is written so (the pattern must match the very text it was learnt from).
  */
 function templateOf(record: JsonObject, shape: ObjectShape, text: string): Template | undefined {
-  const layout: Layout = { source: '', groups: 0, prefix: '' };
+  const layout: Layout = { source: '', groups: 0, prefix: '', spacing: followSpacing(text) };
   const plan = objectPlan(record, shape, layout);
+  // Whitespace after the record: the pattern ends where the line does.
+  addLiteral(layout, '');
   const pattern = new RegExp(`^${layout.source}$`);
   return pattern.test(text) ? { prefix: layout.prefix, pattern, plan } : undefined;
 }
@@ -279,7 +286,8 @@ function objectPlan(record: JsonObject, shape: ObjectShape, layout: Layout): Obj
   addLiteral(layout, '{');
   keys.forEach((key, index) => {
     if (index > 0) addLiteral(layout, ',');
-    addLiteral(layout, `${JSON.stringify(key)}:`);
+    addLiteral(layout, JSON.stringify(key));
+    addLiteral(layout, ':');
     parts.push(valuePart(record[key], shape.fields[key] as ValueShape, tested.has(key), layout));
   });
   addLiteral(layout, '}');
@@ -293,6 +301,8 @@ function valuePart(value: unknown, shape: ValueShape, keep: boolean, layout: Lay
     case 'string': {
       if (keep) return constantPart(value as string, layout);
       addLiteral(layout, '"');
+      layout.spacing.skipString();
+      layout.spacing.token('"');
       const group = layout.groups + 1;
       layout.groups += 2;
       // A string that must not be empty begins with a character (an escape is one).
@@ -300,6 +310,8 @@ function valuePart(value: unknown, shape: ValueShape, keep: boolean, layout: Lay
       return part(STRING, { group });
     }
     case 'whole-number':
+      addLiteral(layout, '');
+      layout.spacing.skipNumber();
       layout.groups += 1;
       layout.source += WHOLE_NUMBER;
       return part(NUMBER, { group: layout.groups });
