@@ -13,10 +13,15 @@ export function reasoningSkipPrefixes(prefixes: readonly string[]): NonNullable<
   return (wanted) => (REASONING_TYPES.some((type) => wanted.has(type)) ? undefined : prefixes);
 }
 
-/** How the CLI, and the wrappers that pass its records on, begin a `thinking` record. */
+/**
+ * How the CLI, and the wrappers that pass its records on, begin a `thinking` record: compact, and spaced as a tool
+ * that writes the records again with Python's `json.dumps` spaces them.
+ */
 export const CLI_THINKING_PREFIXES: readonly string[] = [
   '{"type":"thinking","subtype":"delta",',
   '{"type":"thinking","subtype":"completed",',
+  '{"type": "thinking", "subtype": "delta",',
+  '{"type": "thinking", "subtype": "completed",',
 ];
 
 /**
@@ -26,6 +31,5 @@ export const CLI_THINKING_PREFIXES: readonly string[] = [
  */
 export const ENVELOPE_THINKING_PREFIXES: readonly string[] = [
   ...CLI_THINKING_PREFIXES,
-  '{"type": "thinking", "subtype": "delta",',
   '{"type": "thinking", "subtype": "completed"',
 ];
