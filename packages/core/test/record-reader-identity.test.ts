@@ -191,7 +191,7 @@ function rarely<T>(arbitrary: fc.Arbitrary<T>, odds: number): fc.Arbitrary<T | n
 function variedRecord(fields: Field[]) {
   return fc
     .record({
-      gap: fc.oneof({ weight: 2, arbitrary: fc.constant(STREAM_SPACING) }, { weight: 1, arbitrary: GAP }),
+      gap: fc.oneof({ weight: 4, arbitrary: fc.constant(STREAM_SPACING) }, { weight: 1, arbitrary: GAP }),
       order: fc.oneof(
         { weight: 6, arbitrary: fc.constant(false) },
         { weight: 1, arbitrary: fc.constant(true) },

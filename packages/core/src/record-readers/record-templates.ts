@@ -56,6 +56,9 @@ export const STRING_CONTENT = `(${PLAIN_CHARACTERS})((?:\\\\(?:["\\\\/bfnrt]|u[0
 /** A JSON number that is a whole number of at most 15 digits. */
 export const WHOLE_NUMBER = '(0|[1-9][0-9]{0,14})';
 
+/** Templates kept that have not read a line yet, at most: a layout learnt is most often read by the next records. */
+const MAX_UNUSED_TEMPLATES = 2;
+
 /** Learning attempts passed over after a layout that could not be learnt, at first and at most. */
 const FIRST_PAUSE = 64;
 const LONGEST_PAUSE = 64 * 1024;
@@ -133,17 +136,26 @@ export interface LearntTemplates<Template> {
   readonly list: Template[];
   /** Whether learning rests for this record; each call counts the rest down. */
   resting(): boolean;
-  /** Keeps a learnt template first; for `undefined` (a layout that could not be learnt), rests twice as long. */
+  /**
+   * Keeps a learnt template first; for `undefined` (a layout that could not be learnt), or when too many templates
+   * learnt have not read a line (a stream whose every record is laid out anew), rests twice as long.
+   */
   keep(template: Template | undefined): void;
-  /** Moves the template at `index` first: layouts come in runs. */
+  /** Counts a line read by the template at `index`, and moves it first: layouts come in runs. */
   bringForward(index: number): void;
 }
 
 /** An empty set of learnt templates. */
 export function createLearntTemplates<Template>(): LearntTemplates<Template> {
   const list: Template[] = [];
+  /** Whether each template of `list`, at the same index, has read a line. */
+  const used: boolean[] = [];
   let pause = 0;
   let nextPause = FIRST_PAUSE;
+  function rest(): void {
+    pause = nextPause;
+    nextPause = Math.min(LONGEST_PAUSE, nextPause * 2);
+  }
   return {
     list,
     resting() {
@@ -153,21 +165,43 @@ export function createLearntTemplates<Template>(): LearntTemplates<Template> {
     },
     keep(template) {
       if (template === undefined) {
-        pause = nextPause;
-        nextPause = Math.min(LONGEST_PAUSE, nextPause * 2);
+        rest();
         return;
       }
-      nextPause = FIRST_PAUSE;
+      // Learning a layout costs a few dozen parses, and a template tried on every line costs a comparison: a stream
+      // that lays out each record anew (whitespace or key order that changes line by line) would pay both for every
+      // record. Past a few templates that never read a line, the oldest of them goes and learning rests.
+      let unused = 0;
+      let oldestUnused = -1;
+      for (let index = 0; index < used.length; index++)
+        if (used[index] === false) {
+          unused++;
+          oldestUnused = index;
+        }
+      if (unused >= MAX_UNUSED_TEMPLATES) {
+        list.splice(oldestUnused, 1);
+        used.splice(oldestUnused, 1);
+        rest();
+      } else nextPause = FIRST_PAUSE;
       list.unshift(template);
-      if (list.length > MAX_TEMPLATES) list.pop();
+      used.unshift(false);
+      if (list.length > MAX_TEMPLATES) {
+        list.pop();
+        used.pop();
+      }
     },
     bringForward(index) {
+      used[index] = true;
       if (index === 0) return;
       // Moved in place: a splice makes an array of what it removes, and the layouts of a stream take turns line by
       // line.
       const template = list[index] as Template;
-      for (let at = index; at > 0; at--) list[at] = list[at - 1] as Template;
+      for (let at = index; at > 0; at--) {
+        list[at] = list[at - 1] as Template;
+        used[at] = used[at - 1] as boolean;
+      }
       list[0] = template;
+      used[0] = true;
     },
   };
 }
