@@ -532,6 +532,31 @@ describe('lines taken without a value', () => {
     expect(takenLines - before).toBe(spaced.length);
   });
 
+  it('take the lines of runs that take turns in one log, each with its own session id and message ids', () => {
+    const before = takenLines;
+    const delta = (text: string, session: string) =>
+      `{"type":"thinking","subtype":"delta","text":"${text}","session_id":"${session}","timestamp_ms":1}`;
+    const message = (text: string, session: string, call: string) =>
+      `{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"${text}"}]},"session_id":"${session}","model_call_id":"${call}","timestamp_ms":2}`;
+    const sessions = ['run-a', 'run-b', 'run-a', 'run-c', 'run-b', 'run-b', 'run-a', 'run-c', 'run-a'];
+    const calls = ['m-1', 'm-1', 'm-2', 'm-1', 'm-2', 'm-1', 'm-1', 'm-3', 'm-2'];
+    const lines = [
+      INIT,
+      ...sessions.map((session, index) => delta(`t${index}`, session)),
+      ...sessions.map((session, index) => message(`m${index}`, session, calls[index] as string)),
+    ];
+    const bytes = encoder.encode(`${lines.join('\n')}\n`);
+    const eager = normalizeTaking([bytes], false);
+    const taking = normalizeTaking(cutBytes(bytes, [11, 300, 301]), true);
+    expect(taking.events).toEqual(eager.events);
+    expect(taking.values).toEqual(eager.values);
+    expect(new Set(taking.values.map((event) => event.sessionId))).toEqual(
+      new Set(['uuid', 'run-a', 'run-b', 'run-c']),
+    );
+    // Every line but the first of each layout, however the ids take turns.
+    expect(takenLines - before).toBe(lines.length - 3);
+  });
+
   it("learn a layout from its 16th record by default, as the official dialect's hot lines leave it", () => {
     const before = takenLines;
     const delta = (index: number) =>

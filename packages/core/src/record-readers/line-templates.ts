@@ -3,7 +3,7 @@
  * a template's captures costs about what `JSON.parse` costs (see `record-templates.ts`); what a dialect makes of a
  * `thinking` delta, though, is one event from one field (its `text`) and a session id that stays the same for
  * thousands of lines. So a line template here proves a line to be exactly a record of a learnt layout and captures
- * the field the dialect reads and its fixed fields (the session id, compared with the last line's rather than read
+ * the field the dialect reads and its fixed fields (the session id, compared with the last two seen rather than read
  * again); fields the dialect's events do not depend on (a timestamp) are checked and passed over.
  *
  * What a template accepts is what `record-templates.ts` describes (the learnt punctuation, keys and constants only,
@@ -33,7 +33,7 @@ export interface LineLayout {
   readonly read: readonly (string | number)[];
   /**
    * Top-level string fields the events depend on besides the read one, whose value repeats for many lines (a session
-   * id): a line's is compared with the last line's, and read only when it differs.
+   * id): a line's is compared with the last two values seen, and read only when it is neither.
    */
   readonly fixed: readonly string[];
   /**
@@ -88,11 +88,19 @@ function expectedBytes(bytes: Uint8Array): ExpectedBytes {
 
 const NO_BYTES = expectedBytes(new Uint8Array(0));
 
-/** A fixed field of a template: its key and its bytes in the last line taken. */
+/**
+ * A fixed field of a template: its key, its bytes in the last line taken, and in the line before whose value differed
+ * (two runs logged into one file take turns line by line).
+ */
 interface FixedField {
   readonly key: string;
   last: ExpectedBytes;
+  previous: ExpectedBytes;
 }
+
+/** Where `matches` found a fixed field's value: the last line's, the one before, or a value of its own (its start). */
+const LAST_VALUE = -1;
+const PREVIOUS_VALUE = -2;
 
 /** What one piece of a layout is: bytes written as learnt, a string, a whole number. */
 const LITERAL = 0;
@@ -120,13 +128,15 @@ interface LineTemplate<Layout extends LineLayout> {
   readonly pieces: readonly Piece[];
   readonly fixed: readonly FixedField[];
   /**
-   * Where each fixed field's string was found in the line being matched, until the match is done; a start of -1 for
-   * a field whose value is the last line's.
+   * Where each fixed field's string was found in the line being matched, until the match is done; a start of
+   * {@link LAST_VALUE} or {@link PREVIOUS_VALUE} for a field whose value is one of those kept.
    */
   readonly fixedStarts: number[];
   readonly fixedEnds: number[];
   /** The record of the last line taken: a new one whenever a fixed field changes, so events may keep it. */
   record: JsonObject;
+  /** The record of the fields' previous values. */
+  previousRecord: JsonObject;
 }
 
 const QUOTE = 0x22;
@@ -238,11 +248,19 @@ function matches(template: LineTemplate<LineLayout>, line: NdjsonLineView): bool
     } else if (piece.kind === STRING) {
       if (piece.use === FIXED) {
         // Most lines repeat the last line's value, checked when it was read: compared as the literal it now is.
-        const last = (template.fixed[piece.fixed] as FixedField).last;
+        const field = template.fixed[piece.fixed] as FixedField;
+        const last = field.last;
         const close = at + last.bytes.length;
         if (close < byteEnd && bytes[close] === QUOTE && sameBytes(bytes, at, last)) {
-          template.fixedStarts[piece.fixed] = -1;
+          template.fixedStarts[piece.fixed] = LAST_VALUE;
           at = close;
+          continue;
+        }
+        const previous = field.previous;
+        const previousClose = at + previous.bytes.length;
+        if (previousClose < byteEnd && bytes[previousClose] === QUOTE && sameBytes(bytes, at, previous)) {
+          template.fixedStarts[piece.fixed] = PREVIOUS_VALUE;
+          at = previousClose;
           continue;
         }
       }
@@ -304,23 +322,51 @@ function stringValue(
 }
 
 /**
- * The record of `template` for the line last matched: the last line's, unless a fixed field changed (a new
- * session), and then a new record with the line's value of it.
+ * The record of `template` for the line last matched: the last line's, or the one before's when the line takes turns
+ * with it, and otherwise a new record with the line's values (a new session), kept as the last.
  */
 function recordOf(template: LineTemplate<LineLayout>, line: NdjsonLineView): JsonObject {
-  let record = template.record;
-  const { bytes } = line;
-  for (let index = 0; index < template.fixed.length; index++) {
-    const field = template.fixed[index] as FixedField;
-    const start = template.fixedStarts[index] as number;
-    const end = template.fixedEnds[index] as number;
-    // -1: the line repeats the last value; any other start is a value `matches` found to differ from it.
-    if (start === -1) continue;
-    field.last = expectedBytes(copyOf(bytes, start, end));
-    // A fixed field's string is ASCII (see `matches`).
-    const value = stringValue(line, start, end, bytes.subarray(start, end).includes(BACKSLASH), false);
-    record = { ...record, [field.key]: value };
+  const { fixed, fixedStarts } = template;
+  let onlyLast = true;
+  let onlyPrevious = true;
+  for (let index = 0; index < fixed.length; index++) {
+    const start = fixedStarts[index] as number;
+    if (start !== LAST_VALUE) onlyLast = false;
+    if (start !== PREVIOUS_VALUE) onlyPrevious = false;
   }
+  if (onlyLast) return template.record;
+  if (onlyPrevious) {
+    for (let index = 0; index < fixed.length; index++) {
+      const field = fixed[index] as FixedField;
+      const last = field.last;
+      field.last = field.previous;
+      field.previous = last;
+    }
+    const last = template.record;
+    template.record = template.previousRecord;
+    template.previousRecord = last;
+    return template.record;
+  }
+  const { bytes } = line;
+  let record = template.record;
+  for (let index = 0; index < fixed.length; index++) {
+    const field = fixed[index] as FixedField;
+    const start = fixedStarts[index] as number;
+    const last = field.last;
+    if (start === PREVIOUS_VALUE) {
+      field.last = field.previous;
+      record = { ...record, [field.key]: template.previousRecord[field.key] };
+    } else if (start !== LAST_VALUE) {
+      const end = template.fixedEnds[index] as number;
+      field.last = expectedBytes(copyOf(bytes, start, end));
+      // A fixed field's string is ASCII (see `matches`).
+      const value = stringValue(line, start, end, bytes.subarray(start, end).includes(BACKSLASH), false);
+      record = { ...record, [field.key]: value };
+    }
+    // The values before this line, all of them: the previous record is the last one.
+    field.previous = last;
+  }
+  template.previousRecord = template.record;
   template.record = record;
   return record;
 }
@@ -384,7 +430,7 @@ function templateOf<Layout extends LineLayout>(
         ? FIXED
         : CHECKED;
     if (use === READ) read = true;
-    if (use === FIXED) fixed.push({ key: key as string, last: NO_BYTES });
+    if (use === FIXED) fixed.push({ key: key as string, last: NO_BYTES, previous: NO_BYTES });
     const at = use === FIXED ? fixed.length - 1 : -1;
     pieces.push({ kind: STRING, literal: NO_BYTES, use, nonEmpty, fixed: at });
     written += spacing.token('"');
@@ -450,16 +496,20 @@ function templateOf<Layout extends LineLayout>(
     fixedStarts: fixed.map(() => 0),
     fixedEnds: fixed.map(() => 0),
     record,
+    previousRecord: record,
   };
   // The line learnt from must be one of its own layout: written as `JSON.stringify` writes but for its spacing, ASCII
   // outside its read string. Matching it also keeps its fixed fields as the last ones seen, which its record holds.
   const line = viewOfText(text);
   if (!matches(template, line)) return undefined;
   for (let index = 0; index < fixed.length; index++) {
+    const field = fixed[index] as FixedField;
     const start = template.fixedStarts[index] as number;
-    // -1: the line's value is the empty one the field starts with.
-    const end = template.fixedEnds[index] as number;
-    if (start !== -1) (fixed[index] as FixedField).last = expectedBytes(copyOf(line.bytes, start, end));
+    // Otherwise the line's value is the empty one the field starts with.
+    if (start >= 0)
+      field.last = expectedBytes(copyOf(line.bytes, start, template.fixedEnds[index] as number));
+    // The previous values are the last ones until a line differs.
+    field.previous = field.last;
   }
   return template;
 }
