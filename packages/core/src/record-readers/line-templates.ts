@@ -223,6 +223,12 @@ function sameBytes(bytes: Uint8Array, at: number, expected: ExpectedBytes): bool
   return true;
 }
 
+/** The index of the quote closing the string at `at` when its content is `value`'s bytes; -1 otherwise. */
+function closeOfKept(bytes: Uint8Array, at: number, end: number, value: ExpectedBytes): number {
+  const close = at + value.bytes.length;
+  return close < end && bytes[close] === QUOTE && sameBytes(bytes, at, value) ? close : -1;
+}
+
 // Where the read field's string was found in the line last matched, and whether it holds an escape or a byte past
 // ASCII.
 let readStart = 0;
@@ -247,20 +253,18 @@ function matches(template: LineTemplate<LineLayout>, line: NdjsonLineView): bool
       at += length;
     } else if (piece.kind === STRING) {
       if (piece.use === FIXED) {
-        // Most lines repeat the last line's value, checked when it was read: compared as the literal it now is.
+        // Most lines repeat a value kept, checked when it was read: compared as the literal it now is.
         const field = template.fixed[piece.fixed] as FixedField;
-        const last = field.last;
-        const close = at + last.bytes.length;
-        if (close < byteEnd && bytes[close] === QUOTE && sameBytes(bytes, at, last)) {
+        const kept = closeOfKept(bytes, at, byteEnd, field.last);
+        if (kept !== -1) {
           template.fixedStarts[piece.fixed] = LAST_VALUE;
-          at = close;
+          at = kept;
           continue;
         }
-        const previous = field.previous;
-        const previousClose = at + previous.bytes.length;
-        if (previousClose < byteEnd && bytes[previousClose] === QUOTE && sameBytes(bytes, at, previous)) {
+        const keptBefore = closeOfKept(bytes, at, byteEnd, field.previous);
+        if (keptBefore !== -1) {
           template.fixedStarts[piece.fixed] = PREVIOUS_VALUE;
-          at = previousClose;
+          at = keptBefore;
           continue;
         }
       }

@@ -208,8 +208,9 @@ export function createLearntTemplates<Template>(): LearntTemplates<Template> {
 
 /**
  * A reader of records of `shapes`. Learning is rationed: after a record of a known shape whose layout could not be
- * made a template (a constant written with an escape, say), learning pauses for a number of records that doubles
- * with each such failure, so that a stream of such records pays for the attempt rarely.
+ * made a template (a constant written with an escape, say), or once templates learnt pile up unread (see
+ * {@link LearntTemplates.keep}), learning pauses for a number of records that doubles with each such time, so that a
+ * stream of such records pays for the attempt rarely.
  */
 export function createRecordReader(shapes: readonly RecordShape[]): RecordReader {
   const templates = createLearntTemplates<Template>();
