@@ -63,6 +63,25 @@ describe('gunzipMembers', () => {
     ]);
   });
 
+  // Past the first writes to zlib (4 KiB each), which decode before the corruption is met.
+  test.prop([fc.integer({ min: 9000, max: 20000 }), fc.integer({ min: 64, max: 8192 })], { numRuns: 30 })(
+    'a member corrupt part-way ends with what it decoded and a located problem, never waiting forever',
+    async (at, size) => {
+      // Text that does not repeat, so that its deflate data is long and a byte changed in it is read as data.
+      const text = Array.from({ length: 4000 }, (_, index) => `${LOG.trim()}${index * 7919}\n`).join('');
+      const member = Buffer.from(gzipSync(text));
+      expect(member.length).toBeGreaterThan(20000);
+      member[at] = (member[at] ?? 0) ^ 0xff;
+      const { text: decoded, problems } = await gunzip(member, size);
+      // Deflate data does not check itself: a changed byte may decode to other text before zlib or the checksum notices.
+      expect(decoded.length).toBeGreaterThan(0);
+      // A changed byte near a member's end may also leave bytes after it that are not gzip: said after it.
+      expect(problems.length).toBeGreaterThan(0);
+      expect(problems[0]?.offset).toBeGreaterThan(0);
+      expect(problems[0]?.message).toMatch(/corrupt|ends early|checksum/);
+    },
+  );
+
   test('an input that is not gzip at all is an error before any output', async () => {
     await expect(gunzip(Buffer.from('{"type":"user"}\n'))).rejects.toMatchObject({ code: 'Z_DATA_ERROR' });
   });

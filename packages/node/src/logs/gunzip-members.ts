@@ -74,25 +74,32 @@ function readUint32(bytes: Uint8Array, at: number): number {
   );
 }
 
-/** Writes a chunk to the inflater and waits until it has taken what it will of it. */
-function write(inflater: InflateRaw, chunk: Uint8Array): Promise<void> {
-  return new Promise((resolve, reject) =>
+/**
+ * Writes a chunk to the inflater and waits until it has taken what it will of it, or until it fails: zlib never calls
+ * back the write that met corrupt data, so waiting for the callback alone would wait forever, and a process with
+ * nothing else to do would end there, silently, with the exit code of an unsettled top-level await.
+ */
+function write(inflater: InflateRaw, chunk: Uint8Array, failure: Promise<never>): Promise<void> {
+  const written = new Promise<void>((resolve, reject) =>
     inflater.write(chunk, (error) => (error ? reject(error) : resolve())),
   );
+  return Promise.race([written, failure]);
 }
 
-/** An inflater whose output is collected, and a promise of its end (which comes at the end of its deflate data). */
+/**
+ * An inflater whose output is collected, a promise of its end (which comes at the end of its deflate data), and one
+ * that rejects when it fails.
+ */
 function openInflater(createInflateRaw: () => InflateRaw) {
   const inflater = createInflateRaw();
   const output: Uint8Array[] = [];
   inflater.on('data', (chunk: Uint8Array) => output.push(chunk));
-  const done = new Promise<void>((resolve, reject) => {
-    inflater.once('end', resolve);
-    inflater.once('error', reject);
-  });
+  const failure = new Promise<never>((_, reject) => inflater.once('error', reject));
+  const done = Promise.race([new Promise<void>((resolve) => inflater.once('end', resolve)), failure]);
   // The error also reaches the write or the end that met it; this keeps it from being unhandled meanwhile.
+  failure.catch(() => undefined);
   done.catch(() => undefined);
-  return { inflater, output, done };
+  return { inflater, output, done, failure };
 }
 
 /**
@@ -150,7 +157,7 @@ export async function* gunzipMembers(
       offset += header;
       pending = pending.subarray(header);
       // One member's deflate data: fed chunk by chunk, its output delivered after each.
-      const { inflater, output, done } = openInflater(createInflateRaw);
+      const { inflater, output, done, failure } = openInflater(createInflateRaw);
       let written = 0;
       let crc = 0;
       let size = 0;
@@ -166,7 +173,7 @@ export async function* gunzipMembers(
           if (pending.length > 0) {
             const slice = pending.subarray(0, WRITE_BYTES);
             written += slice.length;
-            await write(inflater, slice);
+            await write(inflater, slice, failure);
             yield* deliver();
             const unread = written - inflater.bytesWritten;
             if (unread > 0) {
