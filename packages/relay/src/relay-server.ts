@@ -513,8 +513,22 @@ function isWebSocketUpgrade(request: IncomingMessage): boolean {
  * request to the upgrade listener with its body unread, so one with a body is refused with a word on how to resend it.
  */
 function answerWithoutUpgrade(context: Context, request: IncomingMessage, socket: Socket): void {
+  // A request pipelined behind another on the socket comes while that one's response still holds the socket, which
+  // a second response cannot be given: it is answered once that one is written.
+  if (socket.destroyed) return;
+  const current = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (current !== undefined && current !== null) {
+    current.once('close', () => answerWithoutUpgrade(context, request, socket));
+    return;
+  }
   const response = new ServerResponse(request);
-  response.assignSocket(socket);
+  try {
+    response.assignSocket(socket);
+  } catch (error) {
+    context.log(`relay: ${describeError(error)}`);
+    socket.destroy();
+    return;
+  }
   response.shouldKeepAlive = false;
   response.once('finish', () => socket.end());
   const hasBody =

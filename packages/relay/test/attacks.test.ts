@@ -217,6 +217,19 @@ describe('a token-protected server on every address', () => {
     },
   );
 
+  test('a request offering h2c pipelined behind another is answered after it, each as without the offer', async () => {
+    const first = rawRequest(url, 'GET', '/app.js', ['Connection: keep-alive']);
+    const second = rawRequest(url, 'GET', `/api/runs/${runId}`, [
+      'Connection: Upgrade',
+      'Upgrade: h2c',
+      AUTH_HEADER,
+    ]);
+    const answer = await rawExchange(url, first + second);
+    expect([...answer.matchAll(/^HTTP\/1\.1 (\d{3}) /gm)].map((match) => match[1])).toEqual(['200', '200']);
+    expect(answer).toContain(`"runId":"${runId}"`);
+    await stillAnswers();
+  });
+
   test('a run whose log is gone: SSE answers 500, WebSocket closes with 1011', async () => {
     const sse = await fetch(`${url}/api/runs/${LOGLESS_RUN}/events`, { headers: AUTH });
     expect(sse.status).toBe(500);
