@@ -148,15 +148,19 @@ const REQUEST_TIMEOUT_MS = 30_000;
  * Summaries are held until their client has taken them, not only until they are written: one that reads nothing
  * would otherwise hold its summary in the relay's memory for as long as it stays, and any number of them could. So a
  * summary's place is given back when its response is done or gone, and a client that has not taken it within
- * `limitMs` is cut off.
+ * `limitMs` of asking is cut off. Held from before the summary is made: a client that leaves while it is made (a tab
+ * closed during a large log's summary) has gone before it is written, and no event would come to give it back after.
  */
 function holdUntilTaken(response: ServerResponse, done: () => void, limitMs: number): void {
-  const cutOff = setTimeout(() => response.destroy(), limitMs);
-  cutOff.unref();
   const release = () => {
     clearTimeout(cutOff);
     done();
   };
+  const cutOff = setTimeout(() => {
+    response.destroy();
+    release();
+  }, limitMs);
+  cutOff.unref();
   response.once('finish', release);
   response.once('close', release);
 }
@@ -351,6 +355,7 @@ async function routeRun(
       sendBusy(response, 'run summaries');
       return;
     }
+    holdUntilTaken(response, done, context.options.requestTimeoutMs * SUMMARY_TAKE_TIMEOUTS);
     let summary: unknown;
     try {
       summary = await summarizeRun(context.store, record, context.runs.live(runId) !== undefined);
@@ -358,7 +363,7 @@ async function routeRun(
       done();
       throw error;
     }
-    holdUntilTaken(response, done, context.options.requestTimeoutMs * SUMMARY_TAKE_TIMEOUTS);
+    if (response.destroyed) return;
     sendJson(response, 200, summary);
     return;
   }

@@ -1,4 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import type { RunRecord } from '@cursor-stream/relay';
 import { DOCS_EXAMPLE } from '@cursor-stream/test-kit/corpus';
@@ -227,6 +228,22 @@ describe('a token-protected server on every address', () => {
     const answer = await rawExchange(url, first + second);
     expect([...answer.matchAll(/^HTTP\/1\.1 (\d{3}) /gm)].map((match) => match[1])).toEqual(['200', '200']);
     expect(answer).toContain(`"runId":"${runId}"`);
+    await stillAnswers();
+  });
+
+  test('clients that leave while their run summaries are made give their places back', async () => {
+    const { hostname, port } = new URL(url);
+    const request = rawRequest(url, 'GET', `/api/runs/${runId}`, [AUTH_HEADER]);
+    // More than the summaries made at once (4), each connection gone as soon as its request is sent.
+    for (let client = 0; client < 6; client += 1)
+      await new Promise<void>((resolve) => {
+        const socket = connect(Number(port), hostname, () => socket.end(request, () => socket.destroy()));
+        socket.on('close', () => resolve());
+        socket.on('error', () => resolve());
+      });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const summary = await fetch(`${url}/api/runs/${runId}`, { headers: AUTH });
+    expect(summary.status).toBe(200);
     await stillAnswers();
   });
 
