@@ -13,7 +13,7 @@ import { type WebSocket, WebSocketServer } from 'ws';
 import { type AccessPolicy, bareHost, createAccessPolicy, isLoopbackHost, TOKEN_COOKIE } from './access.ts';
 import type { ClientQueueLimits } from './client-queue.ts';
 import type { StreamOutcome } from './event-delivery.ts';
-import { type EventId, parseEventId } from './event-ids.ts';
+import { compareEventIds, type EventId, parseEventId } from './event-ids.ts';
 import { writeJournal } from './event-journal.ts';
 import { isRelayFormat, type RelayFormat } from './formats.ts';
 import {
@@ -202,11 +202,20 @@ function sourceOf(context: Context, runId: string): SubscriptionSource | undefin
   };
 }
 
-/** `after` from `?after=` or `Last-Event-ID`; `null` when one is given but is no event id. */
+/**
+ * `after` from `?after=` or `Last-Event-ID`, the later of the two when both are given: a page that resumed with
+ * `?after=` keeps that address, and when its connection drops the browser reconnects to it on its own with the last
+ * id it received in the header. `null` when either is given but is no event id.
+ */
 function afterOf(request: IncomingMessage, target: RequestTarget): EventId | undefined | null {
-  const text = target.query.get('after') ?? request.headers['last-event-id'];
-  if (text === undefined || text === null || text === '') return undefined;
-  return parseEventId(String(text)) ?? null;
+  let after: EventId | undefined;
+  for (const text of [target.query.get('after'), request.headers['last-event-id']]) {
+    if (text === undefined || text === null || text === '') continue;
+    const id = parseEventId(String(text));
+    if (id === undefined) return null;
+    if (after === undefined || compareEventIds(id, after) > 0) after = id;
+  }
+  return after;
 }
 
 function formatOf(target: RequestTarget): RelayFormat | undefined {

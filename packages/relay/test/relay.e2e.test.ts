@@ -85,6 +85,15 @@ describe('a run over SSE', () => {
     );
     const all = eventsOf((await readSse(`${url}/api/runs/${runId}/events`)).messages);
     expect([...first, ...rest]).toEqual(all);
+    // A browser reconnecting on its own to an address that resumed earlier: the later id of the two wins.
+    const reconnected = eventsOf(
+      (
+        await readSse(`${url}/api/runs/${runId}/events?after=${first[0]?.id}`, {
+          headers: { 'last-event-id': lastId },
+        })
+      ).messages,
+    );
+    expect(reconnected).toEqual(rest);
     expect(all.map(({ event }) => event)).toEqual(await normalizeWithCli(logOf(runId)));
     // After the last event of an ended run there is nothing: 204 stops a browser's EventSource from reconnecting.
     const after = await readSse(`${url}/api/runs/${runId}/events?after=${all.at(-1)?.id}`);
