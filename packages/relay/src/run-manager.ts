@@ -26,6 +26,15 @@ export const INTERRUPTED: RunFailure = {
   message: 'The relay stopped while the run was in flight; its log ends here.',
 };
 
+/**
+ * The outcome of a run the relay could not follow to its end (the agent could not be started, its log not written).
+ * What went wrong is the relay's own business, said in its log; its clients are told no more than this.
+ */
+export const RELAY_ERROR: RunFailure = {
+  code: 'relay-error',
+  message: 'The relay could not follow the run; its log ends here.',
+};
+
 /** Runs in flight and the store behind them. */
 export interface RunManager {
   start(request: RunRequest): RunRecord;
@@ -122,11 +131,11 @@ export function createRunManager(store: RunStore, agent: AgentSettings): RunMana
       entry.done = follow(record, request, live)
         .catch(async (error: unknown) => {
           agent.onError?.(error);
-          // Its clients are not left waiting for an end that would never come.
-          if (!live.ended) {
-            const message = `The relay could not follow the run: ${String(error)}`;
-            await live.end({ code: 'relay-error', message });
-          }
+          // Its clients are not left waiting for an end that would never come, nor its record saying it runs.
+          const failure = stopping ? INTERRUPTED : RELAY_ERROR;
+          if (!live.ended) await live.end(failure);
+          const endedAt = new Date().toISOString();
+          store.save({ ...record, status: statusOf(failure, stopping), endedAt, error: failure });
         })
         // What failed was told above; a failure to tell it has no one left to tell.
         .catch(() => {})

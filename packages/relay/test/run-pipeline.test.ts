@@ -77,6 +77,40 @@ describe('stdout is written to the log with backpressure', () => {
   }, 180_000);
 });
 
+describe('a run the relay cannot follow to its end', () => {
+  test('ends for its clients and in its record, which never stays running', async () => {
+    const inner = createFileRunStore(join(dirs.dir, 'unfollowed'));
+    let failures = 0;
+    // The record of the run's end cannot be saved once (a full disk): following it fails past the agent's end.
+    const store: RunStore = {
+      ...inner,
+      save(record) {
+        if (record.status !== 'running' && failures === 0) {
+          failures += 1;
+          throw new Error('ENOSPC: no space left on device');
+        }
+        inner.save(record);
+      },
+    };
+    const errors: unknown[] = [];
+    const runs = createRunManager(store, {
+      options: { binary: dirs.agent, killGraceMs: 1000 },
+      onError: (error) => errors.push(error),
+    });
+    const record = runs.start({ prompt: 'hi' });
+    const live = runs.live(record.runId);
+    if (live === undefined) throw new Error('the run is not live');
+    await until(() => store.load(record.runId)?.status !== 'running', 'the run to end', 60_000);
+    const ended = store.load(record.runId) as RunRecord;
+    expect(ended.status).toBe('failed');
+    expect(ended.endedAt).not.toBeNull();
+    expect(ended.error).toEqual({ code: 'relay-error', message: expect.stringMatching(/could not follow/) });
+    expect(live.ended).toBe(true);
+    expect(String(errors[0])).toMatch(/ENOSPC/);
+    await runs.close();
+  }, 90_000);
+});
+
 describe('the summary of a run', () => {
   test('holds its text as head and tail, says what it left out, and still compares it with the result', async () => {
     const store = createFileRunStore(join(dirs.dir, 'summary'));

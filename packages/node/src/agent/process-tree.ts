@@ -185,10 +185,11 @@ export function startWatchdog(marker: string): Watchdog | undefined {
   } catch {
     return undefined;
   }
-  const input = child.stdin;
-  if (input === null) return undefined;
   // A watchdog that could not start or has gone is no failure of the run.
   child.on('error', () => {});
+  // A spawn that failed at once (no descriptors left: EMFILE) gives a child without pipes.
+  const input = child.stdin;
+  if (input === null || input === undefined) return undefined;
   input.on('error', () => {});
   child.unref();
   (input as { unref?: () => void }).unref?.();
