@@ -68,12 +68,23 @@ export function renderValidatorModule(schema: SchemaObject, source: string): str
   // those keywords (an open dialect schema) never reads what is tracked, so it is compiled without tracking.
   if (!usesUnevaluated(schema)) ajv.opts.unevaluated = false;
   // A CommonJS module that is also its own `default`: `.default` is the function under every loader's interop.
-  const code = rewriteRuntimeRequires(standalone.default(ajv, ajv.compile(compiledForm(schema))));
+  const code = ownEvaluatedFields(
+    rewriteRuntimeRequires(standalone.default(ajv, ajv.compile(compiledForm(schema)))),
+  );
   const exportLine = /export const validate = (\w+);export default \1;/;
   const name = exportLine.exec(code)?.[1];
   if (name === undefined) throw new Error(`${source}: unexpected standalone export form`);
   const typedExport = `\n${JSDOC_TYPES}\n/** @type {GeneratedValidator} */\nexport const validate = ${name};\n`;
   return `// Generated from ${source} by packages/core/scripts/generate-validators.ts. Do not edit.\n${code.replace(exportLine, typedExport)}`;
+}
+
+/**
+ * Ajv keeps the fields a subschema evaluated in plain objects and asks `props[key]`, which finds the names of
+ * `Object.prototype` (`constructor`, `toString`, `__proto__`, ...) in every one: an unknown field of such a name passed
+ * `unevaluatedProperties: false`, so `--strict` and `census` never named it. The generated lookups ask for own fields.
+ */
+export function ownEvaluatedFields(code: string): string {
+  return code.replace(/!(props\d+)\[(key\d+)\]/g, '!Object.hasOwn($1, $2)');
 }
 
 /**

@@ -285,6 +285,23 @@ describe('strict mode', () => {
     ]);
   });
 
+  test.each(['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'])(
+    'flags an unknown field named like a member of every object: %s',
+    (name) => {
+      // As JSON.parse gives it: an own field, even `__proto__`.
+      const record = JSON.parse(
+        `{"type":"result","subtype":"success","duration_ms":1,"is_error":false,"result":"x","${name}":1}`,
+      );
+      expect(where(validateDialectRecord('official', record, { strict: true }))).toEqual([
+        { pointer: `/${name}`, keyword: 'unevaluatedProperties' },
+      ]);
+      const deep = JSON.parse(JSON.stringify(nested).replace('"sandbox"', `"${name}"`));
+      expect(where(validateDialectRecord('official', deep, { strict: true }))).toEqual([
+        { pointer: `/tool_call/shellToolCall/args/${name}`, keyword: 'unevaluatedProperties' },
+      ]);
+    },
+  );
+
   test('flags an unknown field deep in a tool call, and an unknown result arm', () => {
     expect(validateDialectRecord('official', nested)).toEqual([]);
     expect(where(validateDialectRecord('official', nested, { strict: true }))).toEqual([
