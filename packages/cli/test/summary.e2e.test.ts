@@ -194,3 +194,15 @@ describe('summary of standard input that fails part-way (the connection it comes
     expect(run.stdout).toMatch(/\ninput [^\n]*2 sessions[^\n]*\n$/);
   });
 });
+
+describe('summary of inputs none of which can be read', () => {
+  test('--json still writes a document, empty, and exits 2 saying why; the table writes nothing', async () => {
+    const missing = join(REPO_ROOT, 'corpus', 'no-such-log.ndjson');
+    const json = await runCli(['summary', '--json', missing]);
+    expect(json.code).toBe(2);
+    expect(json.stderr).toMatch(/no-such-log\.ndjson: no such file\n$/);
+    expect(JSON.parse(json.stdout)).toEqual({ sessions: [], invalidLines: [], lines: 0, bytes: 0 });
+    const table = await runCli(['summary', missing]);
+    expect([table.code, table.stdout]).toEqual([2, '']);
+  });
+});

@@ -262,9 +262,10 @@ export async function runSummary(
     bytes += stats.bytes;
     return { ok: true, value: stats };
   });
-  // Nothing read, nothing to sum up: the errors say why. A log that failed part-way, after sessions were written (a
-  // read error, a file cut short under the ranges' readers), still gets them and a whole document.
-  if (outcome.files > 0 || sink.begun()) {
+  // Nothing read, nothing to sum up in text: the errors say why. A document is written whatever was read, so that
+  // what reads it (`| jq`) always gets one. A log that failed part-way, after sessions were written (a read error, a
+  // file cut short under the ranges' readers), still gets them and a whole document.
+  if (options.json || outcome.files > 0 || sink.begun()) {
     const footer: SummaryFooter = { ...invalidLines.json(), lines, bytes };
     const counted = several ? { ...footer, files: outcome.files } : footer;
     await sink.end({ ...counted, ...foreignLogsFields(outcome.inputProblems) });
