@@ -155,6 +155,23 @@ describe('usage periods in a zone', () => {
     expect(document.monthly.map((row) => row.month)).toEqual(['2026-03', '2026-02', '2026-01', null]);
   });
 
+  test('a range that ends before it starts is refused; one of a single day is kept', () => {
+    const refused = resolveUsageOptions({ by: 'day', json: true, since: '2027-01-01', until: '2026-01-01' });
+    expect(refused).toEqual({
+      ok: false,
+      error: {
+        code: 'invalid-time',
+        message: '--since 2027-01-01 is after --until 2026-01-01: no session starts between them',
+      },
+    });
+    expect(resolveUsageOptions({ by: 'day', json: true, since: '2026-05-01', until: '2026-05-01' }).ok).toBe(
+      true,
+    );
+    expect(
+      resolveUsageOptions({ by: 'day', json: true, since: '2026-05-01T10:00', until: '2026-05-01T09:59' }).ok,
+    ).toBe(false);
+  });
+
   test('a model the table lacks has an unknown cost, and so has a period of sessions without usage', () => {
     const options = resolveUsageOptions({ by: 'month', json: true, timeZone: 'UTC' });
     if (!options.ok) throw new Error(options.error.message);

@@ -72,6 +72,11 @@ export function resolveUsageOptions(request: UsageRequest): UsageTimeResult<Usag
   if (since !== undefined && !since.ok) return since;
   const until = request.until === undefined ? undefined : parseTimeBound(request.until, 'until');
   if (until !== undefined && !until.ok) return until;
+  // Both are wall-clock times written alike (`2026-05-01T09:30:00.000`): their text orders them.
+  if (since !== undefined && until !== undefined && since.value > until.value) {
+    const message = `--since ${request.since?.trim()} is after --until ${request.until?.trim()}: no session starts between them`;
+    return { ok: false, error: { code: 'invalid-time', message } };
+  }
   const { by, json, order, prices, palette } = request;
   return {
     ok: true,
