@@ -89,6 +89,34 @@ describe('redacting a text', () => {
     expect(redactText('/srv/adams/x', { homeDirectories: ['/srv/ada'] }).text).toBe('/srv/adams/x');
   });
 
+  test.each([
+    ['a variable named as a key in capitals', 'export OPENAI_KEY=q8Zr2LmT5vXw9Ka3', 'export OPENAI_KEY='],
+    ['another, quoted', `STRIPE_KEY="rk_live_51Hx0aQ2ZZ"`, 'STRIPE_KEY="'],
+    ['an auth variable', 'AUTH=user:pa55w0rd-long', 'AUTH='],
+    ['a flag with its value glued on', 'deploy --password=Tr0ub4dor&3 now', 'deploy --password='],
+    [
+      'a flag with its value after a space',
+      'gh auth login --token q8Zr2LmT5vXw9Ka3 --web',
+      'gh auth login --token ',
+    ],
+    ['a MySQL password glued to -p', 'mysql -u root -pMyS3cretPw -h db', 'mysql -u root -p'],
+  ])('a secret in %s goes', (_what, line, kept) => {
+    const { text, counts } = redactText(line);
+    expect(text.startsWith(`${kept}`)).toBe(true);
+    expect(text).toContain('[redacted:secret-variable]');
+    expect(counts).toEqual({ 'secret-variable': 1 });
+    expect(redactText(text)).toEqual({ text, counts: {} });
+  });
+
+  test('a key, an auth or a flag that names no secret stays', () => {
+    const plain = [
+      'sortKey=createdAt and primary_key=id, auth: required',
+      'ls --color always; git log --format oneline; mysql -u root -p',
+      'gh auth login --token $GITHUB_TOKEN; ssh-keygen --key-file id',
+    ].join('\n');
+    expect(redactText(plain)).toEqual({ text: plain, counts: {} });
+  });
+
   test('a private key cut short before its end line still goes', () => {
     const cut = PRIVATE_KEY.slice(0, PRIVATE_KEY.indexOf('-----END'));
     expect(redactText(`a ${cut}`).text).toBe('a [redacted:private-key]');

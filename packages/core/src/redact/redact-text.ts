@@ -139,8 +139,12 @@ function redactBearers(text: string, counts: RedactionCounts): string {
   );
 }
 
-/** A name and what assigns to it: `NAME=`, `name: `, `"name": `, `export NAME=`. Starts only where a name does. */
-const ASSIGNMENT = /(?<![A-Za-z0-9_.-])([A-Za-z_][A-Za-z0-9_.-]{0,127})(["']?[ \t]{0,8}(:=|=|:)[ \t]{0,8})/g;
+/**
+ * A name and what assigns to it: `NAME=`, `name: `, `"name": `, `export NAME=`, `--name=`. Starts only where a name
+ * does: not inside a name (`my-password` is one), but after a command line's dashes.
+ */
+const ASSIGNMENT =
+  /(?<![A-Za-z0-9_.]|[A-Za-z0-9_.]-)([A-Za-z_][A-Za-z0-9_.-]{0,127})(["']?[ \t]{0,8}(:=|=|:)[ \t]{0,8})/g;
 const VALUE_END = /[\s"',;}\])]/;
 
 /** Where the value starting at `at` ends: its closing quote, or the first character that ends a bare value. */
@@ -181,6 +185,42 @@ function redactSecretVariables(text: string, counts: RedactionCounts): string {
     ASSIGNMENT.lastIndex = value.end;
   }
   return kept === 0 ? text : out + text.slice(kept);
+}
+
+/**
+ * A command line's secret given after a space (`--password hunter2`, `--api-key sk...`, `--token $T` is left) or glued
+ * to `-p` as MySQL's clients take it (`mysql -u root -pS3cret`).
+ */
+const SECRET_FLAG = /(?<![A-Za-z0-9_-])--([A-Za-z][A-Za-z0-9_-]{0,63})[ \t]+(?=[^\s-])/g;
+const MYSQL_PASSWORD = /\b(mysql(?:dump|admin|import|check|show)?\b[^\n]{0,512}?[ \t]-p)([^\s'"]{1,128})/g;
+
+function redactSecretFlags(text: string, counts: RedactionCounts): string {
+  let result = text;
+  if (result.includes('--')) {
+    let out = '';
+    let kept = 0;
+    SECRET_FLAG.lastIndex = 0;
+    for (let match = SECRET_FLAG.exec(result); match !== null; match = SECRET_FLAG.exec(result)) {
+      if (!isSecretName(match[1] as string)) continue;
+      const at = SECRET_FLAG.lastIndex;
+      const value = valueEnd(result, at);
+      if (value === null) continue;
+      const inner = value.quoted ? result.slice(at + 1, value.end - 1) : result.slice(at, value.end);
+      if (isPlaceholder(inner) || inner.startsWith('$') || inner.startsWith('%')) continue;
+      const placeholder = count(counts, 'secret-variable');
+      out +=
+        result.slice(kept, at) + (value.quoted ? `${result[at]}${placeholder}${result[at]}` : placeholder);
+      kept = value.end;
+      SECRET_FLAG.lastIndex = value.end;
+    }
+    if (kept > 0) result = out + result.slice(kept);
+  }
+  if (!result.includes('mysql')) return result;
+  return result.replace(MYSQL_PASSWORD, (_whole, before: string, secret: string) =>
+    isPlaceholder(secret) || secret.startsWith('$')
+      ? `${before}${secret}`
+      : `${before}${count(counts, 'secret-variable')}`,
+  );
 }
 
 const EMAIL =
@@ -230,6 +270,7 @@ export function redactTextInto(
   result = redactTokens(result, counts);
   result = redactBearers(result, counts);
   result = redactSecretVariables(result, counts);
+  result = redactSecretFlags(result, counts);
   result = redactEmails(result, counts);
   return redactHomes(result, counts, options.homeDirectories ?? []);
 }

@@ -43,6 +43,14 @@ function wordsOf(name: string): string[] {
     .map((word) => word.toLowerCase());
 }
 
+/**
+ * Last words that make a secret of an environment variable's name (`OPENAI_KEY`, `STRIPE_KEY`, `BASIC_AUTH`, `AUTH`),
+ * written as variables are, in capitals: in a field's name (`sortKey`, `auth`) they mostly name no secret.
+ */
+const SECRET_VARIABLE_LAST_WORDS = new Set(['key', 'auth']);
+
+const VARIABLE_NAME = /^[A-Z][A-Z0-9_]*$/;
+
 /** Whether a value under this name is a secret. */
 export function isSecretName(name: string): boolean {
   if (name.length === 0 || name.length > MAX_NAME_LENGTH) return false;
@@ -50,6 +58,7 @@ export function isSecretName(name: string): boolean {
   const last = words.at(-1);
   if (last === undefined) return false;
   if (SECRET_LAST_WORDS.has(last)) return true;
+  if (SECRET_VARIABLE_LAST_WORDS.has(last) && VARIABLE_NAME.test(name)) return true;
   const pair = words.length >= 2 ? `${words.at(-2)} ${last}` : '';
   return SECRET_LAST_PAIRS.has(pair);
 }
