@@ -644,7 +644,7 @@ function realRoot(root: string): string {
  * page. Runs a previous relay left in flight in `dataDir` are marked `interrupted`.
  *
  * @throws RelayConfigError with code `token-required` for a non-loopback `host` without a `token`, or a `token` of white
- *   space only,
+ *   space only or of characters other than printable ASCII,
  *   `data-dir-unusable` when `dataDir` cannot hold runs, `invalid-limit` for a limit that is not a positive integer.
  */
 export function createRelayServer(options: RelayServerOptions): RelayServer {
@@ -655,6 +655,14 @@ export function createRelayServer(options: RelayServerOptions): RelayServer {
   // A template or a secret file gone wrong gives ' ' or '\n': anyone would pass with `?token=%20`.
   if (options.token !== undefined && options.token !== '' && options.token.trim() === '') {
     throw new RelayConfigError('token-required', 'the token is only white space, which anyone could send');
+  }
+  // A header carries bytes that Node reads as Latin-1: a token with a line break, a space or a character past ASCII
+  // (a secret copied with its newline) would never match one, and every request would be refused.
+  if (options.token !== undefined && options.token !== '' && !/^[\x21-\x7e]+$/.test(options.token)) {
+    throw new RelayConfigError(
+      'token-required',
+      'the token holds white space, control characters or characters past ASCII, which no Authorization header carries',
+    );
   }
   const given = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const log = (line: string) => {
@@ -700,7 +708,8 @@ export function createRelayServer(options: RelayServerOptions): RelayServer {
     busy: { bodies: 0, summaries: 0 },
     journals: new Set(),
   };
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  // No subprotocol is spoken: one a client offers is not named back as if it were (ws names the first by default).
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024, handleProtocols: () => false });
   const server = createServer((request, response) => handleRequest(context, request, response));
   // A request's body comes within this or the request ends (408): a body that trickles holds one of the few places
   // of `BUSY_LIMITS` for at most this long, where Node's default is five minutes.

@@ -255,6 +255,18 @@ describe('a token-protected server on every address', () => {
     await stillAnswers();
   });
 
+  test('a subprotocol a WebSocket client offers is not named back: none is spoken', async () => {
+    const request = rawRequest(url, 'GET', `/api/runs/${runId}/ws`, [
+      ...UPGRADE_HEADERS,
+      'Sec-WebSocket-Protocol: mqtt, graphql-ws',
+      AUTH_HEADER,
+    ]);
+    const answer = await rawExchange(url, request, 1000);
+    expect(statusOf(answer)).toBe(101);
+    expect(answer.toLowerCase()).not.toContain('sec-websocket-protocol');
+    await stillAnswers();
+  });
+
   test('a WebSocket client breaking the protocol loses its socket, and only it', async () => {
     const ws = `${url.replace('http', 'ws')}/api/runs/${runId}/ws`;
     expect(await closeOf(ws, (socket) => socket.send('x'.repeat(100_000)))).toBe(1009);

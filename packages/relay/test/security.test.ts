@@ -60,6 +60,21 @@ describe('binding', () => {
     }
   });
 
+  test.each(['abc\n', 'two words', 'caf\u00e9-token', 'tab\tinside'])(
+    'a token no Authorization header carries (%j) refuses to start, on any address',
+    (token) => {
+      for (const host of ['0.0.0.0', '127.0.0.1']) {
+        let code: string | undefined;
+        try {
+          void createRelayServer({ dataDir: join(space.dir, 'x'), host, token }).close();
+        } catch (error) {
+          code = (error as RelayConfigError).code;
+        }
+        expect(code).toBe('token-required');
+      }
+    },
+  );
+
   test.each([' ', '\t', '\n \n'])(
     'a token of white space only (%j) refuses to start, on any address',
     (token) => {
