@@ -18,6 +18,10 @@ export async function readJsonBody(request: IncomingMessage, limit: number): Pro
   // The media type itself, parameters (`; charset=utf-8`) aside: `application/json-seq` or `-evil` is another type.
   if (!/^application\/json\s*(?:;|$)/i.test(type))
     throw new BodyError(415, 'the body must be application/json');
+  // An encoded body (gzip) would be read as JSON text and refused as that: the encoding is what is not taken.
+  const encoding = (request.headers['content-encoding'] ?? '').trim().toLowerCase();
+  if (encoding !== '' && encoding !== 'identity')
+    throw new BodyError(415, 'the body must not be encoded (no Content-Encoding but identity)');
   const declared = Number(request.headers['content-length'] ?? 0);
   if (declared > limit) throw new BodyError(413, `the body is larger than ${limit} bytes`);
   const chunks: Buffer[] = [];

@@ -353,6 +353,13 @@ describe('on loopback', () => {
     expect((await post('prompt=x', 'application/x-www-form-urlencoded')).status).toBe(415);
     expect((await post(JSON.stringify({ prompt: 'x' }), 'application/json-evil')).status).toBe(415);
     expect((await post(JSON.stringify({ prompt: 'x' }), 'Application/JSON; charset=utf-8')).status).toBe(201);
+    const encoded = await raw(url, {
+      method: 'POST',
+      path: '/api/runs',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body: JSON.stringify({ prompt: 'x' }),
+    });
+    expect(encoded.status).toBe(415);
     expect((await post(JSON.stringify({ prompt: 'x', mode: 'yolo' }))).status).toBe(400);
     expect((await post(JSON.stringify({ prompt: 'x', chatId: '../x' }))).status).toBe(400);
     expect((await post(JSON.stringify({ prompt: 'x', workspace: '/etc' }))).status).toBe(400);
