@@ -153,12 +153,19 @@ describe('render', () => {
       [
         '{"type":"system","subtype":"init","session_id":"after-the-cut","model":"m"}',
         '{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"written after the cut"}]},"session_id":"after-the-cut"}',
+        'BAD LINE THREE',
         '',
       ].join('\n'),
     );
-    await cli.waitFor('written after the cut');
+    await cli.waitFor('BAD LINE THREE');
     cli.child.kill('SIGINT');
-    expect(await cli.exited()).toBe(0);
-    expect(cli.stderr).toBe(`cursor-stream: ${path}: file truncated: reading it again from the start\n`);
+    // The new file's lines are numbered from its start.
+    expect(cli.stdout).toMatch(/line 3: [^\n]*BAD LINE THREE/);
+    expect(cli.stdout).not.toMatch(/line 1[0-9]: [^\n]*BAD LINE THREE/);
+    expect(await cli.exited()).toBe(1);
+    expect(cli.stderr).toBe(
+      `cursor-stream: ${path}: file truncated: reading it again from the start\n` +
+        `cursor-stream: ${path}: 1 invalid line: shown in the transcript where they occur\n`,
+    );
   });
 });

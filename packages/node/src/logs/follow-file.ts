@@ -48,6 +48,13 @@ export async function* followFile(
         const stats = await current.stat();
         const replacement = stats.size < position ? undefined : await replacedBy(byName?.path, stats);
         if (stats.size < position || replacement !== undefined) {
+          // The line the cut left unfinished goes on, ended: it reads as the cut record it is, of the file before.
+          yield* held;
+          if (heldBytes > 0 || inLine) yield Buffer.from('\n');
+          held = [];
+          heldBytes = 0;
+          inLine = false;
+          // Told once that file's bytes are all passed on: what is read next is another file's, from its line 1.
           if (replacement === undefined) onTruncated?.();
           else {
             byName?.onReplaced?.();
@@ -55,12 +62,6 @@ export async function* followFile(
             current = replacement;
           }
           position = 0;
-          // The line the cut left unfinished goes on, ended: it reads as the cut record it is.
-          yield* held;
-          if (heldBytes > 0 || inLine) yield Buffer.from('\n');
-          held = [];
-          heldBytes = 0;
-          inLine = false;
           continue;
         }
         await sleep(POLL_INTERVAL_MS, undefined, { signal }).catch(() => undefined);

@@ -254,9 +254,21 @@ function createDelivery(onEvents: ReadLogOptions['onEvents'], redactor: Redactor
   return { counts, deliver };
 }
 
-async function readSource(source: LogSource, options: ReadLogOptions): Promise<LogResult<LogStats>> {
-  const normalizer = createNormalizer(normalizerOptions(options));
-  const counter = createLineCounter();
+/**
+ * Set while following when the file was truncated or replaced: every byte of the file before has been read, and what
+ * comes next is another file's, from its line 1.
+ */
+interface Restart {
+  pending: boolean;
+}
+
+async function readSource(
+  source: LogSource,
+  options: ReadLogOptions,
+  restart: Restart = { pending: false },
+): Promise<LogResult<LogStats>> {
+  let normalizer = createNormalizer(normalizerOptions(options));
+  let counter = createLineCounter();
   const progress = options.progress?.(source.size, source.path) ?? NO_PROGRESS;
   const { counts, deliver } = createDelivery(options.onEvents, options.redactor);
   const inputProblems: LogError[] = [];
@@ -299,6 +311,17 @@ async function readSource(source: LogSource, options: ReadLogOptions): Promise<L
       }
       const chunk = next.value;
       if (chunk === null) break;
+      if (restart.pending) {
+        // The file before ends here, as a log cut there would: its last session is told as unfinished, and the new
+        // file's lines are numbered from 1, its sessions its own.
+        restart.pending = false;
+        await pass(normalizer.end(), true);
+        normalizer = createNormalizer(normalizerOptions(options));
+        counter = createLineCounter();
+        held = options.foreignLogs === 'leave-out' ? [] : null;
+        leftOut = false;
+        dialect = undefined;
+      }
       const notTextReason = sniffer.check(chunk);
       if (notTextReason !== null) return { ok: false, error: notText(source.path, notTextReason) };
       counter.add(chunk);
@@ -348,16 +371,27 @@ export async function readLog(path: string, options: ReadLogOptions): Promise<Lo
       error: logError('usage', 'no input: give a FILE, or pipe a log into standard input'),
     };
   }
+  const restart: Restart = { pending: false };
   const opened = await openLog(path, {
     stdin,
-    ...(options.follow === undefined ? {} : { follow: options.follow }),
-    ...(options.onTruncated === undefined ? {} : { onTruncated: options.onTruncated }),
-    ...(options.onReplaced === undefined ? {} : { onReplaced: options.onReplaced }),
+    ...(options.follow === undefined
+      ? {}
+      : {
+          follow: options.follow,
+          onTruncated: () => {
+            restart.pending = true;
+            options.onTruncated?.();
+          },
+          onReplaced: () => {
+            restart.pending = true;
+            options.onReplaced?.();
+          },
+        }),
     ...(options.regularFile === true ? { regularFile: true } : {}),
   });
   if (!opened.ok) return opened;
   try {
-    return await readSource(opened.value, options);
+    return await readSource(opened.value, options, restart);
   } finally {
     await opened.value.close();
   }
