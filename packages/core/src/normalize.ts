@@ -58,6 +58,7 @@ export {
   type UnknownEvent,
   type Usage,
   type UsageCost,
+  type UsageCountField,
   type UsageEvent,
   type UserMessageEvent,
   unreachable,

@@ -57,8 +57,9 @@ export interface CheckedUsage {
 }
 
 /**
- * The usage with every count that is not a {@link isTokenCount} left out, and why each was. Sums of what it keeps
- * are exact up to 2^53 and finite for any number of sessions a machine can read.
+ * The usage with every count that is not a {@link isTokenCount} left out, and why each was, the counts given in a form
+ * no count is read from (`unreadable`) among them. Sums of what it keeps are exact up to 2^53 and finite for any
+ * number of sessions a machine can read.
  */
 export function checkUsage(usage: Usage | null | undefined): CheckedUsage {
   if (usage === null || usage === undefined) return { usage: null, problems: [] };
@@ -81,5 +82,7 @@ export function checkUsage(usage: Usage | null | undefined): CheckedUsage {
       problems.push(`usage.${field} ${count} ${why}`);
     }
   }
+  for (const [field, text] of Object.entries(usage.unreadable ?? {}))
+    problems.push(`usage.${field} ${text} is not a number of tokens`);
   return { usage: found ? kept : null, problems };
 }

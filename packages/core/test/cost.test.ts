@@ -10,7 +10,7 @@ import {
   parsePriceTableText,
   usageCost,
 } from '@cursor-stream/core/cost';
-import type { Usage } from '@cursor-stream/core/events';
+import type { Usage, UsageCountField } from '@cursor-stream/core/events';
 import { fc, test as propTest } from '@fast-check/vitest';
 import { describe, expect, test } from 'vitest';
 
@@ -20,7 +20,7 @@ const PRICED_KEYS = Object.keys(BUILT_IN_PRICE_TABLE.models);
  * The cost of `usage` at `row`'s rates worked out apart from the code under test: each rate as a whole number of
  * micro-dollars per million tokens, the products summed exactly as BigInts, divided once at the end.
  */
-function exactCost(usage: Usage, row: { [k in keyof Usage]-?: number | null }): number | null {
+function exactCost(usage: Usage, row: { [k in UsageCountField]-?: number | null }): number | null {
   let micro = 0n;
   for (const field of ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens'] as const) {
     const count = usage[field] ?? 0;

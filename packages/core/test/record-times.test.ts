@@ -155,25 +155,57 @@ describe('token counts a log gets wrong', () => {
   test('reach checkUsage from every dialect, which names each one left out', () => {
     const usage = { inputTokens: -5, outputTokens: '12', cacheReadTokens: 2.5, cacheWriteTokens: 'many' };
     const logs = [
-      // The CLI's result, and a @cursor/sdk store's run row.
-      `{"type":"system","subtype":"init","session_id":"s","model":"m"}\n{"type":"result","subtype":"success","is_error":false,"result":"","session_id":"s","usage":${JSON.stringify(usage)}}\n`,
-      `${JSON.stringify({ runId: 'r', agentId: 'a', turnNumber: 1, status: 'finished', usage })}\n`,
-    ];
-    for (const log of logs) {
+      // The CLI's result, and a @cursor/sdk store's run row. `many` is no number at all: the CLI's result keeps it as
+      // the log wrote it, for it to be named; the SDK's counts are typed, and one of another type is none.
+      [
+        `{"type":"system","subtype":"init","session_id":"s","model":"m"}\n{"type":"result","subtype":"success","is_error":false,"result":"","session_id":"s","usage":${JSON.stringify(usage)}}\n`,
+        { unreadable: { cacheWriteTokens: '"many"' } },
+        ['usage.cacheWriteTokens "many" is not a number of tokens'],
+      ],
+      [`${JSON.stringify({ runId: 'r', agentId: 'a', turnNumber: 1, status: 'finished', usage })}\n`, {}, []],
+    ] as const;
+    for (const [log, unreadable, unreadableProblems] of logs) {
       const finish = normalizeText(log).find((event) => event.type === 'finish');
-      // As the log says, a string of digits read as the 64-bit integer it stands for; `many` is no number at all.
+      // As the log says, a string of digits read as the 64-bit integer it stands for.
       expect(finish?.type === 'finish' && finish.usage).toEqual({
         inputTokens: -5,
         outputTokens: 12,
         cacheReadTokens: 2.5,
+        ...unreadable,
       });
       const checked = checkUsage(finish?.type === 'finish' ? finish.usage : undefined);
       expect(checked.usage).toEqual({ outputTokens: 12 });
       expect(checked.problems).toEqual([
         'usage.inputTokens -5 is negative, not a number of tokens',
         'usage.cacheReadTokens 2.5 is not a whole number of tokens',
+        ...unreadableProblems,
       ]);
     }
+  });
+
+  test('given in no form a count is read from, are named too, each as the start of its JSON text', () => {
+    const usage = {
+      inputTokens: 100,
+      outputTokens: true,
+      cacheReadTokens: [5],
+      cacheWriteTokens: 'x'.repeat(100),
+    };
+    const log = `{"type":"system","subtype":"init","session_id":"s","model":"m"}\n{"type":"result","subtype":"success","is_error":false,"result":"","session_id":"s","usage":${JSON.stringify(usage)}}\n`;
+    const finish = normalizeText(log).find((event) => event.type === 'finish');
+    const checked = checkUsage(finish?.type === 'finish' ? finish.usage : undefined);
+    expect(checked.usage).toEqual({ inputTokens: 100 });
+    expect(checked.problems).toEqual([
+      'usage.outputTokens true is not a number of tokens',
+      'usage.cacheReadTokens [5] is not a number of tokens',
+      `usage.cacheWriteTokens "${'x'.repeat(39)}… is not a number of tokens`,
+    ]);
+    // A count said to be unknown (`null`) is none, and no problem.
+    const unknown = normalizeText(log.replace('"outputTokens":true', '"outputTokens":null'));
+    const unknownFinish = unknown.find((event) => event.type === 'finish');
+    expect(unknownFinish?.type === 'finish' && unknownFinish.usage?.unreadable).toEqual({
+      cacheReadTokens: '[5]',
+      cacheWriteTokens: `"${'x'.repeat(39)}…`,
+    });
   });
 
   test('reach it also when written as numbers in strings: a negative, a fractional or too large a one', () => {

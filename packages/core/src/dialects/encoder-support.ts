@@ -10,6 +10,7 @@ import type {
   ToolCallEvent,
   ToolResultEvent,
   UnknownEvent,
+  Usage,
   UserMessageEvent,
 } from '../events/index.ts';
 
@@ -36,6 +37,13 @@ export function initFields(event: StreamStartEvent, cwdKey: 'cwd' | 'workspace')
   );
 }
 
+/** A usage's counts alone: what it holds of counts it could not read is no field a writer of the CLI's records has. */
+function countsOf(usage: Usage | undefined): Usage | undefined {
+  if (usage?.unreadable === undefined) return usage;
+  const { unreadable: _unreadable, ...counts } = usage;
+  return counts;
+}
+
 /** The `result` fields of a `finish`, as the CLI names them. */
 export function resultFields(event: FinishEvent): JsonObject {
   return withDefined(
@@ -46,7 +54,7 @@ export function resultFields(event: FinishEvent): JsonObject {
       duration_ms: event.durationMs,
       duration_api_ms: event.durationApiMs,
       request_id: event.requestId,
-      usage: event.usage,
+      usage: countsOf(event.usage),
       session_id: event.sessionId,
     },
   );

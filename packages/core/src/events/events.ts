@@ -154,12 +154,20 @@ export interface ToolResultEvent extends CanonicalEventBase {
   input?: unknown;
 }
 
+/** The token counts of a {@link Usage}, by name. */
+export type UsageCountField = 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens';
+
 /** Token counts, when the source reports them. */
 export interface Usage {
   inputTokens?: number;
   outputTokens?: number;
   cacheReadTokens?: number;
   cacheWriteTokens?: number;
+  /**
+   * The counts the source gave in a form no count is read from (`true`, `[5]`, `"0x10"`), by field, each as the start
+   * of its JSON text: a tool summing counts names them (`checkUsage`), rather than count them as none without a word.
+   */
+  unreadable?: Partial<Record<UsageCountField, string>>;
 }
 
 /** Why a session ended: a `result` event (`stop` or `error`), or input that ended without one (`incomplete`). */

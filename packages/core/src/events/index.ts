@@ -37,6 +37,7 @@ export {
   type UnknownEvent,
   type Usage,
   type UsageCost,
+  type UsageCountField,
   type UsageEvent,
   type UserMessageEvent,
 } from './events.ts';
