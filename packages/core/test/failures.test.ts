@@ -128,6 +128,40 @@ describe('finish.failure.code', () => {
     });
   });
 
+  test.each([
+    [
+      'the stack trace under the error',
+      [
+        'ConnectError: [unavailable] upstream connect error',
+        '    at Object.<anonymous> (/home/u/.local/share/cursor-agent/index.js:1:2345)',
+        '    at process.processTicksAndRejections (node:internal/process/task_queues:95:5)',
+      ],
+      'ConnectError: [unavailable] upstream connect error',
+    ],
+    [
+      'an update notice after the error',
+      [
+        'ActionRequiredError: Named models unavailable Free plans can only use Auto.',
+        'A new version of Cursor Agent is available. Run `agent update` to update.',
+      ],
+      'ActionRequiredError: Named models unavailable Free plans can only use Auto.',
+    ],
+    [
+      'a line in no words the CLI fails with after one in such words',
+      ["RetriableError: [invalid_argument] unknown option '--system-prompt'", 'exit=1'],
+      "RetriableError: [invalid_argument] unknown option '--system-prompt'",
+    ],
+  ])('a run cut off: its reason is the line that says why, not %s', (_what, output, why) => {
+    const log = [
+      '{"type":"system","subtype":"init","session_id":"s1","model":"Auto"}',
+      '{"type":"user","message":{"role":"user","content":[{"type":"text","text":"hi"}]},"session_id":"s1"}',
+      ...output,
+      '',
+    ].join('\n');
+    const [finish] = ofType(normalizeText(log), 'finish');
+    expect(finish?.failure).toMatchObject({ message: why, loc: { line: 3 } });
+  });
+
   test('a failed result with its own text: the class of that text', () => {
     const log = [
       '{"type":"system","subtype":"init","session_id":"s2"}',

@@ -49,8 +49,13 @@ interface OpenSession extends SessionProgress {
   completed: Set<string>;
   /** The latest error the source reported in words. */
   lastError: FailureReason | undefined;
-  /** The latest line of plain (non-JSON) output since the session opened: where the CLI writes why it failed. */
+  /**
+   * The latest line of plain (non-JSON) output since the session opened that says something (not a stack frame, not an
+   * update notice): where the CLI writes why it failed.
+   */
   lastOutput: FailureReason | undefined;
+  /** The latest such line in words the CLI is known to fail with (a class other than `unknown`): it outranks the rest. */
+  knownOutput: FailureReason | undefined;
   /**
    * The latest such line before the session opened (a sign-in prompt, an update notice): why it failed only when
    * nothing but its end follows, as a failed `--output-format json` run prints its error and then its result.
@@ -73,6 +78,7 @@ function freshSession(): OpenSession {
     completed: new Set(),
     lastError: undefined,
     lastOutput: undefined,
+    knownOutput: undefined,
     preamble: undefined,
     knownPreamble: undefined,
     opened: false,
@@ -109,6 +115,18 @@ function loneResultOpening(finish: FinishEvent): CanonicalEvent[] {
   }
   if (finish.requestId !== undefined) start.requestId = finish.requestId;
   return opening;
+}
+
+/**
+ * A line of output that never says why a run failed, though it may come after the line that does: a frame of the stack
+ * trace under an error, or the CLI's notice that a newer version is out.
+ */
+function saysNothing(line: string): boolean {
+  // The line may come trimmed: a frame is `at` and a place, `file:line:column` or `(file:line:column)`.
+  return (
+    /^\s*at\s+(?:\S.*\(.+:\d+:\d+\)|\S+:\d+:\d+)$/.test(line) ||
+    /^A new version of Cursor Agent is available\b/.test(line)
+  );
 }
 
 /** A tracker for one stream. */
@@ -148,7 +166,7 @@ export function createSessionTracker(): SessionTracker {
   }
 
   function lastOutputOf(): FailureReason | undefined {
-    return session.lastOutput ?? (session.opened ? undefined : session.preamble);
+    return session.knownOutput ?? session.lastOutput ?? (session.opened ? undefined : session.preamble);
   }
 
   function synthesizeFinish(loc: SourceLocation | undefined): FinishEvent {
@@ -216,8 +234,11 @@ export function createSessionTracker(): SessionTracker {
         return event;
       case 'invalid-line':
         if (event.code !== 'non-json-output') return event;
-        if (session.opened) session.lastOutput = reason(event.message, event.loc);
-        else {
+        if (session.opened) {
+          if (saysNothing(event.message)) return event;
+          session.lastOutput = reason(event.message, event.loc);
+          if (session.lastOutput.code !== 'unknown') session.knownOutput = session.lastOutput;
+        } else {
           session.preamble = reason(event.message, event.loc);
           if (session.preamble.code !== 'unknown') session.knownPreamble = session.preamble;
         }
