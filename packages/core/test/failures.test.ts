@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { reduceSessions } from '@cursor-stream/core';
 import { classifyFailure, FAILURE_CLASSES, FAILURE_CODES } from '@cursor-stream/core/failures';
 import { CORPUS_DIR } from '@cursor-stream/test-kit/corpus';
 import { fc, test as propTest } from '@fast-check/vitest';
@@ -160,6 +161,32 @@ describe('finish.failure.code', () => {
     ].join('\n');
     const [finish] = ofType(normalizeText(log), 'finish');
     expect(finish?.failure).toMatchObject({ message: why, loc: { line: 3 } });
+  });
+
+  test('a failed run of one result after another run: its error opens with it, and is its failure', () => {
+    // Two `--output-format json` runs in one log: a result each, no stream before them.
+    const log = [
+      '{"type":"result","subtype":"success","is_error":false,"result":"pong","session_id":"s-1","request_id":"rq1"}',
+      '{"type":"result","subtype":"error","is_error":true,"result":"You have hit your usage limit","session_id":"s-2","request_id":"rq2"}',
+      '',
+    ].join('\n');
+    const events = normalizeText(log);
+    expect(events.map((event) => `${event.type} ${event.sessionId}`)).toEqual([
+      'stream-start s-1',
+      'text-delta s-1',
+      'finish s-1',
+      'stream-start s-2',
+      'error s-2',
+      'finish s-2',
+    ]);
+    const sessions = reduceSessions(events);
+    expect(sessions.map((session) => [session.sessionId, session.status, session.counts.error ?? 0])).toEqual(
+      [
+        ['s-1', 'success', 0],
+        ['s-2', 'error', 1],
+      ],
+    );
+    expect(ofType(events, 'finish')[1]?.failure).toMatchObject({ code: 'usage-limit', loc: { line: 2 } });
   });
 
   test('a failed result with its own text: the class of that text', () => {

@@ -274,8 +274,28 @@ export function createSessionTracker(): SessionTracker {
     return status;
   }
 
+  /**
+   * An error said after a session ended, held for one event: when the record's own `finish` follows, it is a run of
+   * one record (`--output-format json` prints a failed run's result alone) and belongs after that run's opening, not
+   * to the session before.
+   */
+  let heldError: CanonicalEvent | undefined;
+
   return {
     track(event, out, dialect, detected) {
+      // The error held for this record's finish: said after the opening that finish makes, before the finish itself.
+      let errorOfFinish: CanonicalEvent | undefined;
+      if (heldError !== undefined) {
+        const held = heldError;
+        heldError = undefined;
+        if (event.type === 'finish' && held.loc !== undefined && held.loc.offset === event.loc?.offset)
+          errorOfFinish = held;
+        else out.push(observe(held));
+      }
+      if (event.type === 'error' && session.finished) {
+        heldError = event;
+        return;
+      }
       // The process of a session that has ended (or of a run that wrote nothing and succeeded) ends no session.
       const exit = event.type === 'finish' ? runExitOf(event) : undefined;
       if (
@@ -297,6 +317,7 @@ export function createSessionTracker(): SessionTracker {
       if (event.type === 'finish' && !session.hasContent) {
         for (const opening of loneResultOpening(event)) out.push(observe(opening));
       }
+      if (errorOfFinish !== undefined) out.push(observe(errorOfFinish));
       if (isSessionContent(event)) {
         session.hasContent = true;
         sawSession = true;
@@ -306,6 +327,8 @@ export function createSessionTracker(): SessionTracker {
       out.push(observe(event));
     },
     end(out) {
+      if (heldError !== undefined) out.push(observe(heldError));
+      heldError = undefined;
       if (session.hasContent && !session.finished) out.push(synthesizeFinish(undefined));
       else if (!sawSession) failedBeforeStart(out);
       session = freshSession();
