@@ -48,6 +48,13 @@ describe('displayUrl', () => {
     expect(displayUrl('http://127.0.0.1:4318/v1/traces')).toBe('http://127.0.0.1:4318/v1/traces');
     expect(displayUrl('not a url ?key=1')).toBe('not a url ?key=1');
   });
+
+  test('masks credentials in the authority, a token given as the user name too', () => {
+    expect(displayUrl('http://glc_SECRETTOKEN@127.0.0.1:4318/v1/traces')).toBe(
+      'http://***@127.0.0.1:4318/v1/traces',
+    );
+    expect(displayUrl('https://me:s3cret@h/x?k=1')).toBe('https://***:***@h/x?k=***');
+  });
 });
 
 describe('foldToOneLine', () => {

@@ -55,9 +55,12 @@ export interface ExportWarning {
 /** Hears of each {@link ExportWarning}, as it is found. */
 export type ExportWarningListener = (warning: ExportWarning) => void;
 
-/** An export failure as a value: a missing optional package, an unreachable server, a database error. */
+/**
+ * An export failure as a value: a missing optional package, credentials no request can carry, an unreachable server,
+ * a database error.
+ */
 export interface ExportError {
-  code: 'missing-package' | 'connection-failed' | 'server-error' | 'write-failed';
+  code: 'missing-package' | 'invalid-credentials' | 'connection-failed' | 'server-error' | 'write-failed';
   message: string;
 }
 

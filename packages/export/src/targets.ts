@@ -228,9 +228,10 @@ function httpUrlError(flag: string, url: string): { ok: false; error: ExportFlag
   if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
     return flagError('invalid-url', flag, `not an http(s) URL: ${url}`);
   }
-  // A password in a URL ends up in shell history and process lists.
+  // A password in a URL ends up in shell history and process lists; so does a token given as its user name
+  // (`https://glc_…@host`), which an HTTP client sends as Basic credentials.
   const parsed = new URL(url);
-  if (parsed.password !== '' || parsed.searchParams.has('password')) {
+  if (parsed.username !== '' || parsed.password !== '' || parsed.searchParams.has('password')) {
     return flagError('credentials-in-url', flag, 'give credentials in the environment, not in the URL');
   }
   return undefined;

@@ -212,6 +212,19 @@ describe('ClickHouse export', () => {
     }
   });
 
+  it.each([
+    ['password', { password: 'TopSecret\rpw' }],
+    ['password', { password: 'TopSecret\npw' }],
+    ['user', { user: 'me\u20ac' }],
+  ])('refuses a %s no header carries, without saying it', async (name, credentials) => {
+    const failure = await createClickHouseExporter({ url: 'http://127.0.0.1:1/', ...credentials }).catch(
+      (error) => error,
+    );
+    expect(failure).toMatchObject({ code: 'invalid-credentials' });
+    expect(failure.message).toContain(`the ClickHouse ${name} holds`);
+    for (const secret of Object.values(credentials)) expect(failure.message).not.toContain(secret);
+  });
+
   it('names the server it cannot reach', async () => {
     await expect(createClickHouseExporter({ url: 'http://127.0.0.1:1/' })).rejects.toMatchObject({
       code: 'connection-failed',

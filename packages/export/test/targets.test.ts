@@ -24,7 +24,7 @@ const ACCEPTED = {
   ],
   duckdb: [[{ output: 'runs.duckdb' }, 'runs.duckdb']],
   clickhouse: [
-    [{ url: 'https://user@db.example:8443/?database=runs' }, 'https://user@db.example:8443/?database=runs'],
+    [{ url: 'https://db.example:8443/?database=runs' }, 'https://db.example:8443/?database=runs'],
   ],
 } satisfies Record<ExportTargetName, [ExportFlagValues, string][]>;
 
@@ -85,6 +85,19 @@ describe('checkExportFlags', () => {
       { format: 'otlp', endpoint: 'http://me:secret@h/' },
       'credentials-in-url',
       '--endpoint',
+      'give credentials in the environment, not in the URL',
+    ],
+    [
+      { format: 'otlp', endpoint: 'http://glc_SECRETTOKEN@h/v1/traces' },
+      'credentials-in-url',
+      '--endpoint',
+      'give credentials in the environment, not in the URL',
+    ],
+    [
+      // fetch sends no request to such a URL: the user goes in CLICKHOUSE_USER.
+      { format: 'clickhouse', url: 'https://user@db.example:8443/' },
+      'credentials-in-url',
+      '--url',
       'give credentials in the environment, not in the URL',
     ],
     [

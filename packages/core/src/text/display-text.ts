@@ -43,7 +43,8 @@ export function jsonPath(path: string): string {
 
 /**
  * How a URL appears in messages: each query parameter's value masked (`?api-key=***`), as some services take their
- * key there, and messages are printed and logged. Text that is no URL is returned as it is.
+ * key there, and so are a user name and a password, as messages are printed and logged. Text that is no URL is
+ * returned as it is.
  */
 export function displayUrl(url: string): string {
   let parsed: URL;
@@ -52,8 +53,11 @@ export function displayUrl(url: string): string {
   } catch {
     return url;
   }
-  if (parsed.search === '') return url;
+  if (parsed.search === '' && parsed.username === '' && parsed.password === '') return url;
   for (const name of new Set(parsed.searchParams.keys())) parsed.searchParams.set(name, '***');
+  // A user name may be a token (`https://glc_…@host`), as a password is.
+  if (parsed.username !== '') parsed.username = '***';
+  if (parsed.password !== '') parsed.password = '***';
   return parsed.href;
 }
 

@@ -68,8 +68,24 @@ function refusal(response: Response, text: string, password: string | undefined)
   return said === '' ? `ClickHouse: HTTP ${status}` : `ClickHouse: ${said} (HTTP ${status})`;
 }
 
+/**
+ * A credential goes in a header, whose value may hold tabs and printable Latin-1 only: fetch refuses any other, in an
+ * error that quotes the value whole.
+ */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
 /** A client for the HTTP interface at `options.url`. */
 export function createClickHouseClient(options: ClickHouseExportOptions): ClickHouseClient {
+  for (const [name, value] of [
+    ['user', options.user],
+    ['password', options.password],
+  ] as const) {
+    if (value !== undefined && !HEADER_VALUE.test(value))
+      throw new ExportFailure({
+        code: 'invalid-credentials',
+        message: `the ClickHouse ${name} holds a line break, a control character or a character past Latin-1, which no header carries (a file saved with Windows line endings?)`,
+      });
+  }
   const headers: Record<string, string> = { 'content-type': 'text/plain; charset=utf-8' };
   if (options.user !== undefined) headers['x-clickhouse-user'] = options.user;
   if (options.password !== undefined) headers['x-clickhouse-key'] = options.password;
@@ -90,9 +106,13 @@ export function createClickHouseClient(options: ClickHouseExportOptions): ClickH
       } catch (error) {
         const cause = (error as { cause?: { code?: string; message?: string } }).cause;
         const timedOut = (error as { name?: unknown }).name === 'TimeoutError';
-        const why = timedOut
+        const said = timedOut
           ? `no answer within ${timeoutMs / 1000} s`
           : (cause?.code ?? cause?.message ?? String(error));
+        // What fetch says may quote what was sent: never the credentials.
+        let why = said;
+        for (const secret of [options.password, options.user])
+          if (secret !== undefined && secret !== '') why = why.replaceAll(secret, '***');
         throw new ExportFailure({
           code: 'connection-failed',
           message: `cannot reach ClickHouse at ${url.origin}: ${why}`,
