@@ -167,7 +167,13 @@ export function createUIMessageEncoder(options: UIMessageEncoderOptions = {}): U
             errorText: toolErrorText(result),
             ...dynamic,
           }
-        : { type: 'tool-output-available', toolCallId: result.toolCallId, output: result.output, ...dynamic },
+        : // `ai`'s chunk schema requires an output: an event built without one (the normalizer gives `null`) says none.
+          {
+            type: 'tool-output-available',
+            toolCallId: result.toolCallId,
+            output: result.output ?? null,
+            ...dynamic,
+          },
     );
   }
 

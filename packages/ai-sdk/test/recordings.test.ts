@@ -81,3 +81,36 @@ describe.skipIf(!REAL_CORPUS.present)(
     }
   },
 );
+
+describe('events built by hand, as an app may build them', () => {
+  test('a tool result without an output is a chunk the AI SDK takes, its output null', async () => {
+    const encoder = createUIMessageEncoder();
+    const events: CanonicalEvent[] = [
+      { type: 'stream-start' },
+      {
+        type: 'tool-call',
+        toolCallId: 'a',
+        toolName: 'shell',
+        providerToolName: 'shellToolCall',
+        input: { command: 'ls' },
+      },
+      {
+        type: 'tool-result',
+        toolCallId: 'a',
+        toolName: 'shell',
+        providerToolName: 'shellToolCall',
+        status: 'success',
+        output: undefined,
+        isError: false,
+      },
+      { type: 'finish', finishReason: 'stop', isError: false, pendingToolCallIds: [] },
+    ];
+    const chunks = [...events.flatMap((event) => encoder.encode(event)), ...encoder.end()];
+    const schema = uiMessageChunkSchema();
+    for (const chunk of chunks) {
+      const checked = await schema.validate?.(JSON.parse(JSON.stringify(chunk)));
+      expect(checked?.success, JSON.stringify(chunk)).toBe(true);
+    }
+    expect(chunks).toContainEqual(expect.objectContaining({ type: 'tool-output-available', output: null }));
+  });
+});
