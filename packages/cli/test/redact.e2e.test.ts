@@ -209,6 +209,18 @@ describe('--redact', () => {
     expect(events.map((event) => event.type)).toEqual(plain.map((event) => event.type));
   });
 
+  test('every command counts each secret once, however many forms of its record it redacts', async () => {
+    const countOf = (stderr: string) => /^cursor-stream: (redacted [^\n]*)$/m.exec(stderr)?.[1];
+    const normalized = countOf((await runCli(['normalize', '--redact', log])).stderr);
+    expect(normalized).toMatch(/^redacted \d+ secrets/);
+    for (const args of [
+      ['report', '-o', '-'],
+      ['export', '--format', 'otlp', '--include-content'],
+    ]) {
+      expect(countOf((await runCli([...args, '--redact', log])).stderr)).toBe(normalized);
+    }
+  });
+
   test('export to DuckDB leaves none of them in any table, nor in the log names', async () => {
     const database = join(scratch, 'redacted.duckdb');
     const run = await runCli(['export', '--format', 'duckdb', '-o', database, '--redact', log], {

@@ -26,6 +26,11 @@ export interface Redactor {
   event(event: CanonicalEvent): CanonicalEvent;
   /** How many of each kind were replaced so far. */
   readonly counts: RedactionCounts;
+  /**
+   * The same redaction, counted apart from {@link counts}: for a second form of what is also redacted and counted (a
+   * record's value and text beside the events read from it), so that each secret is counted once.
+   */
+  readonly uncounted: Pick<Redactor, 'text' | 'value'>;
 }
 
 const ENV_PROBE = ['PATH', 'HOME'] as const;
@@ -103,7 +108,17 @@ export function createRedactor(options: RedactionOptions = {}): Redactor {
     }
   }
 
-  return { text, value, event, counts };
+  let uncounted: Redactor | undefined;
+  return {
+    text,
+    value,
+    event,
+    counts,
+    get uncounted() {
+      uncounted ??= createRedactor(options);
+      return uncounted;
+    },
+  };
 }
 
 /** A redacted copy of `events`, and how many of each kind were replaced. */

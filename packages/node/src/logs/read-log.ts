@@ -141,7 +141,12 @@ function normalizerOptions(options: ReadLogOptions): NormalizerOptions {
         ? onRecord
         : (record, dialect) =>
             onRecord(
-              { ...record, value: redactor.value(record.value), text: redactor.text(record.text) },
+              // The record's secrets are counted once, in the events read from it.
+              {
+                ...record,
+                value: redactor.uncounted.value(record.value),
+                text: redactor.uncounted.text(record.text),
+              },
               dialect,
             );
   if (options.onRecordFor !== undefined) result.onRecordFor = options.onRecordFor;
