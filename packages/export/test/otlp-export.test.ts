@@ -238,6 +238,28 @@ describe('OTLP export', () => {
     );
   });
 
+  it('fails, saying what the endpoint said, when it kept only part of the spans (a partial success)', async () => {
+    const server = createServer(async (request: IncomingMessage, response) => {
+      for await (const _ of request);
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end('{"partialSuccess":{"rejectedSpans":"3","errorMessage":"nope"}}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const exporter = await createOtlpExporter({
+        target: { kind: 'endpoint', url: `http://127.0.0.1:${port}/v1/traces` },
+      });
+      await feedLog(exporter, 'a.ndjson', TWO_SESSIONS_LOG);
+      const failure = await exporter.close().catch((error) => error);
+      expect(failure).toMatchObject({ code: 'server-error' });
+      expect(failure.message).toMatch(/kept only part of the \d+ spans sent: .*rejectedSpans.*nope/);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it('fails with a located message when the endpoint cannot be reached', async () => {
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

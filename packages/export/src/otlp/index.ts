@@ -7,7 +7,7 @@
  */
 
 import { type CanonicalEvent, readRecordTime } from '@cursor-stream/core/normalize';
-import { displayUrl } from '@cursor-stream/core/text';
+import { displayUrl, escapeControls } from '@cursor-stream/core/text';
 import type { Resource } from '@opentelemetry/resources';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import {
@@ -133,6 +133,25 @@ async function endpointSender(target: Extract<OtlpTarget, { kind: 'endpoint' }>)
         () => import('@opentelemetry/exporter-trace-otlp-http'),
       ),
   );
+  // The SDK takes an answer that rejected some of the spans (OTLP's partial success) for a success, and only says so
+  // to OpenTelemetry's diagnostic logger: listened to here, so that spans a backend dropped are not said exported.
+  const { diag, DiagLogLevel } = await importOptional(OTEL_PACKAGES, 'otlp', () =>
+    importPeer('@opentelemetry/api', () => import('@opentelemetry/api')),
+  );
+  let partialSuccess: string | undefined;
+  const ignore = () => {};
+  diag.setLogger(
+    {
+      warn(message: string, ...details: unknown[]) {
+        if (message.startsWith('Received Partial Success')) partialSuccess = String(details[0] ?? '');
+      },
+      error: ignore,
+      info: ignore,
+      debug: ignore,
+      verbose: ignore,
+    },
+    { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true },
+  );
   // Without headers given, the SDK takes them from OTEL_EXPORTER_OTLP_(TRACES_)HEADERS, keeping tokens off the
   // command line.
   const exporter = new OTLPTraceExporter({
@@ -143,12 +162,16 @@ async function endpointSender(target: Extract<OtlpTarget, { kind: 'endpoint' }>)
   return {
     send: (spans) =>
       new Promise((resolve, reject) => {
+        partialSuccess = undefined;
         exporter.export(spans, (result) => {
-          if (result.code === 0) return resolve();
-          const why = result.error?.message ?? 'export failed';
+          if (result.code === 0 && partialSuccess === undefined) return resolve();
+          const why =
+            result.code === 0
+              ? `it kept only part of the ${spans.length} spans sent: ${escapeControls(partialSuccess ?? '').slice(0, 300)}`
+              : (result.error?.message ?? 'export failed');
           reject(
             new ExportFailure({
-              code: 'connection-failed',
+              code: result.code === 0 ? 'server-error' : 'connection-failed',
               message: `OTLP endpoint ${displayUrl(target.url)}: ${why}`,
             }),
           );
