@@ -92,6 +92,10 @@ describe('tool lines', () => {
 describe('one failure reason for every view', () => {
   test('is found at the top of the output or one level down, in the order of its fields', () => {
     expect(toolFailureReason({ error: { error: 'regex parse error' } })).toBe('regex parse error');
+    // An `error` arm holding only what the model was shown.
+    expect(toolFailureReason({ error: { modelVisibleError: 'Path is outside the workspace' } })).toBe(
+      'Path is outside the workspace',
+    );
     expect(toolFailureReason({ error: { message: 'boom' }, message: 'later' })).toBe('boom');
     expect(toolFailureReason({ stderr: '  x\n', reason: 'rejected' })).toBe('rejected');
     expect(toolFailureReason({ error: { error: { error: 'too deep' } } })).toBeUndefined();

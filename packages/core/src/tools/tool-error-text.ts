@@ -9,8 +9,11 @@ import { isToolRecord, type ToolRecord } from './tool-values.ts';
 /** The longest reason quoted in a tool's error text, so one huge stderr does not become the whole message. */
 const MAX_REASON_LENGTH = 2000;
 
-/** Fields that hold a failure's reason in the results of cursor-agent and its wrappers, most specific first. */
-const REASON_KEYS = ['errorMessage', 'error', 'message', 'reason', 'stderr'] as const;
+/**
+ * Fields that hold a failure's reason in the results of cursor-agent and its wrappers, most specific first; an `error`
+ * arm may hold only what the model was shown (`modelVisibleError`, cursor-agent 2026.10).
+ */
+const REASON_KEYS = ['errorMessage', 'error', 'message', 'reason', 'modelVisibleError', 'stderr'] as const;
 
 function reasonIn(output: ToolRecord, nested: boolean): string | undefined {
   for (const key of REASON_KEYS) {
@@ -25,8 +28,8 @@ function reasonIn(output: ToolRecord, nested: boolean): string | undefined {
 
 /**
  * The reason a tool's output gives for its failure, trimmed: the output itself when it is text, else the first of
- * `errorMessage`, `error`, `message`, `reason` and `stderr` that holds text, at the top or one level down (grep's
- * `error: { error }`); `undefined` when none does.
+ * `errorMessage`, `error`, `message`, `reason`, `modelVisibleError` and `stderr` that holds text, at the top or one
+ * level down (grep's `error: { error }`); `undefined` when none does.
  */
 export function toolFailureReason(output: unknown): string | undefined {
   if (typeof output === 'string') return output.trim() === '' ? undefined : output.trim();
