@@ -552,6 +552,26 @@ describe('what a session notification logged alone, or a failed request, says', 
     expect(session?.failure?.code).toBe('auth');
   });
 
+  test.each([
+    [{ message: 'prompt is empty' }, 'session/new: Internal error: prompt is empty'],
+    [{ details: 'quota' }, 'session/new: Internal error: quota'],
+    [
+      [
+        { path: ['prompt'], message: 'Invalid input' },
+        { path: [], message: 'Required' },
+      ],
+      'session/new: Internal error: prompt: Invalid input; Required',
+    ],
+  ])('an error whose data says more (%j) says it in the failure', (data, why) => {
+    const events = normalizeText(
+      traffic(
+        { id: 1, method: 'session/new', params: { cwd: '/repo', mcpServers: [] } },
+        { id: 1, error: { code: -32603, message: 'Internal error', data } },
+      ),
+    );
+    expect(reduceSessions(events)[0]?.failure?.message).toBe(why);
+  });
+
   test("the client refusing an extension request of the agent's is an answer, not the session's failure", () => {
     const events = normalizeText(
       ndjson([

@@ -576,10 +576,27 @@ function endTurn(
   turn.out.push(stamped(turn, finish));
 }
 
+/** The most issues of a validation error's `data` list named in its text. */
+const MAX_DATA_ISSUES = 3;
+
+/** What an error's `data` says: its `message` or `details`, or a list of validation issues (`{path, message}`). */
+function errorDetail(data: unknown): string | undefined {
+  if (isJsonObject(data)) return asString(data.message) ?? asString(data.details);
+  if (!Array.isArray(data)) return undefined;
+  const issues = data.filter(isJsonObject).flatMap((issue) => {
+    const message = asString(issue.message);
+    if (message === undefined) return [];
+    const path = Array.isArray(issue.path) ? issue.path.map(String).join('.') : '';
+    return [path === '' ? message : `${path}: ${message}`];
+  });
+  if (issues.length === 0) return undefined;
+  const more = issues.length > MAX_DATA_ISSUES ? ` (and ${issues.length - MAX_DATA_ISSUES} more)` : '';
+  return `${issues.slice(0, MAX_DATA_ISSUES).join('; ')}${more}`;
+}
+
 function errorText(error: JsonObject): string {
   const message = asString(error.message) ?? 'JSON-RPC error';
-  const data = error.data;
-  const detail = isJsonObject(data) ? (asString(data.message) ?? asString(data.details)) : undefined;
+  const detail = errorDetail(error.data);
   return detail === undefined || detail === message ? message : `${message}: ${detail}`;
 }
 
