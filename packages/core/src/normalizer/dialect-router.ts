@@ -27,8 +27,6 @@ function detectSafely(dialect: Dialect, record: JsonObject): Detection {
  * A router over `dialects`. Before detection, the first dialect that finds a record distinctive locks the stream;
  * a shared record goes to the first dialect that explains it, without locking. After detection, the locked dialect
  * takes every record it explains, and a record it does not goes to the dialect that does, rather than being lost.
- * A forced dialect takes every record it explains and no other takes any: forcing one says the log is written in it,
- * so a record it does not explain is the log's problem, not another dialect's record.
  */
 export function createDialectRouter(
   dialects: readonly Dialect[],
@@ -61,7 +59,6 @@ export function createDialectRouter(
     locked: forced,
     fallback: undefined,
     route(record) {
-      if (forced !== undefined) return detectSafely(forced, record) === 'foreign' ? undefined : forced;
       const locked = router.locked;
       if (locked !== undefined) {
         return detectSafely(locked, record) === 'foreign' ? firstExplaining(record, locked) : locked;

@@ -67,25 +67,14 @@ function sourceOfText(text: string): RecordSource {
 /** What a reused context holds between records. */
 const NO_SOURCE = sourceOfText('');
 
-/**
- * The events of a record no dialect explains (or the forced one does not): `unknown` if it has a string `type`, else
- * `invalid-line`.
- */
-function unexplainedRecord(
-  record: JsonObject,
-  loc: SourceLocation,
-  text: string,
-  forced: Dialect | undefined,
-): CanonicalEvent {
+/** The events of a record no dialect explains: `unknown` if it has a string `type`, else `invalid-line`. */
+function unexplainedRecord(record: JsonObject, loc: SourceLocation, text: string): CanonicalEvent {
   const type = record.type;
   if (typeof type === 'string') {
     const sessionId = typeof record.session_id === 'string' ? record.session_id : undefined;
     return unknownEvent(record, type, loc, sessionId);
   }
-  const message =
-    forced === undefined
-      ? 'No dialect explains this record: it has no string `type`.'
-      : `The ${forced.name} dialect the log is read with does not explain this record.`;
+  const message = 'No dialect explains this record: it has no string `type`.';
   return invalidLine('unrecognized-record', message, excerptOf(text), loc);
 }
 
@@ -286,7 +275,7 @@ export function createNormalizerEngine(
     if (dialect === undefined) {
       if (firstUnexplained === undefined && reparseDepth === 0)
         firstUnexplained = unknownFormatLog(record, loc);
-      return { dialect, events: [unexplainedRecord(record, loc, source.text, dialects.forced)] };
+      return { dialect, events: [unexplainedRecord(record, loc, source.text)] };
     }
     let events: readonly CanonicalEvent[];
     try {
