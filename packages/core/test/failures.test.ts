@@ -189,6 +189,27 @@ describe('finish.failure.code', () => {
     expect(ofType(events, 'finish')[1]?.failure).toMatchObject({ code: 'usage-limit', loc: { line: 2 } });
   });
 
+  test('a result written twice is one run: the repeat is said, and its tokens counted once', () => {
+    const result =
+      '{"type":"result","subtype":"success","is_error":false,"result":"done","session_id":"s","request_id":"rq","usage":{"inputTokens":10,"outputTokens":2}}';
+    const log = [
+      '{"type":"system","subtype":"init","session_id":"s","model":"Auto"}',
+      result,
+      result,
+      '',
+    ].join('\n');
+    const events = normalizeText(log);
+    expect(events.map((event) => event.type)).toEqual(['stream-start', 'finish', 'status']);
+    expect(events[2]).toMatchObject({ status: 'repeated-result', loc: { line: 3 }, sessionId: 's' });
+    const sessions = reduceSessions(events);
+    expect(sessions.map((session) => [session.sessionId, session.usage])).toEqual([
+      ['s', { inputTokens: 10, outputTokens: 2 }],
+    ]);
+    // Another request's result after it is another run, as before.
+    const another = normalizeText(`${log}${result.replace('"rq"', '"rq2"')}\n`);
+    expect(reduceSessions(another)).toHaveLength(2);
+  });
+
   test('a failed result with its own text: the class of that text', () => {
     const log = [
       '{"type":"system","subtype":"init","session_id":"s2"}',

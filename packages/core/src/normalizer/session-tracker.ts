@@ -65,6 +65,8 @@ interface OpenSession extends SessionProgress {
   knownPreamble: FailureReason | undefined;
   /** Whether content other than the session's end has come. */
   opened: boolean;
+  /** The request its `finish` ended, once it has one: a `finish` of the same session and request again repeats it. */
+  finishedRequest: string | undefined;
 }
 
 function freshSession(): OpenSession {
@@ -82,6 +84,7 @@ function freshSession(): OpenSession {
     preamble: undefined,
     knownPreamble: undefined,
     opened: false,
+    finishedRequest: undefined,
   };
 }
 
@@ -211,6 +214,7 @@ export function createSessionTracker(): SessionTracker {
 
   function observeFinish(event: FinishEvent): FinishEvent {
     session.finished = true;
+    session.finishedRequest = event.requestId;
     // A dialect sees only its own records; the stream's open calls are known here.
     const finish: FinishEvent = { ...event, pendingToolCallIds: [...session.pending] };
     // The end of the agent's process names no session: it ends the one open.
@@ -265,6 +269,34 @@ export function createSessionTracker(): SessionTracker {
     }
   }
 
+  /**
+   * Whether `finish` repeats the finish of the session that has just ended: the same session and the same request (a
+   * result line written twice, a log joined with a copy of its end). Taken for a run of its own, it would count the
+   * run's tokens and cost twice.
+   */
+  function repeatsFinish(finish: FinishEvent): boolean {
+    return (
+      session.finished &&
+      finish.requestId !== undefined &&
+      finish.requestId === session.finishedRequest &&
+      finish.sessionId !== undefined &&
+      finish.sessionId === session.sessionId
+    );
+  }
+
+  /** A repeated finish, said as a status: it is there, and counted once. */
+  function repeatedFinishStatus(finish: FinishEvent): StatusEvent {
+    const status: StatusEvent = {
+      type: 'status',
+      kind: 'status',
+      status: 'repeated-result',
+      message: `the result of request ${finish.requestId} again: counted once`,
+    };
+    if (finish.loc !== undefined) status.loc = finish.loc;
+    if (finish.sessionId !== undefined) status.sessionId = finish.sessionId;
+    return status;
+  }
+
   /** How the agent's process ended, said as a status: the end of a process whose session has already ended. */
   function exitStatus(finish: FinishEvent, sentence: string): StatusEvent {
     const status: StatusEvent = { type: 'status', kind: 'status', status: 'exited', message: sentence };
@@ -294,6 +326,11 @@ export function createSessionTracker(): SessionTracker {
       }
       if (event.type === 'error' && session.finished) {
         heldError = event;
+        return;
+      }
+      if (event.type === 'finish' && repeatsFinish(event)) {
+        if (errorOfFinish !== undefined) out.push(observe(errorOfFinish));
+        out.push(observe(repeatedFinishStatus(event)));
         return;
       }
       // The process of a session that has ended (or of a run that wrote nothing and succeeded) ends no session.
