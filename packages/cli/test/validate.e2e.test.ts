@@ -113,6 +113,20 @@ describe('validate reports problems', () => {
     );
   });
 
+  test('a log checked as another dialect than its own: each record of the other dialect is a problem', async () => {
+    const acp = join(REPO_ROOT, 'corpus/acp/cursor-agent-tools.ndjson');
+    const forced = await runCli(['validate', '--dialect', 'official', acp]);
+    expect(forced.code).toBe(1);
+    expect(forced.stdout).toMatch(
+      /cursor-agent-tools\.ndjson:1: other-dialect: is a record of the acp dialect, not of official, which the log is checked as/,
+    );
+    expect((await runCli(['validate', acp])).code).toBe(0);
+    expect((await runCli(['validate', '--dialect', 'acp', acp])).code).toBe(0);
+    const official = await runCli(['validate', '--dialect', 'acp', RECORDING]);
+    expect(official.code).toBe(1);
+    expect(official.stdout).toMatch(/:1: other-dialect: is a record of the official dialect, not of acp/);
+  });
+
   test('with --strict, unknown fields too', async () => {
     const run = await runCli(['validate', '--strict', '--json', join(scratch, 'schema.ndjson')]);
     const [file] = JSON.parse(run.stdout).files;

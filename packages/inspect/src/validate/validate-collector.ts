@@ -75,6 +75,7 @@ export function createValidateCollector(
   warnings: FindingSink,
 ): ValidateCollector {
   const { strict, dialect } = options;
+  const forced = dialect;
   // Byte offsets of the open session's tool lines, to locate its tool findings exactly (bounded like its calls).
   let toolOffsets = new Map<number, number>();
   // Lines of the current batch whose record the schema check already reported, so that a normalizer's own schema
@@ -95,6 +96,16 @@ export function createValidateCollector(
   let endOfSession: SourceLocation = { line: 1, offset: 0 };
 
   function onRecord(record: NdjsonRecord, dialect: Dialect | undefined): void {
+    // A log checked as a dialect the user named is that dialect's: a record only another one reads is a problem,
+    // though the normalizer still reads it as that one (see the normalizer's `dialect` option).
+    if (forced !== undefined && dialect !== undefined && dialect.name !== forced) {
+      problems.add({
+        line: record.line,
+        offset: record.offset,
+        code: 'other-dialect',
+        message: `is a record of the ${dialect.name} dialect, not of ${forced}, which the log is checked as`,
+      });
+    }
     if (dialect === undefined) return;
     const issues = dialect.validate(record.value as JsonObject, { strict, textLength: record.length });
     if (issues.length > 0) schemaLines.add(record.line);

@@ -77,7 +77,8 @@ function validateConsumer(setup: ValidateRangeSetup): RangeConsumer {
       collector.onRecord(record, dialect);
     },
     // As on one thread (`validate-log.ts`): the lines taken without a value are proven to pass the schema.
-    onRecordFor: 'unproven-records',
+    // With a dialect forced, the collector checks which dialect read each record: every record, as on one thread.
+    onRecordFor: setup.dialect === undefined ? 'unproven-records' : 'every-record',
     // As on one thread: the schema check reads every string.
     lazyStrings: false,
     onDialect() {},

@@ -77,8 +77,9 @@ export async function validateLog(
     regularFile: context.regularFile,
     stdin: context.stdin,
     onRecord: collector.onRecord,
-    // The collector only checks records against their schema, which a line taken without a value is proven to pass.
-    onRecordFor: 'unproven-records',
+    // The collector only checks records against their schema, which a line taken without a value is proven to pass;
+    // and, with a dialect forced, which dialect read each, which it needs every record for.
+    onRecordFor: options.dialect === 'auto' ? 'unproven-records' : 'every-record',
     // The schema check reads every string of a record: left undecoded, each would be scanned, then decoded anyway.
     lazyStrings: false,
     onEvents,
