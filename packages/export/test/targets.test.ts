@@ -23,9 +23,7 @@ const ACCEPTED = {
     [{ endpoint: 'http://127.0.0.1:4318/v1/traces' }, 'http://127.0.0.1:4318/v1/traces'],
   ],
   duckdb: [[{ output: 'runs.duckdb' }, 'runs.duckdb']],
-  clickhouse: [
-    [{ url: 'https://db.example:8443/?database=runs' }, 'https://db.example:8443/?database=runs'],
-  ],
+  clickhouse: [[{ url: 'https://db.example:8443/?database=runs' }, 'https://db.example:8443/?database=runs']],
 } satisfies Record<ExportTargetName, [ExportFlagValues, string][]>;
 
 describe('checkExportFlags', () => {
