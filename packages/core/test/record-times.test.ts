@@ -151,6 +151,17 @@ describe('checkUsage', () => {
   });
 });
 
+/** A CLI log of one session whose result reports `usage`. */
+function resultLog(usage: object): string {
+  return `{"type":"system","subtype":"init","session_id":"s","model":"m"}\n{"type":"result","subtype":"success","is_error":false,"result":"","session_id":"s","usage":${JSON.stringify(usage)}}\n`;
+}
+
+/** The usage of the first `finish` a log normalizes to. */
+function finishUsageOf(log: string) {
+  const finish = normalizeText(log).find((event) => event.type === 'finish');
+  return finish?.type === 'finish' ? finish.usage : undefined;
+}
+
 describe('token counts a log gets wrong', () => {
   test('reach checkUsage from every dialect, which names each one left out', () => {
     const usage = { inputTokens: -5, outputTokens: '12', cacheReadTokens: 2.5, cacheWriteTokens: 'many' };
@@ -190,9 +201,8 @@ describe('token counts a log gets wrong', () => {
       cacheReadTokens: [5],
       cacheWriteTokens: 'x'.repeat(100),
     };
-    const log = `{"type":"system","subtype":"init","session_id":"s","model":"m"}\n{"type":"result","subtype":"success","is_error":false,"result":"","session_id":"s","usage":${JSON.stringify(usage)}}\n`;
-    const finish = normalizeText(log).find((event) => event.type === 'finish');
-    const checked = checkUsage(finish?.type === 'finish' ? finish.usage : undefined);
+    const log = resultLog(usage);
+    const checked = checkUsage(finishUsageOf(log));
     expect(checked.usage).toEqual({ inputTokens: 100 });
     expect(checked.problems).toEqual([
       'usage.outputTokens true is not a number of tokens',
@@ -200,9 +210,7 @@ describe('token counts a log gets wrong', () => {
       `usage.cacheWriteTokens "${'x'.repeat(39)}… is not a number of tokens`,
     ]);
     // A count said to be unknown (`null`) is none, and no problem.
-    const unknown = normalizeText(log.replace('"outputTokens":true', '"outputTokens":null'));
-    const unknownFinish = unknown.find((event) => event.type === 'finish');
-    expect(unknownFinish?.type === 'finish' && unknownFinish.usage?.unreadable).toEqual({
+    expect(finishUsageOf(log.replace('"outputTokens":true', '"outputTokens":null'))?.unreadable).toEqual({
       cacheReadTokens: '[5]',
       cacheWriteTokens: `"${'x'.repeat(39)}…`,
     });
@@ -215,9 +223,8 @@ describe('token counts a log gets wrong', () => {
       cacheReadTokens: '2.5e0',
       cacheWriteTokens: '7',
     };
-    const log = `{"type":"system","subtype":"init","session_id":"s","model":"m"}\n{"type":"result","subtype":"success","is_error":false,"result":"","session_id":"s","usage":${JSON.stringify(usage)}}\n`;
-    const finish = normalizeText(log).find((event) => event.type === 'finish');
-    const checked = checkUsage(finish?.type === 'finish' ? finish.usage : undefined);
+    const log = resultLog(usage);
+    const checked = checkUsage(finishUsageOf(log));
     expect(checked.usage).toEqual({ cacheWriteTokens: 7 });
     expect(checked.problems).toEqual([
       'usage.inputTokens -5 is negative, not a number of tokens',
