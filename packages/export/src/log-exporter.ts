@@ -56,11 +56,17 @@ export interface ExportWarning {
 export type ExportWarningListener = (warning: ExportWarning) => void;
 
 /**
- * An export failure as a value: a missing optional package, credentials no request can carry, an unreachable server,
- * a database error.
+ * An export failure as a value: a missing optional package or one that fails to load, credentials no request can
+ * carry, an unreachable server, a database error.
  */
 export interface ExportError {
-  code: 'missing-package' | 'invalid-credentials' | 'connection-failed' | 'server-error' | 'write-failed';
+  code:
+    | 'missing-package'
+    | 'broken-package'
+    | 'invalid-credentials'
+    | 'connection-failed'
+    | 'server-error'
+    | 'write-failed';
   message: string;
 }
 

@@ -63,4 +63,18 @@ describe('importOptional', () => {
         'cursor-stream: run npm install @duckdb/node-api',
     );
   });
+
+  test('says that an installed package fails to load, and how to reinstall it, in one line', async () => {
+    const failure = await importOptional('@duckdb/node-api', 'duckdb', () =>
+      Promise.reject(
+        new TypeError("Cannot read properties of undefined (reading 'foo')\n    at index.js:1:23"),
+      ),
+    ).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ExportFailure);
+    expect((failure as ExportFailure).code).toBe('broken-package');
+    expect((failure as ExportFailure).message).toBe(
+      '--format duckdb needs @duckdb/node-api, which is installed but fails to load ' +
+        "(Cannot read properties of undefined (reading 'foo')): reinstall it with npm install @duckdb/node-api",
+    );
+  });
 });
