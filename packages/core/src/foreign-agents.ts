@@ -283,6 +283,7 @@ function isPiRecord(record: JsonObject): boolean {
  */
 function acpAgentName(record: JsonObject): string | undefined {
   const message = isJsonObject(record.msg) ? record.msg : record;
+  if (hasOpencodeSessionId(message)) return 'opencode';
   if (message.jsonrpc !== '2.0') return undefined;
   if (hasClaudeMeta(message)) return 'Claude Code';
   if (!isJsonObject(message.result)) return undefined;
@@ -291,6 +292,21 @@ function acpAgentName(record: JsonObject): string | undefined {
   if (typeof name === 'string') return /cursor/i.test(name) ? undefined : name;
   if (hasGeminiAuthMethod(message.result.authMethods)) return 'Gemini CLI';
   return hasQwenAuthMethod(message.result.authMethods) ? 'Qwen Code' : undefined;
+}
+
+/**
+ * An opencode session id (`ses_`, 12 hex digits of its time, 14 base-62 characters), where `opencode acp` names its
+ * session: a message's parameters or result, or a bare update or answer as a client logs them. Cursor's sessions are
+ * UUIDs, so the id names the agent where no `initialize` answer is in the log.
+ */
+const OPENCODE_SESSION_ID = /^ses_[0-9a-f]{12}[0-9A-Za-z]{14}$/;
+
+function hasOpencodeSessionId(message: JsonObject): boolean {
+  const params = isJsonObject(message.params) ? message.params : undefined;
+  const result = isJsonObject(message.result) ? message.result : undefined;
+  return [message.sessionId, params?.sessionId, result?.sessionId].some(
+    (id) => typeof id === 'string' && id.startsWith('ses_') && OPENCODE_SESSION_ID.test(id),
+  );
 }
 
 /**

@@ -292,6 +292,23 @@ describe('logs of other agents', () => {
       'an Agent Client Protocol (agent "Qwen Code")',
     ],
     [
+      "opencode's ACP traffic without its answer to initialize: its session id names it",
+      {
+        jsonrpc: '2.0',
+        method: 'session/update',
+        params: {
+          sessionId: 'ses_0b781c29cffeuHhwhwfFSxeRlQ',
+          update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Created' } },
+        },
+      },
+      'an Agent Client Protocol (agent "opencode")',
+    ],
+    [
+      "opencode's answer to session/new as a client logs it, without the JSON-RPC envelope",
+      { sessionId: 'ses_0b781c29cffeuHhwhwfFSxeRlQ', configOptions: [] },
+      'an Agent Client Protocol (agent "opencode")',
+    ],
+    [
       'a Claude Code result counting its usage by model',
       {
         type: 'result',
