@@ -72,3 +72,49 @@ describe('the answer of an interaction_query, under `response` as the CLI writes
     expect([newer?.outcome, newer?.reason, newer?.queryId]).toEqual(['rejected', 'no', 3]);
   });
 });
+
+describe('a call the CLI announces only in an interaction_query request', () => {
+  test('its completion alone opens and ends it, with the arguments the request gave: no result without its call', () => {
+    const events = normalizeText(
+      capture('harness-cli-normalizer__2026.09.10__probe-15-websearch-rejected.ndjson'),
+    );
+    const id = 'tool_a6207dbe-29d4-4cfe-a073-b539a604b17';
+    const ofCall = events.filter(
+      (event) => (event.type === 'tool-call' || event.type === 'tool-result') && event.toolCallId === id,
+    );
+    expect(ofCall.map((event) => [event.type, event.loc?.line])).toEqual([
+      ['tool-call', 41],
+      ['tool-result', 41],
+    ]);
+    expect(ofCall[0]).toMatchObject({
+      toolName: 'web-search',
+      input: { searchTerm: 'example.com page title' },
+    });
+    expect(ofCall[1]).toMatchObject({ status: 'rejected', isError: true });
+    expect(ofCall[1]).not.toHaveProperty('input');
+  });
+
+  test('a call asked about before it starts is started once, by its own start', () => {
+    const events = normalizeText(capture('harness-cli-normalizer__2026.09.15__probe-20-ask-question.ndjson'));
+    const starts = ofType(events, 'tool-call');
+    const results = ofType(events, 'tool-result');
+    expect(starts).toHaveLength(1);
+    expect(starts.map((event) => [event.toolCallId, event.loc?.line])).toEqual(
+      results.map((event) => [event.toolCallId, 5]),
+    );
+  });
+});
+
+describe('tools the permissions configuration denies (2026.10.01)', () => {
+  test('each ends in the arm the CLI names, an error', () => {
+    const results = ofType(
+      normalizeText(capture('satelle__2026.10.01__16-deny-permissions.ndjson')),
+      'tool-result',
+    );
+    expect(results.map(({ toolName, status, isError }) => [toolName, status, isError])).toEqual([
+      ['shell', 'permissionDenied', true],
+      ['edit', 'writePermissionDenied', true],
+      ['shell', 'permissionDenied', true],
+    ]);
+  });
+});

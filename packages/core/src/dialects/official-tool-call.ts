@@ -7,6 +7,7 @@
 import type { JsonObject } from '../dialect.ts';
 import type { ToolName, ToolResultEvent, ToolResultStatus } from '../events/index.ts';
 import { asNumber, asNumberLike, asObject, asString, isJsonObject } from '../json-values.ts';
+import { rememberCall } from '../open-calls.ts';
 import { toolResultEvent } from './tool-events.ts';
 import { isToolKind, toolNameOfKind, toolNameOfLabel } from './tool-names.ts';
 
@@ -89,6 +90,37 @@ export interface StartedCall {
   providerToolName: string;
   startedAtMs: number | undefined;
   timestampMs: number | undefined;
+  /**
+   * Set when the call is known only from an `interaction_query` request naming it, no `started` record: the CLI of
+   * 2026.09.10 asks about a web search so and then writes its completion alone. Its completion opens it.
+   */
+  announced?: true;
+  /** An announced call's arguments, as the request gives them (`query.<kind>.args`), for a completion without them. */
+  announcedArgs?: unknown;
+}
+
+/**
+ * Remembers a call an `interaction_query` request names (`toolCallId`), unless its start is known: a completion with no
+ * `started` record is then the call's start and end, not a result without its call.
+ */
+export function announceCall(calls: StartedCalls, id: string, record: JsonObject): void {
+  if (calls.has(id)) return;
+  const call: StartedCall = {
+    toolName: 'unknown',
+    providerToolName: 'unknown',
+    startedAtMs: undefined,
+    timestampMs: asNumber(record.timestamp_ms),
+    announced: true,
+  };
+  const query = asObject(record.query);
+  for (const key in query) {
+    const args = asObject(query[key])?.args;
+    if (args !== undefined) {
+      call.announcedArgs = args;
+      break;
+    }
+  }
+  rememberCall(calls, id, call);
 }
 
 /** Per-stream record of started calls, by exact id (ids may hold a newline: never trimmed). */

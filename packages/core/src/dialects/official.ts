@@ -32,6 +32,7 @@ import {
 } from './cli-records.ts';
 import { encodeOfficial } from './official-encoder.ts';
 import {
+  announceCall,
   completedCallEvent,
   durationOfCall,
   findToolKind,
@@ -112,11 +113,35 @@ function toolCallEvents(
       ),
     ];
   }
+  const announcement = calls.get(id);
+  const announced = announcement?.announced === true;
   const result = resultArm(kind?.body.result ?? toolCall?.result);
   const event = completedCallEvent(id, kind, calls, result, (start) =>
     durationOfCall(record, toolCall, start),
   );
-  return [located(event, loc, record.session_id)];
+  if (!announced) return [located(event, loc, record.session_id)];
+  // Its start is this completion: the call as the completion names it, then how it ended.
+  const start = toolCallEvent(
+    id,
+    event.toolName,
+    event.providerToolName,
+    kind?.body.args ?? announcement?.announcedArgs ?? null,
+    record.model_call_id,
+  );
+  return [located(start, loc, record.session_id), located(event, loc, record.session_id)];
+}
+
+/** The events of an `interaction_query`; a request naming a call not started yet announces it (see `announceCall`). */
+function interactionQueryEvents(
+  record: JsonObject,
+  calls: StartedCalls,
+  loc: SourceLocation,
+): readonly CanonicalEvent[] {
+  const events = runRecordEvents(record, loc);
+  const [event] = events;
+  if (event?.type === 'interaction' && event.phase === 'request' && event.toolCallId !== undefined)
+    announceCall(calls, event.toolCallId, record);
+  return events;
 }
 
 function normalizeOfficial(
@@ -148,8 +173,9 @@ function normalizeOfficial(
       return [initEvent(record, loc, record.session_id)];
     case 'connection':
     case 'retry':
-    case 'interaction_query':
       return runRecordEvents(record, loc);
+    case 'interaction_query':
+      return interactionQueryEvents(record, state.calls, loc);
     case 'user':
       resetAssistantTurn(state.text);
       return [userEvent(messageText(record.message) ?? '', loc, record.session_id)];
