@@ -165,6 +165,7 @@ describe('logs of other agents', () => {
     ['droid-exec-stream-json.ndjson', 'droid', 'a Factory droid exec', 2],
     ['kimi-wire.ndjson', 'kimi-cli', 'a Kimi CLI wire', 1],
     ['../captures/foreign/harness-cli-normalizer__pi.ndjson', 'pi', 'a pi --mode json', 1],
+    ['../captures/foreign/harness-cli-normalizer__codex.ndjson', 'codex', 'a Codex exec --json', 1],
   ] as const;
 
   for (const [name, agent, format, line] of foreign) {
