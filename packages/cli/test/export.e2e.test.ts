@@ -125,6 +125,33 @@ describe('export --format otlp', () => {
     expect(run.stdout).toContain('"gen_ai.tool.call.id"');
   });
 
+  test('reads standard input from a pipe as from a file: a pipe does not hide the OpenTelemetry packages', async () => {
+    // Pipes (FIFOs) in and out, and -o /dev/null, which stats nothing after them: where Node 20 resolved pnpm's links
+    // part-way. Twice: the first run may compile the command anew, and read no code cache between.
+    const log = join(logs, CLEAN_LOGS[0]?.split('/').join('-') ?? '');
+    for (let run = 0; run < 2; run++) {
+      const child = spawn(
+        'sh',
+        [
+          '-c',
+          'cat "$1" | { "$2" "$3" export --format otlp -o /dev/null -; echo "exit $?" >&2; } | cat',
+          'sh',
+          log,
+          process.execPath,
+          CLI_BIN,
+        ],
+        // Without the test runner's NODE_PATH, through which pnpm's store would be found whatever the links.
+        { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_PATH: '' } },
+      );
+      let stderr = '';
+      child.stderr?.setEncoding('utf8').on('data', (text: string) => {
+        stderr += text;
+      });
+      await new Promise((resolve) => child.once('close', resolve));
+      expect(stderr).toMatch(/^cursor-stream: exported 1 logs, 1 sessions, .* to \/dev\/null\nexit 0\n$/);
+    }
+  });
+
   test('counts in its closing line the logs it read, not standard input that could not be read', async () => {
     const log = join(logs, CLEAN_LOGS[0]?.split('/').join('-') ?? '');
     const { openSync, closeSync } = await import('node:fs');

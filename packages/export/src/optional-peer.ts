@@ -4,6 +4,7 @@
  * there is looked for from the working directory up, where `npm install` in the user's project puts it.
  */
 
+import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
@@ -11,6 +12,20 @@ import { join } from 'node:path';
 export function isModuleNotFound(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND';
+}
+
+/**
+ * Puts a regular file's type where Node 20's `realpathSync` looks for it. `require` resolves a package's links through
+ * `realpathSync`, which reads the type of the last `stat` made in the process (one array all of them share) as the type
+ * of a folder it already knows: after an `fstat` of a pipe (standard input, `<(…)`) it stops following links part-way,
+ * and a package installed by pnpm (a link into `.pnpm`, beside its own dependencies) then cannot find them.
+ */
+function forgetLastStat(): void {
+  try {
+    statSync(process.execPath);
+  } catch {
+    // Only a stat that succeeds writes the array; nothing else depends on it.
+  }
 }
 
 /**
@@ -27,6 +42,7 @@ export async function importPeer<T>(
   importBeside: () => Promise<T>,
   projectDir: string = process.cwd(),
 ): Promise<T> {
+  forgetLastStat();
   try {
     return await importBeside();
   } catch (error) {
@@ -34,6 +50,7 @@ export async function importPeer<T>(
     // The file name is never read: createRequire resolves from the folder it is in.
     const fromProject = createRequire(join(projectDir, 'noop.js'));
     let path: string;
+    forgetLastStat();
     try {
       path = fromProject.resolve(specifier);
     } catch {
