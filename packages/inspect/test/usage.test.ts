@@ -145,6 +145,16 @@ describe('usage periods in a zone', () => {
     expect(resolved('Europe/Paris', 'month', '2026-06-01').monthly).toHaveLength(1);
   });
 
+  test('a table of more models than a call can take arguments: each a row, no stack overflow', () => {
+    const options = resolveUsageOptions({ by: 'model', json: false, timeZone: 'UTC' });
+    if (!options.ok) throw new Error(options.error.message);
+    const output = createUsageOutput(options.value);
+    const models = 300_000;
+    for (let index = 0; index < models; index++) output.add(facts(`m${index}`, null, 1));
+    const lines = output.end().split('\n');
+    expect(lines.filter((line) => /^\s*m\d+ /.test(line))).toHaveLength(models);
+  });
+
   test('--order desc lists periods last first, sessions without a time still last', () => {
     const options = resolveUsageOptions({ by: 'month', json: true, timeZone: 'UTC', order: 'desc' });
     if (!options.ok) throw new Error(options.error.message);

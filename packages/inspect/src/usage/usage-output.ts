@@ -324,18 +324,15 @@ function createGroupRows(options: UsageOptions, context: Context): UsageOutput {
       }
       const title = by === 'model' ? LABELS.model : `${LABELS[by]} (${context.clock.timeZone})`;
       const labels = groups.map(({ key }) => key ?? (by === 'model' ? 'model not named' : 'no time'));
-      const width =
-        Math.min(
-          LABEL_WIDTH,
-          Math.max(
-            title.length,
-            'Total'.length,
-            ...labels.map((label) => label.length),
-            ...groups.flatMap((group) =>
-              by === 'model' ? [] : group.modelBreakdowns.map((model) => (model.modelName ?? '').length + 4),
-            ),
-          ),
-        ) + 2;
+      // A loop, not a spread into Math.max: a million groups are a million arguments, past any stack.
+      let widest = Math.max(title.length, 'Total'.length);
+      groups.forEach((group, index) => {
+        widest = Math.max(widest, labels[index]?.length ?? 0);
+        if (by === 'model') return;
+        for (const model of group.modelBreakdowns)
+          widest = Math.max(widest, (model.modelName ?? '').length + 4);
+      });
+      const width = Math.min(LABEL_WIDTH, widest) + 2;
       const lines = [headerLine(title, width, palette)];
       groups.forEach((group, index) => {
         const models = by === 'model' ? [] : group.modelBreakdowns;
