@@ -422,6 +422,17 @@ describe('runAgent stops and reaps the process', () => {
     expect(isAlive(run.pid ?? -1)).toBe(false);
   });
 
+  test('a killGraceMs that is no length of time (NaN, negative) is the default: the stop still ends', async () => {
+    const vars = { FAKE_AGENT_HANG: 'before', FAKE_AGENT_IGNORE_SIGTERM: '1' };
+    for (const killGraceMs of [Number.NaN, -1]) {
+      const run = runAgent('hi', fakeRun(agent, vars, { timeoutMs: 2000, killGraceMs }));
+      const result = await run.collect();
+      expectFailedEnding(result, 'timeout');
+      expect(result.signal).toBe('SIGKILL');
+      expect(isAlive(run.pid ?? -1)).toBe(false);
+    }
+  });
+
   test('cancel() mid-stream ends the run with cancelled, after the events so far', async () => {
     const vars = { FAKE_AGENT_REPLAY: DOCS_EXAMPLE, FAKE_AGENT_CHUNK_BYTES: '64', FAKE_AGENT_DELAY_MS: '20' };
     const run = runAgent('hi', fakeRun(agent, vars, { keepEvents: true }));

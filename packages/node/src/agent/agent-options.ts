@@ -26,7 +26,8 @@ export interface AgentProcessOptions {
   /** Aborting it stops the run (outcome `cancelled`). */
   signal?: AbortSignal;
   /**
-   * After a stop signal, how long the process may take to exit before it is sent `SIGKILL`.
+   * After a stop signal, how long the process may take to exit before it is sent `SIGKILL`: at most 2^31 - 1 ms
+   * (`Infinity` among longer ones); the default for `NaN` or a negative value.
    *
    * @defaultValue 2000
    */

@@ -252,10 +252,19 @@ function spawnFirst(
   return tryAt(0);
 }
 
+/**
+ * The grace a stop gives the process before `SIGKILL`: the default for a value that is no length of time (`NaN`, as
+ * `Number()` of a missing variable gives, or a negative one), at most as long as a timer holds, so that a stop always
+ * ends: a grace that never ran out would leave a process that ignores `SIGTERM` running for good.
+ */
+function killGraceOf(value: number | undefined): number {
+  return typeof value === 'number' && value >= 0 ? Math.min(value, MAX_TIMER_MS) : DEFAULT_KILL_GRACE_MS;
+}
+
 /** Starts the agent process and supervises it until it is gone. */
 export function startAgentProcess(spec: ProcessSpec): AgentProcess {
   const { args, options, onStdout } = spec;
-  const killGraceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+  const killGraceMs = killGraceOf(options.killGraceMs);
   const stderr = createBoundedCapture(options.maxCaptureBytes);
   const failures: SpawnFailure[] = [];
   const timers = new Set<NodeJS.Timeout>();
