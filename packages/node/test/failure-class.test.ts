@@ -41,6 +41,32 @@ describe('the class of a failed run', () => {
     expect(result.error?.failure).toBe('model-unavailable');
   });
 
+  test.each([
+    [
+      'an uncaught error, below the place it was thrown',
+      'file:///usr/lib/cursor-agent/index.js:3\n  throw new Error(message);\n  ^\n\nError: read ECONNRESET\n    at TLSWrap.onStreamRead (node:internal/stream_base_commons:217:20)\n',
+      'Error: read ECONNRESET',
+    ],
+    [
+      'a sign-in error below the update notice',
+      'A new version of Cursor Agent is available (2026.10.01)\nError: Authentication required. Please run cursor-agent login first.\n',
+      'Error: Authentication required. Please run cursor-agent login first.',
+    ],
+    [
+      'an error of no known class below a line that names none',
+      'Loading configuration\nSomethingError: the thing broke\n',
+      'SomethingError: the thing broke',
+    ],
+  ])("the error's message quotes the agent's sentence: %s", async (_, stderr, sentence) => {
+    const result = await runAgent(
+      'hi',
+      fakeRun(agent, { FAKE_AGENT_STDERR: stderr, FAKE_AGENT_EXIT: '1' }),
+    ).collect();
+    expect(result.error?.message).toMatch(
+      new RegExp(`: ${sentence.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
+    );
+  });
+
   test('a run that succeeds has no error at all', async () => {
     const result = await runAgent('hi', fakeRun(agent, { FAKE_AGENT_REPLAY: DOCS_EXAMPLE })).collect();
     expect(result.error).toBeNull();

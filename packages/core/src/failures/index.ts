@@ -1,6 +1,6 @@
 /**
  * `@cursor-stream/core/failures`: the classes of a failed cursor-agent run (`trust-required`, `auth`, `usage-limit`,
- * ...) and the table of the CLI's sentences that tells them apart.
+ * ...), the table of the CLI's sentences that tells them apart, and the lines that never say why a run failed.
  */
 
 export {
@@ -10,3 +10,4 @@ export {
   type FailureClass,
   type FailureCode,
 } from './failure-classes.ts';
+export { saysNothing } from './silent-lines.ts';

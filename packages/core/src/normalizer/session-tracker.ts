@@ -9,7 +9,7 @@ import {
   type TextDeltaEvent,
   unreachable,
 } from '../events/index.ts';
-import { classifyFailure } from '../failures/index.ts';
+import { classifyFailure, saysNothing } from '../failures/index.ts';
 import { isMessageless } from '../messageless-error.ts';
 import { rememberCallId } from '../open-calls.ts';
 import { markBorrowedLine } from '../record-times.ts';
@@ -118,18 +118,6 @@ function loneResultOpening(finish: FinishEvent): CanonicalEvent[] {
   }
   if (finish.requestId !== undefined) start.requestId = finish.requestId;
   return opening;
-}
-
-/**
- * A line of output that never says why a run failed, though it may come after the line that does: a frame of the stack
- * trace under an error, or the CLI's notice that a newer version is out.
- */
-function saysNothing(line: string): boolean {
-  // The line may come trimmed: a frame is `at` and a place, `file:line:column` or `(file:line:column)`.
-  return (
-    /^\s*at\s+(?:\S.*\(.+:\d+:\d+\)|\S+:\d+:\d+)$/.test(line) ||
-    /^A new version of Cursor Agent is available\b/.test(line)
-  );
 }
 
 /** A tracker for one stream. */

@@ -3,7 +3,7 @@
  * The canonical `error` event carries only a message, so the code lives here (and in {@link AgentResult.error}).
  */
 
-import { classifyFailure, type FailureCode } from '@cursor-stream/core/failures';
+import { classifyFailure, type FailureCode, saysNothing } from '@cursor-stream/core/failures';
 import type { ProcessExit } from './agent-process.ts';
 
 /**
@@ -74,14 +74,26 @@ const NO_MESSAGE = 'The agent reported an error without a message.';
 /** Longest reason quoted in an error message; the whole text stays in the result's `stderr`. */
 const REASON_LENGTH = 300;
 
+/** A line that names an error by its class (`Error: …`, `ConnectError: …`, `fatal: …`), as uncaught errors print. */
+const ERROR_LINE = /^(?:[A-Za-z_$][\w$.]*)?(?:Error|Exception)\b|^fatal\b/i;
+
 /**
- * The agent's sentence for a failure: the last non-JSON stdout line (the CLI prints its failure there, right before
- * it stops), else the first line of stderr.
+ * The agent's sentence for a failure, among its non-JSON stdout lines (last first: the CLI prints its failure there,
+ * right before it stops) and then its stderr lines: the first in words the CLI is known to fail with (a class other
+ * than `unknown`), else the first that names an error, else the first that says anything. A stack frame, the site of
+ * an uncaught error or the update notice never is one, though they may come first.
  */
 export function reasonOf(stderr: string, stdoutNoise: readonly string[]): string | undefined {
-  const lines = [...stdoutNoise].reverse().concat(stderr.split('\n'));
-  const line = lines.map((candidate) => candidate.trim()).find((candidate) => candidate.length > 0);
-  return line === undefined ? undefined : line.slice(0, REASON_LENGTH);
+  const lines = [...stdoutNoise]
+    .reverse()
+    .concat(stderr.split('\n'))
+    .map((candidate) => candidate.trim())
+    .filter((candidate) => candidate.length > 0 && !saysNothing(candidate));
+  const line =
+    lines.find((candidate) => classifyFailure(candidate) !== 'unknown') ??
+    lines.find((candidate) => ERROR_LINE.test(candidate)) ??
+    lines[0];
+  return line?.slice(0, REASON_LENGTH);
 }
 
 function withReason(message: string, reason: string | undefined): string {
