@@ -88,11 +88,16 @@ export async function serveExit(
   return { code, stderr };
 }
 
-/** Waits until a run is no longer `running`. */
+/**
+ * Waits until a run is no longer `running`, as the list of runs says: its record is small whatever the run, where its
+ * summary may take a loaded machine longer to send than a test's short request timeout.
+ */
 export function runEnded(url: string, runId: string, headers: Record<string, string> = {}): Promise<void> {
   return until(async () => {
-    const response = await fetch(`${url}/api/runs/${runId}`, { headers });
-    return ((await response.json()) as { status: string }).status !== 'running';
+    const response = await fetch(`${url}/api/runs`, { headers });
+    const { runs } = (await response.json()) as { runs: Array<{ runId: string; status: string }> };
+    const status = runs.find((run) => run.runId === runId)?.status;
+    return status !== undefined && status !== 'running';
   }, `run ${runId} to end`);
 }
 
