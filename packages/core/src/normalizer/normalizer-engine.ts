@@ -411,6 +411,8 @@ export function createNormalizerEngine(
    * changes only with its session, and the stream's layouts take turns line by line.
    */
   let routedRecords: WeakSet<JsonObject> | undefined;
+  /** The router's lock when {@link routedRecords} was filled: a lock made since routes a shared record anew. */
+  let routedLock: Dialect | undefined;
 
   function takeLine(view: NdjsonLineView): boolean {
     const dialect = readingDialect();
@@ -418,11 +420,18 @@ export function createNormalizerEngine(
     if (dialect === undefined || hotLines === undefined) return false;
     const taken = lineReaderOf(dialect)?.take(view);
     if (taken === undefined) return false;
+    if (routedLock !== router.locked) {
+      routedRecords = undefined;
+      routedLock = router.locked;
+    }
     if (routedRecords?.has(taken.record) !== true) {
       if (foreign === undefined && foreignAgentOf(taken.record) !== undefined) return false;
       if (router.route(taken.record) !== dialect) return false;
-      // Once the stream is this dialect's, routing the same record again gives the same answer and changes nothing.
-      if (router.locked === dialect) {
+      // Once the stream is this dialect's, routing the same record again gives the same answer and changes nothing;
+      // so it does while no dialect has locked the stream (a log of shared records only: no tool call, no
+      // model_call_id), until one does.
+      if (router.locked === dialect || router.locked === undefined) {
+        routedLock = router.locked;
         routedRecords ??= new WeakSet();
         routedRecords.add(taken.record);
       }
