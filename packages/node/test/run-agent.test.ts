@@ -260,6 +260,24 @@ describe('runAgent failure paths', () => {
     expect(result.events.at(-1)).toMatchObject({ finishReason: 'incomplete', sessionId: result.sessionId });
   });
 
+  test('an API key the agent quotes back is not in the error, its event, stderr or the noise lines', async () => {
+    const key = 'sk-live-0123456789abcdef';
+    const vars = {
+      FAKE_AGENT_NOISE: `Signing in with ${key}\n`,
+      FAKE_AGENT_STDERR: `Error: Authentication failed: invalid API key ${key}\n`,
+      FAKE_AGENT_EXIT: '1',
+    };
+    const result = await runAgent('hi', fakeRun(agent, vars, { apiKey: key, keepEvents: true })).collect();
+    expect(result.error?.message).toContain('invalid API key [redacted]');
+    const said = [
+      result.error?.message,
+      result.stderr,
+      ...result.stdoutNoise,
+      JSON.stringify(result.events.filter((event) => event.type === 'error')),
+    ];
+    expect(said.filter((text) => text?.includes(key))).toEqual([]);
+  });
+
   test('non-JSON stdout becomes invalid-line events and is quoted when stderr is empty', async () => {
     const vars = { FAKE_AGENT_NOISE: 'Press any key to sign in...\n', FAKE_AGENT_EXIT: '1' };
     const result = await runAgent('hi', fakeRun(agent, vars)).collect();

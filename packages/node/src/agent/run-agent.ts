@@ -10,6 +10,7 @@ import { type AgentRunError, classifyRun, describeThrown, type StreamEnd } from 
 import { type AgentProcess, type ProcessExit, startAgentProcess } from './agent-process.ts';
 import { type AgentResult, buildResult } from './agent-result.ts';
 import { createEventQueue } from './event-queue.ts';
+import { knownSecrets, withoutSecrets } from './known-secrets.ts';
 import { createRunEvents } from './run-events.ts';
 
 /** Events held for a consumer that is not reading before stdout is paused (the agent then waits on its pipe). */
@@ -123,6 +124,21 @@ export function startAgentRun(
       : notStarted();
   const running = proc;
 
+  /** What the run says of itself, from the agent's stderr and noise, without the key it was given (`known-secrets.ts`). */
+  function maskSecrets(stream: StreamEnd, exit: ProcessExit): { stream: StreamEnd; exit: ProcessExit } {
+    const secrets = knownSecrets(options);
+    if (secrets.length === 0) return { stream, exit };
+    const mask = (text: string) => withoutSecrets(text, secrets);
+    return {
+      stream: {
+        ...stream,
+        agentError: stream.agentError === undefined ? undefined : mask(stream.agentError),
+        stdoutNoise: stream.stdoutNoise.map(mask),
+      },
+      exit: { ...exit, stderr: { ...exit.stderr, text: mask(exit.stderr.text) } },
+    };
+  }
+
   /** The end of the stream, and a failure to read it (the normalizer's end throwing) as the run's output failure. */
   function endStream(exit: ProcessExit): { stream: StreamEnd; exit: ProcessExit } {
     try {
@@ -141,7 +157,8 @@ export function startAgentRun(
   }
 
   async function settle(): Promise<AgentResult> {
-    const { stream, exit } = endStream(await running.exited);
+    const ended = endStream(await running.exited);
+    const { stream, exit } = maskSecrets(ended.stream, ended.exit);
     const error = refused ?? classifyRun(exit, stream);
     const final = events.close(error);
     push(final);
@@ -152,7 +169,7 @@ export function startAgentRun(
       finish: final.findLast((event): event is FinishEvent => event.type === 'finish'),
       error,
       exit,
-      stdoutNoise: events.stdoutNoise,
+      stdoutNoise: stream.stdoutNoise,
       sessionId: events.sessionId,
       sessionChange: events.sessionChange,
     });
