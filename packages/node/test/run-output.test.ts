@@ -1,10 +1,12 @@
 /**
- * What a run does with its output, however much of it there is and whatever reading it does: its text is kept
- * within a bound, a promise of `onStdout` holds reading back, and nothing thrown while reading escapes the run.
+ * What a run does with its output, however much of it there is and whatever reading it does: its text and its list
+ * of tool calls are kept within a bound, a promise of `onStdout` holds reading back, and nothing thrown while reading
+ * escapes the run.
  */
 
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CanonicalEvent } from '@cursor-stream/core';
+import { MAX_TOOL_CALLS_LISTED } from '@cursor-stream/core/sessions';
 import { runAgent } from '@cursor-stream/node';
 import { DOCS_EXAMPLE } from '@cursor-stream/test-kit/corpus';
 import { installFakeAgent, readCall } from '@cursor-stream/test-kit/fake-agent';
@@ -140,5 +142,46 @@ describe('a run of any length', () => {
     expect(result.error?.code).toBe('no-result');
     expect(result.textLength).toBe(513 * (1 << 20));
     expect(result.textOmitted?.length).toBe(513 * (1 << 20) - 131_072);
+  });
+
+  test.each([MAX_TOOL_CALLS_LISTED + 1, 20_000])(
+    'a run of %i tool calls never completed lists the first 1,000 and counts the others',
+    async (calls) => {
+      const run = runAgent('hi', fakeRun(agent, { FAKE_AGENT_TOOL_CALLS: String(calls) }));
+      let started = 0;
+      for await (const event of run) if (event.type === 'tool-call') started++;
+      const result = await run.collect();
+      expect(started).toBe(calls);
+      // What the run holds of its calls is the same whatever their number: the listed ones and two counts.
+      expect(result.toolCalls).toHaveLength(MAX_TOOL_CALLS_LISTED);
+      expect(result.toolCalls.at(-1)).toMatchObject({
+        toolCallId: `call_${MAX_TOOL_CALLS_LISTED - 1}`,
+        status: 'pending',
+      });
+      expect(result.toolCallsOmitted).toBe(calls - MAX_TOOL_CALLS_LISTED);
+      expect(result.failedCallsOmitted).toBe(0);
+    },
+  );
+
+  test('the failed calls past the listed ones are counted as failed', async () => {
+    const calls = MAX_TOOL_CALLS_LISTED + 250;
+    const run = runAgent(
+      'hi',
+      fakeRun(agent, { FAKE_AGENT_TOOL_CALLS: String(calls), FAKE_AGENT_TOOL_CALLS_FAIL: '1' }),
+    );
+    for await (const _ of run);
+    const result = await run.collect();
+    expect(result.toolCalls).toHaveLength(MAX_TOOL_CALLS_LISTED);
+    expect(new Set(result.toolCalls.map((call) => call.status))).toEqual(new Set(['failure']));
+    expect(result.toolCallsOmitted).toBe(250);
+    expect(result.failedCallsOmitted).toBe(250);
+  });
+
+  test('a collected run keeps every event when asked, and still lists its calls within the bound', async () => {
+    const calls = MAX_TOOL_CALLS_LISTED + 10;
+    const result = await runAgent('hi', fakeRun(agent, { FAKE_AGENT_TOOL_CALLS: String(calls) })).collect();
+    expect(result.events.filter((event) => event.type === 'tool-call')).toHaveLength(calls);
+    expect(result.toolCalls).toHaveLength(MAX_TOOL_CALLS_LISTED);
+    expect(result.toolCallsOmitted).toBe(10);
   });
 });

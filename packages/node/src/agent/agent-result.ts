@@ -3,11 +3,11 @@
 import type {
   CanonicalEvent,
   FinishEvent,
-  SessionSummary,
   TextOmission,
   ToolCallSummary,
   Usage,
 } from '@cursor-stream/core/normalize';
+import type { BoundedSession } from '@cursor-stream/core/sessions';
 import type { AgentRunError } from './agent-outcome.ts';
 import type { ProcessExit } from './agent-process.ts';
 import type { SessionChange } from './run-events.ts';
@@ -38,8 +38,21 @@ export interface AgentResult {
    * called before the run was iterated. Empty otherwise.
    */
   events: CanonicalEvent[];
-  /** The tool calls, paired by exact id. */
+  /**
+   * The tool calls of the run's last session, paired by exact id, in order of first sight: the first 1,000
+   * (`MAX_TOOL_CALLS_LISTED` of `@cursor-stream/core/sessions`), so that a run's memory does not grow with its number
+   * of calls. Those past them are only counted, in {@link AgentResult.toolCallsOmitted}; their events, when kept, hold
+   * them whole.
+   */
   toolCalls: ToolCallSummary[];
+  /** Tool calls of the last session past those listed in {@link AgentResult.toolCalls}, counted by their starts. */
+  toolCallsOmitted: number;
+  /**
+   * Those of the calls counted in {@link AgentResult.toolCallsOmitted} that did not succeed, counted by their
+   * completions whose status is neither `success` nor `pending`. None of them is remembered, so a failed completion
+   * the agent wrote twice counts twice.
+   */
+  failedCallsOmitted: number;
   exitCode: number | null;
   /** The signal that ended the process, whoever sent it. */
   signal: NodeJS.Signals | null;
@@ -56,8 +69,8 @@ export interface AgentResult {
 export interface RunRecord {
   /** The events kept (none unless asked). */
   events: readonly CanonicalEvent[];
-  /** The run's last session, folded from every event. */
-  session: SessionSummary | undefined;
+  /** The run's last session, folded from every event, its tool calls bounded. */
+  session: BoundedSession | undefined;
   /** The run's `finish`, its last event. */
   finish: FinishEvent | undefined;
   error: AgentRunError | null;
@@ -69,7 +82,8 @@ export interface RunRecord {
 
 /** Folds a finished run into its {@link AgentResult}. */
 export function buildResult(run: RunRecord): AgentResult {
-  const { session, finish } = run;
+  const { finish } = run;
+  const session = run.session?.summary;
   const resultText = session?.resultText ?? null;
   return {
     success: run.error === null,
@@ -84,6 +98,8 @@ export function buildResult(run: RunRecord): AgentResult {
     error: run.error,
     events: [...run.events],
     toolCalls: session?.toolCalls ?? [],
+    toolCallsOmitted: run.session?.toolCallsOmitted ?? 0,
+    failedCallsOmitted: run.session?.failedCallsOmitted ?? 0,
     exitCode: run.exit.exitCode,
     signal: run.exit.signal,
     stderr: run.exit.stderr.text,

@@ -4,18 +4,19 @@
  * Each session of the output keeps its own `finish`: a run that holds two sessions (an agent that started a fresh
  * chat) yields two, and the run's is the last.
  *
- * The run's summary (text, tool calls) is folded as events pass, its text within the session reducer's bound; the
- * events themselves are kept only while asked.
+ * The run's summary (text, tool calls) is folded as events pass through the bounded sessions `cursor-stream summary`
+ * uses: the text as head and tail past the session reducer's bound, the first `MAX_TOOL_CALLS_LISTED` tool calls
+ * listed and the others counted, and no session but the latest kept, so that what a run holds does not grow with its
+ * length. The events themselves are kept only while asked.
  */
 
 import {
   type CanonicalEvent,
   createNormalizer,
-  createSessionReducer,
   type FinishEvent,
   isSessionContent,
-  type SessionSummary,
 } from '@cursor-stream/core/normalize';
+import { type BoundedSession, createBoundedSessions } from '@cursor-stream/core/sessions';
 import type { AgentRunError, StreamEnd } from './agent-outcome.ts';
 
 /** Non-JSON stdout lines kept for the result; each is an excerpt of at most 120 characters. */
@@ -49,8 +50,11 @@ export interface RunEvents {
   readonly kept: readonly CanonicalEvent[];
   /** Stops keeping events and lets go of those kept. */
   stopKeeping(): void;
-  /** The last session of the output so far, folded from every event handed out. */
-  readonly session: SessionSummary | undefined;
+  /**
+   * The run's last session, folded from every event handed out, once {@link RunEvents.close} has ended it; before,
+   * the latest session that ended. Bounded: see `createBoundedSessions`.
+   */
+  readonly session: BoundedSession | undefined;
   readonly sessionId: string | undefined;
   readonly sessionChange: SessionChange | null;
   readonly stdoutNoise: readonly string[];
@@ -70,8 +74,11 @@ export interface RunEventOptions {
 export function createRunEvents(options: RunEventOptions = {}): RunEvents {
   const normalizer = createNormalizer(options.dialect === undefined ? {} : { dialect: options.dialect });
   let kept: CanonicalEvent[] | undefined = options.keep === false ? undefined : [];
+  let session: BoundedSession | undefined;
   // The run's result never compares its text with the result's, so no digest of a long text is kept.
-  const reducer = createSessionReducer({ textDigest: null });
+  const sessions = createBoundedSessions({ textDigest: null }, (ended) => {
+    session = ended;
+  });
   const stdoutNoise: string[] = [];
   let held: FinishEvent | undefined;
   let sawResult = false;
@@ -111,7 +118,7 @@ export function createRunEvents(options: RunEventOptions = {}): RunEvents {
   }
 
   function handOut(out: readonly CanonicalEvent[]): void {
-    for (const event of out) reducer.push(event);
+    for (const event of out) sessions.push(event);
     kept?.push(...out);
   }
 
@@ -159,6 +166,8 @@ export function createRunEvents(options: RunEventOptions = {}): RunEvents {
       // The finish speaks for the run: a failed process is an error even when the stream looked fine.
       out.push(error === null ? finish : { ...finish, isError: true });
       handOut(out);
+      // The run's finish is its last event: its session is over.
+      sessions.end();
       return out;
     },
     get kept() {
@@ -168,7 +177,7 @@ export function createRunEvents(options: RunEventOptions = {}): RunEvents {
       kept = undefined;
     },
     get session() {
-      return reducer.sessions().at(-1);
+      return session;
     },
     get sessionId() {
       return sessionId;
