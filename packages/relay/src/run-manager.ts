@@ -1,8 +1,9 @@
 /**
  * Starting, following and stopping runs. Each run goes through `runAgent`, with its stdout appended to the run's log
  * with backpressure (the agent's output is not read while the log is behind by more than a bound); its events are
- * read back from what was logged, and the run keeps no text of its own beyond `runAgent`'s bounded summary. On
- * start, runs a previous relay left in flight are marked `interrupted`.
+ * read back from what was logged, and the run keeps nothing of its output beyond `runAgent`'s bounded summary (its
+ * text as head and tail, the first 1,000 tool calls of its last session). On start, runs a previous relay left in
+ * flight are marked `interrupted`.
  */
 
 import { type RunAgentOptions, runAgent } from '@cursor-stream/node';
