@@ -88,6 +88,8 @@ test('the text and tools entries load the text helpers and the tool texts alone'
     'delta-event-json.ts',
     // A headline's table is read by its own keys (a tool may be named `toString`).
     'json-values.ts',
+    // The bound on the calls a stream remembers, for the bridges that keep open calls of their own.
+    'open-calls.ts',
     'safe-json.ts',
     'text/detached-text.ts',
     'text/display-text.ts',
