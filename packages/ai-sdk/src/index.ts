@@ -4,6 +4,7 @@
  */
 
 export { toolErrorText } from '@cursor-stream/core/tools';
+export { FORGOTTEN_TOOL_CALLS_CHUNK_TYPE, forgottenToolCallsText } from './open-calls.ts';
 export {
   type CanonicalEventSource,
   toUIMessageReadableStream,

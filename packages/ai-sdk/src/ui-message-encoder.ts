@@ -16,6 +16,7 @@ import { toolErrorText } from '@cursor-stream/core/tools';
 import type { FinishReason, UIMessageChunk } from 'ai';
 import { createCompletedCalls } from './completed-calls.ts';
 import { type ModelStep, newModelStep, noteModelOutput, startsNewStep } from './model-steps.ts';
+import { createOpenCalls, FORGOTTEN_TOOL_CALLS_CHUNK_TYPE, forgottenToolCallsText } from './open-calls.ts';
 
 /** Options of {@link createUIMessageEncoder} and {@link toUIMessageStream}. */
 export interface UIMessageEncoderOptions {
@@ -69,10 +70,15 @@ const MAX_ERRORS = 3;
  * `tool-output-available`, or `tool-output-error` with {@link toolErrorText} when it failed; a call still open at
  * its session's `finish` → `tool-output-error`; `error` events and a failed `finish` → one `error` chunk at the end;
  * then `finish` (`stop`, `error`, or `other` for an incomplete session). Other events give no chunk.
+ *
+ * A session keeps its newest 1024 open calls (core's `MAX_REMEMBERED_CALLS`), so that calls that never complete
+ * hold bounded memory and its end gives a bounded number of chunks: it ends the calls it kept, and says how many it
+ * forgot in one `data-forgotten-tool-calls` chunk (`data: { count, text }`); their parts keep their input.
  */
 export function createUIMessageEncoder(options: UIMessageEncoderOptions = {}): UIMessageEncoder {
   const dynamic = options.dynamicTools === true ? { dynamic: true } : {};
-  const openTools = new Map<string, string>();
+  // Only the ids: a call's end needs nothing else.
+  const openTools = createOpenCalls<undefined>();
   const completed = createCompletedCalls();
   let started = false;
   let ended = false;
@@ -138,7 +144,6 @@ export function createUIMessageEncoder(options: UIMessageEncoderOptions = {}): U
   ) {
     closeBlock(out);
     openStep(out).hadToolCall = true;
-    openTools.set(call.toolCallId, call.toolName);
     out.push({
       type: 'tool-input-available',
       toolCallId: call.toolCallId,
@@ -156,7 +161,7 @@ export function createUIMessageEncoder(options: UIMessageEncoderOptions = {}): U
     // A call's part takes one output: a completion sent again leaves the first standing.
     if (completed.has(result.toolCallId)) return;
     if (!openTools.has(result.toolCallId)) toolInput(out, result, result.input ?? {});
-    openTools.delete(result.toolCallId);
+    openTools.close(result.toolCallId);
     completed.add(result.toolCallId);
     openStep(out).hadToolResult = true;
     out.push(
@@ -179,8 +184,16 @@ export function createUIMessageEncoder(options: UIMessageEncoderOptions = {}): U
 
   function closeSession(out: UIMessageChunk[]): void {
     closeBlock(out);
-    for (const toolCallId of openTools.keys()) {
+    for (const [toolCallId] of openTools.entries()) {
       out.push({ type: 'tool-output-error', toolCallId, errorText: UNFINISHED_TOOL_ERROR_TEXT, ...dynamic });
+    }
+    // Their ids are gone, so their parts cannot be ended; one chunk says how many, rather than none.
+    const forgotten = openTools.forgotten;
+    if (forgotten > 0) {
+      out.push({
+        type: FORGOTTEN_TOOL_CALLS_CHUNK_TYPE,
+        data: { count: forgotten, text: forgottenToolCallsText(forgotten) },
+      });
     }
     openTools.clear();
     // Call ids are a session's own: the next session may use them again, for calls of its own.
@@ -218,6 +231,7 @@ export function createUIMessageEncoder(options: UIMessageEncoderOptions = {}): U
         if (openTools.has(event.toolCallId) || completed.has(event.toolCallId)) return;
         modelOutput(out, event.modelCallId);
         toolInput(out, event, event.input);
+        openTools.open(event.toolCallId, undefined);
         return;
       case 'tool-result':
         toolOutput(out, event);
