@@ -16,7 +16,9 @@ export interface OpenCalls<V> {
    * {@link MAX_REMEMBERED_CALLS}, or never kept, their id being longer than {@link MAX_REMEMBERED_ID_CHARS}.
    */
   readonly forgotten: number;
+  /** Whether the call is kept open. */
   has(toolCallId: string): boolean;
+  /** What was kept of the call, while it is kept open. */
   get(toolCallId: string): V | undefined;
   /** A call started: kept as the newest, the oldest forgotten past the bound. */
   open(toolCallId: string, value: V): void;
@@ -59,6 +61,9 @@ export function createOpenCalls<V>(): OpenCalls<V> {
 
 /** The `type` of the UI message stream's data chunk that says how many open tool calls a session forgot. */
 export const FORGOTTEN_TOOL_CALLS_CHUNK_TYPE = 'data-forgotten-tool-calls';
+
+/** The `rawValue` `type` of the harness's `raw` part that says how many open tool calls a turn forgot. */
+export const FORGOTTEN_TOOL_CALLS_RAW_TYPE = 'forgotten-tool-calls';
 
 /**
  * What a session's end says of the `count` open calls it forgot: that they were not ended, since their ids are

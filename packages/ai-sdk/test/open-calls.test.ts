@@ -1,14 +1,15 @@
 /**
- * Tool calls that never complete: the UI message stream keeps a bounded number of them open, ends those at the
- * session's end, and says how many it forgot, so that neither memory nor the end's chunks grow with the number of
- * calls.
+ * Tool calls that never complete: both bridges keep a bounded number of them open, end those at the session's end,
+ * and say how many they forgot, so that neither memory nor the end's chunks grow with the number of calls.
  */
 
 import { createUIMessageEncoder, UNFINISHED_TOOL_ERROR_TEXT } from '@cursor-stream/ai-sdk';
+import { createTurnParts } from '@cursor-stream/ai-sdk/harness';
 import type { CanonicalEvent } from '@cursor-stream/core';
 import { fc, test as propertyTest } from '@fast-check/vitest';
 import { convertToModelMessages, type UIMessageChunk, uiMessageChunkSchema } from 'ai';
 import { describe, expect, test } from 'vitest';
+import { schemaProblems } from './harness-support.ts';
 import { readAsAiSdk, toolParts } from './support.ts';
 
 /** Core's `MAX_REMEMBERED_CALLS`, written out: the bound is part of what a client sees. */
@@ -161,4 +162,38 @@ describe('for any traffic of calls and completions', () => {
       expect(unended.size).toBeLessThanOrEqual(forgottenCount(close));
     },
   );
+});
+
+describe("the harness's turn parts, with more calls open than they keep", () => {
+  test('end the newest 1024 with a failed result, and say in one raw part how many they forgot', () => {
+    const forgotten = 500;
+    const ids = idsOf(BOUND + forgotten);
+    const turn = createTurnParts({ harnessId: 'cursor-stream' });
+    const calls = ids.flatMap((id) => turn.map(call(id)));
+    const end = turn.end({ ok: true, finish: undefined, chatId: 'chat' });
+
+    // The open calls' results, the forgotten count, `finish-step` and `finish`.
+    expect(end.length).toBeLessThanOrEqual(BOUND + 3);
+    const ended = end.flatMap((part) => (part.type === 'tool-result' ? [part] : []));
+    expect(ended.map((part) => part.toolCallId)).toEqual(ids.slice(forgotten));
+    expect(end.filter((part) => part.type === 'raw')).toEqual([
+      {
+        type: 'raw',
+        rawValue: {
+          type: 'forgotten-tool-calls',
+          count: forgotten,
+          text: expect.stringMatching(/^500 tool calls were forgotten while open/),
+        },
+      },
+    ]);
+    expect(schemaProblems([...calls, ...end])).toEqual([]);
+  });
+
+  test('a failed turn ends them the same way, before its error', () => {
+    const turn = createTurnParts({ harnessId: 'cursor-stream' });
+    for (const id of idsOf(BOUND + 1)) turn.map(call(id));
+    const end = turn.end({ ok: false, error: new Error('stopped') });
+    expect(end.filter((part) => part.type === 'tool-result')).toHaveLength(BOUND);
+    expect(end.slice(-3).map((part) => part.type)).toEqual(['raw', 'finish-step', 'error']);
+  });
 });

@@ -3,6 +3,7 @@
  * sandbox session's own process API, whose turns report the CLI's token usage.
  */
 
+export { FORGOTTEN_TOOL_CALLS_RAW_TYPE } from '../open-calls.ts';
 export { type CursorBuiltinToolName, cursorBuiltinTools } from './builtin-tools.ts';
 export {
   type CursorHarness,

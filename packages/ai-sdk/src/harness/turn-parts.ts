@@ -8,7 +8,9 @@
  * - `tool-call` → `tool-call` (`providerExecuted`, the CLI's kind as `nativeName`, the input as JSON text;
  *   `dynamic` for MCP tools and kinds that are not builtins); `tool-result` → `tool-result` (`isError` unless it
  *   succeeded, the result arm as `status` in `providerMetadata`); a completion whose start was not seen opens its
- *   call first; a call still open at the end fails with the bridge's unfinished-call text;
+ *   call first; a call still open at the end fails with the bridge's unfinished-call text; the turn keeps its newest
+ *   1024 open calls (core's `MAX_REMEMBERED_CALLS`), and at its end one `raw` part, whose `rawValue` is
+ *   `{ type: 'forgotten-tool-calls', count, text }`, says how many it forgot (their calls get no result);
  * - `status` `compact-boundary` → `compaction` (`auto`: print mode has no manual compaction; `summary` empty: the
  *   CLI's records carry none);
  * - a step per model call: a new one starts when, after tool calls, the model writes again under another
@@ -37,6 +39,7 @@ import type {
 import { mcpToolName } from '@cursor-stream/core/tools';
 import { createCompletedCalls } from '../completed-calls.ts';
 import { newModelStep, noteModelOutput, startsNewStep } from '../model-steps.ts';
+import { createOpenCalls, FORGOTTEN_TOOL_CALLS_RAW_TYPE, forgottenToolCallsText } from '../open-calls.ts';
 import { UNFINISHED_TOOL_ERROR_TEXT } from '../ui-message-encoder.ts';
 import { builtinToolOfKind } from './builtin-tools.ts';
 import { cursorUsage, type HarnessUsage, unknownUsage } from './usage.ts';
@@ -108,11 +111,11 @@ export function createTurnParts(options: TurnPartOptions): TurnParts {
   let block: { kind: 'text' | 'reasoning'; id: string } | undefined;
   const blockCounts = { text: 0, reasoning: 0 };
   let step = newModelStep();
-  const openCalls = new Map<string, OpenCall>();
+  const openCalls = createOpenCalls<OpenCall>();
   const completed = createCompletedCalls();
 
   function complete(toolCallId: string): void {
-    openCalls.delete(toolCallId);
+    openCalls.close(toolCallId);
     completed.add(toolCallId);
   }
 
@@ -188,7 +191,6 @@ export function createTurnParts(options: TurnPartOptions): TurnParts {
     step.hadToolCall = true;
     const named = describeCall(call, input);
     const open = { toolName: named.toolName, dynamic: named.dynamic };
-    openCalls.set(call.toolCallId, open);
     out.push({
       type: 'tool-call',
       toolCallId: call.toolCallId,
@@ -266,7 +268,7 @@ export function createTurnParts(options: TurnPartOptions): TurnParts {
       case 'tool-call':
         if (openCalls.has(event.toolCallId) || completed.has(event.toolCallId)) return false;
         modelOutput(out, event.modelCallId);
-        toolCall(out, event, event.input);
+        openCalls.open(event.toolCallId, toolCall(out, event, event.input));
         return true;
       case 'tool-result':
         start(out);
@@ -300,7 +302,7 @@ export function createTurnParts(options: TurnPartOptions): TurnParts {
       const out: Part[] = [];
       start(out);
       closeBlock(out);
-      for (const [toolCallId, open] of openCalls) {
+      for (const [toolCallId, open] of openCalls.entries()) {
         out.push({
           type: 'tool-result',
           toolCallId,
@@ -309,6 +311,18 @@ export function createTurnParts(options: TurnPartOptions): TurnParts {
           isError: true,
           ...(open.dynamic ? { dynamic: true } : {}),
           providerMetadata: { [harnessId]: { status: 'pending' } },
+        });
+      }
+      // Their ids are gone, so no result can end them; one part says how many, rather than none.
+      const forgotten = openCalls.forgotten;
+      if (forgotten > 0) {
+        out.push({
+          type: 'raw',
+          rawValue: {
+            type: FORGOTTEN_TOOL_CALLS_RAW_TYPE,
+            count: forgotten,
+            text: forgottenToolCallsText(forgotten),
+          },
         });
       }
       openCalls.clear();
