@@ -378,6 +378,31 @@ describe('runAgent failure paths', () => {
     }
   });
 
+  test('a script whose interpreter is missing is the answer: no other candidate runs the prompt', async () => {
+    const bin = scratchFolder('node');
+    try {
+      const script = join(bin.dir, 'cursor-agent');
+      writeFileSync(script, '#!/no/such/interpreter\n', { mode: 0o755 });
+      // An `agent` that would run, and must not.
+      writeFileSync(join(bin.dir, 'agent'), '#!/bin/sh\necho ran >&2\nexit 0\n', { mode: 0o755 });
+      const result = await runAgent('hi', { env: { PATH: bin.dir } }).collect();
+      expectFailedEnding(result, 'spawn-failed');
+      expect(result.error?.message).toBe(
+        'Could not start the agent: tried cursor-agent (it exists, but the interpreter its #! line names does not).',
+      );
+      const named = await runAgent('hi', { binary: script }).collect();
+      expect(named.error?.message).toContain('the interpreter its #! line names does not');
+    } finally {
+      bin.remove();
+    }
+  });
+
+  test('no executable at all is said as such', async () => {
+    const result = await runAgent('hi', { binary: [] }).collect();
+    expectFailedEnding(result, 'spawn-failed');
+    expect(result.error?.message).toBe('Could not start the agent: tried nothing (no executable was given).');
+  });
+
   test('a working folder that is not there is said as such, not as an agent that is not installed', async () => {
     const cwd = join(scratch.dir, 'no-such-folder');
     const result = await runAgent('hi', fakeRun(agent, {}, { cwd })).collect();

@@ -12,6 +12,7 @@
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
+import { delimiter, join, resolve, sep } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type AgentProcessOptions, DEFAULT_BINARIES, DEFAULT_KILL_GRACE_MS } from './agent-options.ts';
 import { describeThrown } from './agent-outcome.ts';
@@ -187,6 +188,13 @@ function childEnv(options: AgentProcessOptions, marker: string | undefined): Nod
   return env;
 }
 
+/** Whether `binary` names a file as `spawn` looks for it: a path from `cwd`, or a name in a folder of `PATH`. */
+function isFileOnPath(binary: string, cwd: string | undefined, path: string | undefined): boolean {
+  const isFile = (candidate: string) => statSync(candidate, { throwIfNoEntry: false })?.isFile() === true;
+  if (binary.includes(sep)) return isFile(resolve(cwd ?? '.', binary));
+  return (path ?? '').split(delimiter).some((folder) => folder !== '' && isFile(join(folder, binary)));
+}
+
 function failureOf(binary: string, error: unknown): SpawnFailure {
   const errno = (error as { code?: unknown }).code;
   return { binary, errno: typeof errno === 'string' ? errno : undefined, message: String(error) };
@@ -245,10 +253,22 @@ function spawnFirst(
       child.once('error', onError);
     });
     if (!('errno' in started)) return { child: started, binary };
+    // A script that exists but whose `#!` interpreter does not fails as a missing file would: it is the answer, not
+    // a reason to run the next candidate (another program, named `agent`, with the prompt).
+    if (started.errno === 'ENOENT' && isFileOnPath(binary, options.cwd, env.PATH)) {
+      failures.push({
+        binary,
+        errno: undefined,
+        message: 'it exists, but the interpreter its #! line names does not',
+      });
+      return undefined;
+    }
     failures.push(started);
     // Only a missing executable moves on to the next candidate; any other failure is the answer.
     return started.errno === 'ENOENT' ? tryAt(index + 1) : undefined;
   };
+  if (candidates.length === 0)
+    failures.push({ binary: 'nothing', errno: undefined, message: 'no executable was given' });
   return tryAt(0);
 }
 
