@@ -9,9 +9,11 @@ import type { AddressInfo, Socket } from 'node:net';
 import { resolve } from 'node:path';
 import type { Duplex } from 'node:stream';
 import type { RunAgentOptions } from '@cursor-stream/node';
+import { makeDirectories } from '@cursor-stream/node/make-directories';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { type AccessPolicy, bareHost, createAccessPolicy, isLoopbackHost, TOKEN_COOKIE } from './access.ts';
 import type { ClientQueueLimits } from './client-queue.ts';
+import { type DataDirLock, lockDataDir } from './data-dir-lock.ts';
 import type { StreamOutcome } from './event-delivery.ts';
 import { compareEventIds, type EventId, parseEventId } from './event-ids.ts';
 import { writeJournal } from './event-journal.ts';
@@ -84,7 +86,11 @@ export interface RelayServerOptions {
 }
 
 /** Why a relay cannot run with its configuration. */
-export type RelayConfigErrorCode = 'token-required' | 'data-dir-unusable' | 'invalid-limit';
+export type RelayConfigErrorCode =
+  | 'token-required'
+  | 'data-dir-unusable'
+  | 'data-dir-in-use'
+  | 'invalid-limit';
 
 /** A relay's configuration it cannot run with. */
 export class RelayConfigError extends Error {
@@ -616,14 +622,33 @@ const DATA_DIR_PROBLEMS: Readonly<Record<string, string>> = {
   EROFS: 'the file system is read-only',
 };
 
-function openStore(dataDir: string): RunStore {
+function unusable(dataDir: string, error: unknown): RelayConfigError {
+  const errno = (error as { code?: unknown } | null)?.code;
+  const problem = (typeof errno === 'string' ? DATA_DIR_PROBLEMS[errno] : undefined) ?? describeError(error);
+  return new RelayConfigError('data-dir-unusable', `cannot keep runs in ${dataDir}: ${problem}`);
+}
+
+/** The store of `dataDir`, once its lock is held (see `data-dir-lock.ts`), and the lock's release. */
+function openStore(dataDir: string): { store: RunStore; release(): void } {
+  let lock: DataDirLock;
   try {
-    return createFileRunStore(dataDir);
+    makeDirectories(dataDir);
+    lock = lockDataDir(dataDir);
   } catch (error) {
-    const errno = (error as { code?: unknown } | null)?.code;
-    const problem =
-      (typeof errno === 'string' ? DATA_DIR_PROBLEMS[errno] : undefined) ?? describeError(error);
-    throw new RelayConfigError('data-dir-unusable', `cannot keep runs in ${dataDir}: ${problem}`);
+    throw unusable(dataDir, error);
+  }
+  if (!lock.ok) {
+    const holder = Number.isNaN(lock.pid) ? 'another relay' : `another relay (process ${lock.pid})`;
+    throw new RelayConfigError(
+      'data-dir-in-use',
+      `${holder} keeps its runs in ${dataDir}: give each relay a data folder of its own`,
+    );
+  }
+  try {
+    return { store: createFileRunStore(dataDir), release: lock.release };
+  } catch (error) {
+    lock.release();
+    throw unusable(dataDir, error);
   }
 }
 
@@ -645,7 +670,8 @@ function realRoot(root: string): string {
  *
  * @throws RelayConfigError with code `token-required` for a non-loopback `host` without a `token`, or a `token` of white
  *   space only or of characters other than printable ASCII,
- *   `data-dir-unusable` when `dataDir` cannot hold runs, `invalid-limit` for a limit that is not a positive integer.
+ *   `data-dir-unusable` when `dataDir` cannot hold runs, `data-dir-in-use` when a relay that runs holds it (one relay
+ *   per data folder, until `close`), `invalid-limit` for a limit that is not a positive integer.
  */
 export function createRelayServer(options: RelayServerOptions): RelayServer {
   const host = options.host ?? '127.0.0.1';
@@ -677,7 +703,7 @@ export function createRelayServer(options: RelayServerOptions): RelayServer {
   const maxConnections = limitOf(options.maxConnections, 1024, 'maxConnections');
   const maxPendingBytes = limitOf(options.maxPendingBytes, DEFAULT_MAX_PENDING_BYTES, 'maxPendingBytes');
   const requestTimeoutMs = limitOf(options.requestTimeoutMs, REQUEST_TIMEOUT_MS, 'requestTimeoutMs');
-  const store = openStore(options.dataDir);
+  const { store, release } = openStore(options.dataDir);
   const runs = createRunManager(store, {
     options: options.agent ?? {},
     ...(options.ring === undefined ? {} : { ring: options.ring }),
@@ -766,6 +792,7 @@ export function createRelayServer(options: RelayServerOptions): RelayServer {
       await runs.close();
       await Promise.all(context.journals);
       await closed;
+      release();
     },
   };
 }

@@ -203,6 +203,39 @@ describe('serve, misused', () => {
     ]);
   });
 
+  test('a second relay on the data folder of one that runs is refused, leaving its runs alone; freed at close', async () => {
+    const dataDir = join(space.dir, 'one-relay');
+    const first = await startServe(['--data-dir', dataDir, '--agent', space.agent], {
+      FAKE_AGENT_REPLAY: DOCS_EXAMPLE,
+      FAKE_AGENT_HANG: 'after',
+    });
+    try {
+      const runId = await postRun(first.url, { prompt: 'hang' });
+      const { code, stderr } = await serveExit(['--data-dir', dataDir, '--port', '0']);
+      expect(code).toBe(2);
+      expect(stderr.trim().split('\n')).toEqual([
+        `cursor-stream: another relay (process ${first.child.pid}) keeps its runs in ${dataDir}: give each relay a data folder of its own`,
+      ]);
+      const record = (await (await fetch(`${first.url}/api/runs/${runId}`)).json()) as { status: string };
+      expect(record.status).toBe('running');
+    } finally {
+      first.child.kill('SIGTERM');
+      await new Promise((resolve) => first.child.once('close', resolve));
+    }
+    // Stopped, it holds the folder no more; killed, the lock it leaves names a process that is gone.
+    const again = createRelayServer({ port: 0, dataDir, log: () => {} });
+    await again.close();
+    writeFileSync(join(dataDir, 'relay.lock'), `${deadPid()}\n`);
+    const taken = createRelayServer({ port: 0, dataDir, log: () => {} });
+    try {
+      expect(() => createRelayServer({ port: 0, dataDir, log: () => {} })).toThrow(
+        expect.objectContaining({ code: 'data-dir-in-use' }),
+      );
+    } finally {
+      await taken.close();
+    }
+  });
+
   test('an empty `--data-dir` exits 2 with one line, where it kept runs in the working directory', async () => {
     const { code, stderr } = await serveExit(['--data-dir', '', '--port', '0']);
     expect(code).toBe(2);
@@ -417,3 +450,11 @@ describe('the agent’s environment', () => {
     }
   });
 });
+
+/** The pid of a process that has exited: a lock naming it is one no relay holds. */
+function deadPid(): number {
+  const pid = Number(
+    execFileSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }),
+  );
+  return pid;
+}
