@@ -21,7 +21,6 @@ function ownBuffer(bytes: Uint8Array): Uint8Array {
  * events written.
  */
 export function normalizeConsumer(skip: number): RangeConsumer {
-  const encoder = new TextEncoder();
   let left = skip;
   let items: Uint8Array[] = [];
   let count = 0;
@@ -32,8 +31,7 @@ export function normalizeConsumer(skip: number): RangeConsumer {
       const kept = left === 0 ? events : events.slice(Math.min(left, events.length));
       left -= events.length - kept.length;
       if (kept.length === 0) return;
-      const lines = eventLines(kept);
-      const item = typeof lines === 'string' ? encoder.encode(lines) : ownBuffer(lines);
+      const item = ownBuffer(eventLines(kept));
       items.push(item);
       count += kept.length;
       bytes += item.length;
