@@ -22,6 +22,7 @@ export {
   type ExportSession,
   type ExportToolCall,
   MAX_EXPORTED_TOOL_CALLS,
+  MAX_SESSION_CONTENT_CHARS,
   type SessionCollector,
   type SessionCollectorOptions,
 } from './session-collector.ts';

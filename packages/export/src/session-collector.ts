@@ -21,6 +21,7 @@ import {
 } from '@cursor-stream/core/normalize';
 import { isFailedStatus } from '@cursor-stream/core/sessions';
 import { mcpToolName } from '@cursor-stream/core/tools';
+import { jsonText } from './json-text.ts';
 
 /** One tool call of an exported session. Absent values are `null`. */
 export interface ExportToolCall {
@@ -82,6 +83,14 @@ export interface SessionCollectorOptions {
   file: string;
   /** Keep tool arguments and results (for `--include-content`). */
   includeContent?: boolean;
+  /**
+   * The text a kept argument or result is exported as (OTLP: its JSON, cut to the attribute length). Kept as this text
+   * rather than as the value, so that a session's calls hold no more than the export writes of them. Default: the
+   * value as it is.
+   */
+  contentText?: (value: unknown) => unknown;
+  /** Characters of content one session keeps; @defaultValue {@link MAX_SESSION_CONTENT_CHARS} */
+  maxContentChars?: number;
   /** Receives each session as it finishes, in log order. */
   onSession(session: ExportSession): void | Promise<void>;
   /**
@@ -122,11 +131,21 @@ interface CallExtras {
  */
 export const MAX_EXPORTED_TOOL_CALLS = 65_536;
 
+/**
+ * Characters of arguments and results one session keeps for its export (as {@link SessionCollectorOptions.contentText}
+ * gives them, or as the JSON text of the values): a session's calls are kept until it ends, so past this the content
+ * of its further calls is counted and said, not kept.
+ */
+export const MAX_SESSION_CONTENT_CHARS = 32 * 1024 * 1024;
+
 interface OpenSession {
   reducer: SessionReducer;
   extras: Map<string, CallExtras>;
   /** Tool calls past {@link MAX_EXPORTED_TOOL_CALLS}, counted by their `tool-call` events. */
   callsLeftOut: number;
+  /** Characters of content kept, and the arguments and results left out past {@link MAX_SESSION_CONTENT_CHARS}. */
+  contentChars: number;
+  contentLeftOut: number;
   startedAtMs: number | null;
   endedAtMs: number | null;
   firstLine: number | null;
@@ -139,6 +158,8 @@ function openSession(): OpenSession {
     reducer: createSessionReducer(),
     extras: new Map(),
     callsLeftOut: 0,
+    contentChars: 0,
+    contentLeftOut: 0,
     startedAtMs: null,
     endedAtMs: null,
     firstLine: null,
@@ -172,11 +193,14 @@ function extrasOf(session: OpenSession, toolCallId: string): CallExtras {
   return extras;
 }
 
+/** What a session keeps of an argument or a result: `undefined` for nothing (content not asked for, or past the bound). */
+type ContentKeeper = (session: OpenSession, value: unknown) => unknown;
+
 function noteEvent(
   session: OpenSession,
   event: CanonicalEvent,
   times: RecordTimes | undefined,
-  content: boolean,
+  content: ContentKeeper | undefined,
 ) {
   switch (event.type) {
     case 'tool-call': {
@@ -184,7 +208,7 @@ function noteEvent(
       extras.providerToolName ??= event.providerToolName;
       if (event.toolName === 'mcp') extras.mcpToolName ??= mcpToolName(event.input) ?? null;
       extras.startedAtMs ??= times?.startedAtMs ?? times?.timestampMs ?? null;
-      if (content && extras.input === undefined) extras.input = event.input;
+      if (content !== undefined && extras.input === undefined) extras.input = content(session, event.input);
       return;
     }
     case 'tool-result': {
@@ -193,7 +217,8 @@ function noteEvent(
       // A completion may repeat the start's time; it counts when the start record had none.
       extras.startedAtMs ??= times?.startedAtMs ?? null;
       extras.completedAtMs ??= times?.completedAtMs ?? times?.timestampMs ?? null;
-      if (content && extras.output === undefined) extras.output = event.output;
+      if (content !== undefined && extras.output === undefined)
+        extras.output = content(session, event.output);
       return;
     }
     // The session reducer's summary holds what the rows need of them.
@@ -272,7 +297,20 @@ function unnamed(event: CanonicalEvent): CanonicalEvent {
  */
 export function createSessionCollector(options: SessionCollectorOptions): SessionCollector {
   const times = createRecordTimeIndex();
-  const content = options.includeContent === true;
+  const toText = options.contentText ?? ((value: unknown) => value);
+  const maxContentChars = options.maxContentChars ?? MAX_SESSION_CONTENT_CHARS;
+  const content: ContentKeeper | undefined =
+    options.includeContent === true
+      ? (held, value) => {
+          if (value === undefined || held.contentChars >= maxContentChars) {
+            if (value !== undefined) held.contentLeftOut += 1;
+            return undefined;
+          }
+          const kept = toText(value);
+          held.contentChars += typeof kept === 'string' ? kept.length : jsonText(kept).length;
+          return kept;
+        }
+      : undefined;
   let session = openSession();
   // Whether the events pushed since the last finish are all it trails, with no content of the next session yet.
   let trailing = false;
@@ -290,6 +328,14 @@ export function createSessionCollector(options: SessionCollectorOptions): Sessio
   }
 
   async function flush(): Promise<void> {
+    if (session.contentLeftOut > 0) {
+      const count = session.contentLeftOut.toLocaleString('en-US');
+      const bound = maxContentChars.toLocaleString('en-US');
+      options.onProblem?.(
+        session.finishLine,
+        `the content of ${count} tool arguments and results past the first ${bound} characters of a session; left out`,
+      );
+    }
     if (session.callsLeftOut > 0) {
       const count = session.callsLeftOut.toLocaleString('en-US');
       const bound = MAX_EXPORTED_TOOL_CALLS.toLocaleString('en-US');

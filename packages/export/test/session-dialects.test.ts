@@ -75,3 +75,39 @@ test('a session of more tool calls than it exports keeps the first ones and says
   expect(sessions[0]?.toolCalls.at(-1)?.toolCallId).toBe(`c${MAX_EXPORTED_TOOL_CALLS - 1}`);
   expect(problems).toEqual(['3 tool calls past the first 65,536 of a session; left out']);
 });
+
+test("a session keeps its calls' content as the export writes it, and no more than its bound of it", async () => {
+  const problems: string[] = [];
+  const sessions: ExportSession[] = [];
+  const collector = createSessionCollector({
+    file: 'content.ndjson',
+    includeContent: true,
+    contentText: (value) => JSON.stringify(value).slice(0, 10),
+    maxContentChars: 25,
+    onSession: (s) => void sessions.push(s),
+    onProblem: (_line, message) => void problems.push(message),
+  });
+  await collector.push({ type: 'stream-start', sessionId: 's' });
+  for (let index = 0; index < 3; index++) {
+    const call = { toolCallId: `c${index}`, toolName: 'shell', providerToolName: 'shellToolCall' };
+    await collector.push({ type: 'tool-call', ...call, input: { command: 'x'.repeat(1000) } });
+    await collector.push({
+      type: 'tool-result',
+      ...call,
+      status: 'success',
+      isError: false,
+      output: 'y'.repeat(1000),
+    });
+  }
+  await collector.push({ type: 'finish', finishReason: 'stop', isError: false, pendingToolCallIds: [] });
+  await collector.end();
+  // Ten characters each: the first three fit under 25 (the third passes it), the other three are left out.
+  expect(sessions[0]?.toolCalls.map((call) => [call.input, call.output])).toEqual([
+    ['{"command"', '"yyyyyyyyy'],
+    ['{"command"', undefined],
+    [undefined, undefined],
+  ]);
+  expect(problems).toEqual([
+    'the content of 3 tool arguments and results past the first 25 characters of a session; left out',
+  ]);
+});

@@ -10,6 +10,7 @@ import { type CanonicalEvent, readRecordTime } from '@cursor-stream/core/normali
 import { displayUrl, escapeControls } from '@cursor-stream/core/text';
 import type { Resource } from '@opentelemetry/resources';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { jsonText } from '../json-text.ts';
 import {
   ExportFailure,
   type ExportWarningListener,
@@ -21,7 +22,7 @@ import { importOptional } from '../optional-package.ts';
 import { importPeer } from '../optional-peer.ts';
 import { OTLP_ENDPOINT_PEERS, OTLP_PEERS } from '../optional-peers.ts';
 import { createSessionCollector, type ExportSession } from '../session-collector.ts';
-import { DEFAULT_ATTRIBUTE_VALUE_LENGTH_LIMIT, sessionSpans } from './session-spans.ts';
+import { DEFAULT_ATTRIBUTE_VALUE_LENGTH_LIMIT, limitAttributeText, sessionSpans } from './session-spans.ts';
 import { createSessionDigest, sessionSpanIds } from './span-ids.ts';
 
 export {
@@ -201,6 +202,7 @@ export async function createOtlpExporter(options: OtlpExportOptions): Promise<Lo
   const sender =
     target.kind === 'json-lines' ? await jsonLinesSender(target.writeLine) : await endpointSender(target);
   const totals = emptyTotals();
+  const attributeLimit = options.attributeValueLengthLimit ?? DEFAULT_ATTRIBUTE_VALUE_LENGTH_LIMIT;
   let pending: ReadableSpan[] = [];
   let pendingBytes = 0;
   // Sessions without record times follow one another from the log's modification time.
@@ -228,7 +230,7 @@ export async function createOtlpExporter(options: OtlpExportOptions): Promise<Lo
       resource,
       includeContent: options.includeContent === true,
       fallbackStartMs: nextStartMs,
-      attributeValueLengthLimit: options.attributeValueLengthLimit ?? DEFAULT_ATTRIBUTE_VALUE_LENGTH_LIMIT,
+      attributeValueLengthLimit: attributeLimit,
       onProblem: (line, message) => options.onWarning?.({ file: session.file, line, message }),
     });
     const agentEnd = spans[0]?.endTime;
@@ -251,6 +253,9 @@ export async function createOtlpExporter(options: OtlpExportOptions): Promise<Lo
       const collector = createSessionCollector({
         file,
         includeContent: options.includeContent === true,
+        // Kept as the attribute will hold it: a session's calls keep no more of a tool's output than its span does.
+        contentText: (value) =>
+          limitAttributeText(typeof value === 'string' ? value : jsonText(value), attributeLimit),
         onSession: async (session) => {
           const hex = digest.hex();
           digest = createSessionDigest();
