@@ -6,6 +6,7 @@
  * flight are marked `interrupted`.
  */
 
+import { basename } from 'node:path';
 import { type RunAgentOptions, runAgent } from '@cursor-stream/node';
 import { createLiveRun, type LiveRun, type RingLimits } from './live-run.ts';
 import type { RunFailure } from './log-events.ts';
@@ -78,6 +79,23 @@ function recover(store: RunStore): void {
   }
 }
 
+/**
+ * `failure` with each path of the agent's executable named by its file name only: the run's error goes to clients
+ * and its record, and where the server keeps its programs is no client's business.
+ */
+function withoutAgentPaths<T extends { message: string }>(
+  failure: T | null,
+  binary: RunAgentOptions['binary'],
+): T | null {
+  if (failure === null || binary === undefined) return failure;
+  let message = failure.message;
+  for (const path of typeof binary === 'string' ? [binary] : binary) {
+    const name = basename(path);
+    if (name !== path && path !== '') message = message.split(path).join(name);
+  }
+  return message === failure.message ? failure : { ...failure, message };
+}
+
 /** Creates the run manager over `store`. */
 export function createRunManager(store: RunStore, agent: AgentSettings): RunManager {
   recover(store);
@@ -99,7 +117,7 @@ export function createRunManager(store: RunStore, agent: AgentSettings): RunMana
     // The events are read from the log; the run's own are only drained, so its output never pauses.
     for await (const _ of run);
     const result = await run.collect();
-    const failure = stopping ? INTERRUPTED : result.error;
+    const failure = stopping ? INTERRUPTED : withoutAgentPaths(result.error, agent.options.binary);
     await live.end(failure);
     store.save({
       ...record,

@@ -2,13 +2,13 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, createWriteStream, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { createRelayServer, RelayConfigError, type RelayServer } from '@cursor-stream/relay';
 import { DOCS_EXAMPLE } from '@cursor-stream/test-kit/corpus';
 import { readSse } from '@cursor-stream/test-kit/sse';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
-import { postRun, scratch, serveExit, startRelay, startServe } from './support.ts';
+import { postRun, runEnded, scratch, serveExit, startRelay, startServe } from './support.ts';
 
 const space = scratch();
 afterAll(() => space.remove());
@@ -190,6 +190,25 @@ describe('serve, its token from a file', () => {
     expect(lines[0]).toContain(message);
     expect(stderr).not.toContain(TOKEN);
   });
+});
+
+test("a failed run's error names the agent's program, not where the server keeps it", async () => {
+  const { relay, url } = await startRelay({
+    dataDir: join(space.dir, 'agent-paths'),
+    agent: { binary: space.agent, env: { FAKE_AGENT_STDERR: 'Error: boom\n', FAKE_AGENT_EXIT: '3' } },
+  });
+  try {
+    const runId = await postRun(url, { prompt: 'fail' });
+    await runEnded(url, runId);
+    const record = (await (await fetch(`${url}/api/runs/${runId}`)).json()) as { error: { message: string } };
+    const events = await readSse(`${url}/api/runs/${runId}/events`);
+    for (const said of [record.error.message, JSON.stringify(events.messages)]) {
+      expect(said).toContain(`${basename(space.agent)} exited with code 3: Error: boom`);
+      expect(said).not.toContain(dirname(space.agent));
+    }
+  } finally {
+    await relay.close();
+  }
 });
 
 describe('serve, misused', () => {
