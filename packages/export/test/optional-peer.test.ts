@@ -52,29 +52,27 @@ describe('importPeer', () => {
 });
 
 describe('importOptional', () => {
-  test('names the command that installs what is missing, in one line', async () => {
-    const failure = await importOptional('@duckdb/node-api', 'duckdb', () =>
-      importPeer('no-such-peer', () => Promise.reject(notFound()), below),
-    ).catch((error: unknown) => error);
-    expect(failure).toBeInstanceOf(ExportFailure);
-    expect((failure as ExportFailure).code).toBe('missing-package');
-    expect((failure as ExportFailure).message).toBe(
+  test.each([
+    [
+      'names the command that installs what is missing',
+      () => importPeer('no-such-peer', () => Promise.reject(notFound()), below),
+      'missing-package',
       '--format duckdb needs @duckdb/node-api, found neither from the working directory up nor beside ' +
         'cursor-stream: run npm install @duckdb/node-api',
-    );
-  });
-
-  test('says that an installed package fails to load, and how to reinstall it, in one line', async () => {
-    const failure = await importOptional('@duckdb/node-api', 'duckdb', () =>
-      Promise.reject(
-        new TypeError("Cannot read properties of undefined (reading 'foo')\n    at index.js:1:23"),
-      ),
-    ).catch((error: unknown) => error);
-    expect(failure).toBeInstanceOf(ExportFailure);
-    expect((failure as ExportFailure).code).toBe('broken-package');
-    expect((failure as ExportFailure).message).toBe(
+    ],
+    [
+      'says that an installed package fails to load, and how to reinstall it',
+      () =>
+        Promise.reject(
+          new TypeError("Cannot read properties of undefined (reading 'foo')\n    at index.js:1:23"),
+        ),
+      'broken-package',
       '--format duckdb needs @duckdb/node-api, which is installed but fails to load ' +
         "(Cannot read properties of undefined (reading 'foo')): reinstall it with npm install @duckdb/node-api",
-    );
+    ],
+  ])('%s, in one line', async (_, load, code, message) => {
+    const failure = await importOptional('@duckdb/node-api', 'duckdb', load).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ExportFailure);
+    expect([(failure as ExportFailure).code, (failure as ExportFailure).message]).toEqual([code, message]);
   });
 });
