@@ -62,6 +62,35 @@ describe('readLog', () => {
     expect(JSON.stringify(read.events)).toBe(JSON.stringify(normalizedAtOnce(path)));
   });
 
+  test("reads no further into another agent's log than it takes to leave it out, and still counts all of it", async () => {
+    // A Claude Code log of 1 MB: its first record names it, far inside the window that decides.
+    const path = join(scratch, 'claude-code.ndjson');
+    const init = `${JSON.stringify({ type: 'system', subtype: 'init', claude_code_version: '2.1.0', session_id: 's' })}\n`;
+    const message = `${JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'x'.repeat(200) }] }, session_id: 's' })}\n`;
+    const count = Math.ceil((1 << 20) / message.length);
+    const text = init + message.repeat(count);
+    writeFileSync(path, text);
+    let recordsRead = 0;
+    let eventsDelivered = 0;
+    const result = await readLog(path, {
+      foreignLogs: 'leave-out',
+      onRecord: () => {
+        recordsRead++;
+      },
+      onEvents: (batch) => {
+        eventsDelivered += batch.length;
+      },
+    });
+    if (!result.ok) throw new Error(result.error.message);
+    expect(result.value.leftOut).toBe(true);
+    expect(result.value.foreign?.loc.line).toBe(1);
+    expect(eventsDelivered).toBe(0);
+    expect([result.value.lines, result.value.bytes]).toEqual([count + 1, Buffer.byteLength(text)]);
+    // What the normalizer was fed before the log was known to be theirs: the first read, not the megabyte.
+    expect(recordsRead).toBeGreaterThan(0);
+    expect(recordsRead).toBeLessThan(count / 4);
+  });
+
   test('says why a log cannot be read, as a value with a code and the path', async () => {
     const missing = join(scratch, 'missing.ndjson');
     const binary = join(scratch, 'binary.ndjson');

@@ -331,6 +331,8 @@ async function readSource(
       if (notTextReason !== null) return { ok: false, error: notText(source.path, notTextReason) };
       counter.add(chunk);
       noteChunk(chunk);
+      // Another agent's log left out is only counted from here: what its records make would be thrown away.
+      if (leftOut) continue;
       const events = normalizer.feed(chunk);
       if (normalizer.dialect !== undefined && normalizer.dialect !== dialect) {
         dialect = normalizer.dialect;
@@ -343,10 +345,12 @@ async function readSource(
     progress.done();
     await chunks.stop();
   }
-  const last = normalizer.end();
-  if (normalizer.dialect !== undefined && normalizer.dialect !== dialect)
-    options.onDialect?.(normalizer.dialect);
-  await pass(last, true);
+  if (!leftOut) {
+    const last = normalizer.end();
+    if (normalizer.dialect !== undefined && normalizer.dialect !== dialect)
+      options.onDialect?.(normalizer.dialect);
+    await pass(last, true);
+  }
   const foreign = normalizer.foreign;
   if (foreign !== undefined) inputProblems.push(foreignProblem(foreign, source.path, leftOut));
   const stats = {
