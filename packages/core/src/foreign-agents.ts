@@ -2,8 +2,8 @@
  * Logs of other coding agents that look like cursor-agent's: Claude Code's `stream-json` shares the flag name and
  * much of the envelope (`system/init`, `assistant`, `user`, `result`), its session transcripts the `assistant` and
  * `user` records, and Qwen Code, Amp and others write the same records; Codex, Gemini CLI, GitHub Copilot CLI,
- * Factory's droid, Kimi CLI, Trae CLI, opencode and pi write JSON lines of their own; other agents speak the Agent
- * Client Protocol too. A log of theirs must be named as such, never passed as a valid Cursor log, so each is
+ * Factory's droid, Kimi CLI, Trae CLI, opencode, pi and Letta Code write JSON lines of their own, Grok CLI keeps its
+ * chat history as OpenAI-style messages; other agents speak the Agent Client Protocol too. A log of theirs must be named as such, never passed as a valid Cursor log, so each is
  * recognised from records only it writes. A log none of whose records any dialect explains is no Cursor log either
  * (see {@link unknownFormatLog}).
  */
@@ -27,6 +27,8 @@ export type ForeignAgent =
   | 'droid'
   | 'kimi-cli'
   | 'trae-cli'
+  | 'letta-code'
+  | 'grok'
   | 'opencode'
   | 'pi'
   | 'acp-agent'
@@ -43,6 +45,8 @@ export const FOREIGN_FORMAT_NAMES: Readonly<Record<ForeignAgent, string>> = {
   droid: 'Factory droid exec',
   'kimi-cli': 'Kimi CLI wire',
   'trae-cli': 'Trae CLI stream-json',
+  'letta-code': 'Letta Code stream-json',
+  grok: 'Grok CLI chat history',
   opencode: 'opencode run --format json',
   pi: 'pi --mode json',
   'acp-agent': 'Agent Client Protocol',
@@ -52,6 +56,7 @@ export const FOREIGN_FORMAT_NAMES: Readonly<Record<ForeignAgent, string>> = {
 /** Formats of an agent besides the one {@link FOREIGN_FORMAT_NAMES} names. */
 const CLAUDE_CODE_TRANSCRIPT = 'Claude Code session';
 const CODEX_ROLLOUT = 'Codex session';
+const KIMI_PRINT = 'Kimi CLI stream-json';
 
 /** A log found to be another agent's, where the first record only that agent writes stands. */
 export interface ForeignLog {
@@ -226,6 +231,59 @@ function isDroidToolCall(record: JsonObject): boolean {
 /** Trae CLI's stream-json: a `stream_event` that holds its `delta` itself, where Claude Code's holds an `event`. */
 function isTraeRecord(record: JsonObject): boolean {
   return record.type === 'stream_event' && isJsonObject(record.delta) && record.event === undefined;
+}
+
+/**
+ * Letta Code (`letta -p --output-format stream-json`): its messages are `message` records told apart by
+ * `message_type` (`messageType` in its versions before 2026), and its `system/init` names the Letta agent and
+ * conversation the run belongs to; the versions before opened with an `init` naming the agent.
+ */
+function isLettaRecord(record: JsonObject, type: string): boolean {
+  switch (type) {
+    case 'message':
+      return typeof record.message_type === 'string' || typeof record.messageType === 'string';
+    case 'system':
+      return (
+        record.subtype === 'init' &&
+        typeof record.agent_id === 'string' &&
+        typeof record.conversation_id === 'string'
+      );
+    case 'init':
+      return typeof record.agent_id === 'string';
+    default:
+      return false;
+  }
+}
+
+/**
+ * A Grok CLI chat history (`chat_history.jsonl`): OpenAI-style messages under a `type`, their `content` at the top and
+ * an assistant's `tool_calls` beside it, and `tool_result`s naming their `tool_call_id`. cursor-agent's `user`,
+ * `assistant` and `system` records hold a `message` or a `subtype` instead; its wrappers' a `text`, `data` or `payload`.
+ */
+function isGrokChatRecord(record: JsonObject, type: string): boolean {
+  switch (type) {
+    case 'user':
+    case 'assistant':
+    case 'system':
+      return (
+        'content' in record &&
+        record.message === undefined &&
+        record.subtype === undefined &&
+        record.text === undefined &&
+        record.data === undefined &&
+        record.payload === undefined &&
+        (type !== 'assistant' || record.tool_calls === undefined || Array.isArray(record.tool_calls))
+      );
+    case 'tool_result':
+      return typeof record.tool_call_id === 'string' && 'content' in record;
+    default:
+      return false;
+  }
+}
+
+/** Kimi CLI's `--print --output-format stream-json` ends with a hint on how to resume its session. */
+function isKimiPrintRecord(record: JsonObject, type: string): boolean {
+  return type === 'session.resume_hint' && record.role === 'meta';
 }
 
 /** Kimi CLI's wire mode: a `prompt` with its `user_input`, or an `event` or `request` typed in `params.type`. */
@@ -406,10 +464,14 @@ function foreignFormatOf(record: JsonObject): { agent: ForeignAgent; format: str
   if (isClaudeCodeTranscriptRecord(record)) return known('claude-code', CLAUDE_CODE_TRANSCRIPT);
   if (CODEX_TYPE.test(type)) return known('codex');
   if (isCodexRolloutRecord(record)) return known('codex', CODEX_ROLLOUT);
+  // Letta's first versions opened with an `init`, as Gemini CLI does: told apart by the Letta agent it names.
+  if (isLettaRecord(record, type)) return known('letta-code');
   if (isGeminiRecord(record)) return known('gemini-cli');
   if (isCopilotRecord(record, type)) return known('copilot-cli');
   if (isOpencodeRecord(record)) return known('opencode');
   if (isPiRecord(record)) return known('pi');
+  if (isGrokChatRecord(record, type)) return known('grok');
+  if (isKimiPrintRecord(record, type)) return known('kimi-cli', KIMI_PRINT);
   return undefined;
 }
 

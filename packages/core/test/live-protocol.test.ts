@@ -164,6 +164,9 @@ describe('logs of other agents', () => {
     ['amp-stream-json.ndjson', 'amp', 'an Amp stream-json', 1],
     ['droid-exec-stream-json.ndjson', 'droid', 'a Factory droid exec', 2],
     ['kimi-wire.ndjson', 'kimi-cli', 'a Kimi CLI wire', 1],
+    ['kimi-cli-stream-json.ndjson', 'kimi-cli', 'a Kimi CLI stream-json', 4],
+    ['letta-code-stream-json.ndjson', 'letta-code', 'a Letta Code stream-json', 1],
+    ['grok-chat-history.jsonl', 'grok', 'a Grok CLI chat history', 1],
     ['../captures/foreign/harness-cli-normalizer__pi.ndjson', 'pi', 'a pi --mode json', 1],
     ['../captures/foreign/harness-cli-normalizer__codex.ndjson', 'codex', 'a Codex exec --json', 1],
   ] as const;

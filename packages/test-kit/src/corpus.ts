@@ -35,6 +35,8 @@ export const FOREIGN_LOGS: readonly (readonly [file: string, format: string])[] 
   ['qwen-code-stream-json.ndjson', 'a Qwen Code stream-json'],
   ['amp-stream-json.ndjson', 'an Amp stream-json'],
   ['kimi-wire.ndjson', 'a Kimi CLI wire'],
+  ['letta-code-stream-json.ndjson', 'a Letta Code stream-json'],
+  ['grok-chat-history.jsonl', 'a Grok CLI chat history'],
 ];
 
 const SHARED_ROOT = process.env.CURSOR_STREAM_SHARED ?? join(REPO_ROOT, '../shared');
