@@ -110,6 +110,50 @@ describe('a log read in ranges on worker threads', () => {
     expect(inRanges?.counts.resumed).toBeGreaterThan(0);
   });
 
+  test('summary says the same token counts left out, in the same order, whatever the number of jobs', async () => {
+    // Sessions whose usage holds a count no sum can take, between the recordings: each range says what its sessions
+    // left out, and the ranges' notes are joined in the order of the log.
+    const broken = (copy: number) =>
+      [
+        {
+          type: 'system',
+          subtype: 'init',
+          apiKeySource: 'login',
+          cwd: '/w',
+          session_id: `broken-${copy}`,
+          model: 'Auto',
+          permissionMode: 'default',
+        },
+        {
+          type: 'result',
+          subtype: 'success',
+          duration_ms: 5,
+          duration_api_ms: 5,
+          is_error: false,
+          result: '',
+          session_id: `broken-${copy}`,
+          request_id: 'r',
+          usage: { inputTokens: -copy, outputTokens: 1 },
+        },
+      ]
+        .map((record) => `${JSON.stringify(record)}\n`)
+        .join('');
+    const once = recordings().map((text) => (text.endsWith('\n') ? text : `${text}\n`));
+    const text = once.map((recording, index) => `${recording}${broken(index + 1)}`).join('');
+    const path = await scratchFile('usage-left-out.ndjson', text);
+    for (const args of [['summary', '--json'], ['summary']]) {
+      await expectSameOnAnyJobs([...args, path]);
+      const run = await outcome([...args, '--jobs', '2', path]);
+      expect(run.code).toBe(1);
+      expect(run.stderr.split('\n').filter((line) => line.includes('; left out'))).toEqual(
+        once.map(
+          (_, index) =>
+            `cursor-stream: ${path}: session broken-${index + 1}: usage.inputTokens -${index + 1} is negative, not a number of tokens; left out`,
+        ),
+      );
+    }
+  });
+
   test.each(COMMANDS.map((args) => [args.join(' '), args] as const))(
     '%s prints the same whatever the number of jobs',
     async (_name, args) => {

@@ -206,3 +206,64 @@ describe('summary of inputs none of which can be read', () => {
     expect([table.code, table.stdout]).toEqual([2, '']);
   });
 });
+
+describe('summary of sessions whose usage holds numbers that are no token counts', () => {
+  const session = (id: string, usage: Record<string, unknown>) =>
+    [
+      {
+        type: 'system',
+        subtype: 'init',
+        apiKeySource: 'login',
+        cwd: '/w',
+        session_id: id,
+        model: 'Auto',
+        permissionMode: 'default',
+      },
+      {
+        type: 'result',
+        subtype: 'success',
+        duration_ms: 5,
+        duration_api_ms: 5,
+        is_error: false,
+        result: '',
+        session_id: id,
+        request_id: 'r',
+        usage,
+      },
+    ]
+      .map((record) => `${JSON.stringify(record)}\n`)
+      .join('');
+  const log = [
+    session('whole', { inputTokens: 10, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0 }),
+    session('broken', { inputTokens: -100, outputTokens: 2.5, cacheReadTokens: 1e300, cacheWriteTokens: 7 }),
+  ].join('');
+
+  test('shows only the counts, as usage counts them, and says on stderr what it left out, exiting 1', async () => {
+    const path = join(scratch, 'usage-values.ndjson');
+    await writeFile(path, log);
+    const json = await runCli(['summary', '--json', path]);
+    const sessions = (JSON.parse(json.stdout) as { sessions: { sessionId: string; usage: unknown }[] })
+      .sessions;
+    expect(sessions.map((s) => [s.sessionId, s.usage])).toEqual([
+      ['whole', { inputTokens: 10, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0 }],
+      ['broken', { cacheWriteTokens: 7 }],
+    ]);
+    const said = [
+      'usage.inputTokens -100 is negative, not a number of tokens',
+      'usage.outputTokens 2.5 is not a whole number of tokens',
+      'usage.cacheReadTokens 1e+300 is more tokens than can be counted exactly',
+    ].map((why) => `cursor-stream: ${path}: session broken: ${why}; left out\n`);
+    expect([json.code, json.stderr]).toEqual([1, said.join('')]);
+    const table = await runCli(['summary', path]);
+    expect([table.code, table.stderr]).toEqual([1, said.join('')]);
+    expect(table.stdout).toContain('tokens 7 cache write');
+    expect(table.stdout).not.toContain('-100');
+    // What it cost reads the same in usage.
+    const usage = await runCli(['usage', '--json', path]);
+    expect(JSON.parse(usage.stdout).totals).toMatchObject({
+      inputTokens: 10,
+      outputTokens: 2,
+      cacheCreationTokens: 7,
+    });
+  });
+});

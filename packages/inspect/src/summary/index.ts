@@ -13,12 +13,15 @@ export {
   invalidLineCount,
   joinInvalidLines,
   MAX_INVALID_LINES_LISTED,
+  MAX_USAGE_LEFT_OUT_LISTED,
   type SummaryInvalidLineJson,
   type SummaryJson,
   type SummarySessionJson,
   type SummaryToolCallJson,
   sessionJson,
   sessionJsonBlock,
+  type UsageLeftOut,
+  usageLeftOut,
 } from './summary-json.ts';
 export {
   formatSummaryText,

@@ -1,10 +1,11 @@
 /** The `summary --json` document: its shape is part of the CLI's contract (see the README). */
 
-import type {
-  CanonicalEvent,
-  SessionSummary,
-  TextOmission,
-  ToolCallSummary,
+import {
+  type CanonicalEvent,
+  checkUsage,
+  type SessionSummary,
+  type TextOmission,
+  type ToolCallSummary,
 } from '@cursor-stream/core/normalize';
 import type { BoundedSession } from '@cursor-stream/core/sessions';
 import type { ForeignLogsFields } from '../foreign-logs/index.ts';
@@ -46,6 +47,7 @@ export interface SummarySessionJson {
   toolCallsOmitted: number;
   counts: SessionSummary['counts'];
   durationMs: number | null;
+  /** The token counts the log reports that are counts (whole, from 0 to 2^53 - 1); see {@link usageLeftOut}. */
   usage: SessionSummary['usage'];
 }
 
@@ -119,7 +121,55 @@ function sessionFields(bounded: BoundedSession, fallbackDialect: string | null):
     toolCallsOmitted: bounded.toolCallsOmitted,
     counts: session.counts,
     durationMs: session.durationMs,
-    usage: session.usage,
+    usage: countedUsage(session.usage),
+  };
+}
+
+/**
+ * The usage as `usage`, `report` and `export` count it: a count no sum can take (negative, fractional, past 2^53) is
+ * left out, so that what a session cost reads the same in each; {@link usageLeftOut} says what was.
+ */
+function countedUsage(usage: SessionSummary['usage']): SessionSummary['usage'] {
+  const checked = checkUsage(usage);
+  return checked.problems.length === 0 ? usage : checked.usage;
+}
+
+/** Token counts of a session left out of its `usage`, at most this many listed by a summary; the rest counted. */
+export const MAX_USAGE_LEFT_OUT_LISTED = 100;
+
+/** What a summary left out of its sessions' usage: a sentence per count, the first ones listed, the rest counted. */
+export interface UsageLeftOut {
+  /** `session 1f2e…: usage.inputTokens -100 is negative, not a number of tokens`. */
+  listed: string[];
+  omitted: number;
+}
+
+/**
+ * Collects what the sessions' `usage` left out, as they end (see {@link sessionJson}), and joins what other parts of
+ * a log left out (its ranges read on other threads), in order: the first {@link MAX_USAGE_LEFT_OUT_LISTED} listed.
+ */
+export function usageLeftOut() {
+  const listed: string[] = [];
+  let omitted = 0;
+  const take = (message: string) => {
+    if (listed.length < MAX_USAGE_LEFT_OUT_LISTED) listed.push(message);
+    else omitted++;
+  };
+  return {
+    /** Notes what the session's usage left out, if anything. */
+    add(bounded: BoundedSession): void {
+      const { problems } = checkUsage(bounded.summary.usage);
+      if (problems.length === 0) return;
+      const session =
+        bounded.summary.sessionId === null ? 'a session' : `session ${bounded.summary.sessionId}`;
+      for (const problem of problems) take(`${session}: ${problem}`);
+    },
+    /** Adds what a later part left out. */
+    join(part: UsageLeftOut): void {
+      for (const message of part.listed) take(message);
+      omitted += part.omitted;
+    },
+    json: (): UsageLeftOut => ({ listed: [...listed], omitted }),
   };
 }
 

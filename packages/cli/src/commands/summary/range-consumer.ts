@@ -4,9 +4,12 @@ import type { CanonicalEvent } from '@cursor-stream/core/normalize';
 import { type BoundedSession, createBoundedSessions } from '@cursor-stream/core/sessions';
 import {
   createInvalidLineList,
+  type InvalidLinesJson,
   sessionJson,
   sessionJsonBlock,
   sessionTextBlock,
+  type UsageLeftOut,
+  usageLeftOut,
 } from '@cursor-stream/inspect/summary';
 import { createPalette } from '@cursor-stream/inspect/terminal';
 import { type CreateConsumerFactory, createSkip, type RangeConsumer } from '@cursor-stream/node/ranges';
@@ -21,14 +24,18 @@ export interface SummaryRangeSetup {
   readonly dialect: string | undefined;
 }
 
+/** What a range's run gives besides its blocks: its invalid lines, and what its sessions' usage left out. */
+export type SummaryRangeResult = InvalidLinesJson & { readonly usageLeftOut: UsageLeftOut };
+
 /**
  * Each session's block, as the chosen form prints it, is an item; the main thread adds what separates blocks. A
  * session reports the dialect that read it, as on one thread. The result is the range's
- * invalid lines, listed up to the bound.
+ * invalid lines, listed up to the bound, and what its sessions' usage left out.
  */
 export function summaryConsumer(setup: SummaryRangeSetup, skip: number): RangeConsumer {
   const palette = createPalette(setup.color);
   const invalidLines = createInvalidLineList();
+  const leftOut = usageLeftOut();
   const finished: BoundedSession[] = [];
   const sessions = createBoundedSessions(
     { ...(setup.dialect === undefined ? {} : { dialect: setup.dialect }), textDigest: createNodeTextDigest },
@@ -41,6 +48,7 @@ export function summaryConsumer(setup: SummaryRangeSetup, skip: number): RangeCo
   function render(): void {
     for (const session of finished.splice(0)) {
       if (!skipped.take()) continue;
+      leftOut.add(session);
       const json = sessionJson(session, dialect);
       const block = setup.json ? sessionJsonBlock(json) : sessionTextBlock(json, palette);
       items.push(block);
@@ -68,7 +76,7 @@ export function summaryConsumer(setup: SummaryRangeSetup, skip: number): RangeCo
       bytes = 0;
       return taken;
     },
-    result: () => invalidLines.json(),
+    result: (): SummaryRangeResult => ({ ...invalidLines.json(), usageLeftOut: leftOut.json() }),
   };
 }
 

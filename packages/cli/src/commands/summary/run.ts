@@ -5,18 +5,21 @@
  */
 
 import { type BoundedSession, createBoundedSessions } from '@cursor-stream/core/sessions';
-import { jsonPath } from '@cursor-stream/core/text';
+import { escapeControls, jsonPath, plural } from '@cursor-stream/core/text';
 import { foreignLogsFields } from '@cursor-stream/inspect/foreign-logs';
 import {
   createInvalidLineList,
   createInvalidLinesJoin,
   createSummaryJsonWriter,
   type InvalidLinesJson,
+  MAX_USAGE_LEFT_OUT_LISTED,
   type SummaryFooter,
   sessionJson,
   sessionJsonBlock,
   sessionTextBlock,
   summaryFooterLine,
+  type UsageLeftOut,
+  usageLeftOut,
 } from '@cursor-stream/inspect/summary';
 import { createPalette, type Palette, shouldUseColor } from '@cursor-stream/inspect/terminal';
 import {
@@ -31,6 +34,7 @@ import { readInRanges } from '@cursor-stream/node/ranges';
 // The digest alone, without the rest of the package (child processes), which a command's start-up need not load.
 import { createNodeTextDigest } from '@cursor-stream/node/text-digest';
 import { commandModuleUrl } from '../../command-modules.ts';
+import { type CliError, cliError } from '../../io/cli-error.ts';
 import {
   type CliIo,
   jobsFor,
@@ -42,7 +46,7 @@ import {
 } from '../../io/cli-io.ts';
 import { EXIT_USAGE_OR_IO, type ExitCode } from '../../io/exit-codes.ts';
 import type { InputOptions } from '../../io/options.ts';
-import type { SummaryRangeSetup } from './range-consumer.ts';
+import type { SummaryRangeResult, SummaryRangeSetup } from './range-consumer.ts';
 
 /** Options of `summary`. */
 export interface SummaryOptions extends InputOptions {
@@ -130,10 +134,14 @@ function summarySink(options: SummaryOptions, io: CliIo): SummarySink {
   };
 }
 
-/** What reading one log came to: its stats, and its invalid lines as the summary lists them. */
+/**
+ * What reading one log came to: its stats, its invalid lines as the summary lists them, and the token counts its
+ * sessions' usage left out.
+ */
 interface SummarizedLog {
   readonly stats: LogStats;
   readonly invalidLines: InvalidLinesJson;
+  readonly usageLeftOut: UsageLeftOut;
 }
 
 /** A log to read, as `summary` names it. */
@@ -153,6 +161,7 @@ async function summarizeHere(
   sink: SummarySink,
 ): Promise<LogResult<SummarizedLog>> {
   const invalidLines = createInvalidLineList(file);
+  const leftOut = usageLeftOut();
   const finished: BoundedSession[] = [];
   const sessions = createBoundedSessions(
     {
@@ -165,6 +174,7 @@ async function summarizeHere(
   let dialect: string | null = null;
   async function flush(): Promise<void> {
     for (const session of finished.splice(0)) {
+      leftOut.add(session);
       const json = sessionJson(session, dialect, file);
       await sink.block(options.json ? sessionJsonBlock(json) : sessionTextBlock(json, sink.palette));
     }
@@ -193,7 +203,8 @@ async function summarizeHere(
   sessions.end();
   await flush();
   if (!result.ok) return result;
-  return { ok: true, value: { stats: result.value, invalidLines: invalidLines.json() } };
+  const value = { stats: result.value, invalidLines: invalidLines.json(), usageLeftOut: leftOut.json() };
+  return { ok: true, value };
 }
 
 /** Reads a large file in ranges on worker threads, writing the sessions in order; `null` when it is not split. */
@@ -204,6 +215,7 @@ async function summarizeInRanges(
   sink: SummarySink,
 ): Promise<LogResult<SummarizedLog> | null> {
   const invalidLines = createInvalidLinesJoin();
+  const leftOut = usageLeftOut();
   const setup: SummaryRangeSetup = {
     json: options.json,
     color: sink.color,
@@ -221,11 +233,40 @@ async function summarizeInRanges(
       await sink.flush();
     },
     result(part) {
-      invalidLines.add(part as InvalidLinesJson);
+      const range = part as SummaryRangeResult;
+      invalidLines.add(range);
+      leftOut.join(range.usageLeftOut);
     },
   });
   if (read === null || !read.ok) return read;
-  return { ok: true, value: { stats: read.value.stats, invalidLines: invalidLines.json() } };
+  const value = { stats: read.value.stats, invalidLines: invalidLines.json(), usageLeftOut: leftOut.json() };
+  return { ok: true, value };
+}
+
+/**
+ * The token counts the sessions' usage left out (see `usageLeftOut`), said as `usage` says them: one located line on
+ * stderr each, after the output, and exit code 1. Bounded over all the logs read: past the first hundred, counted.
+ */
+function createUsageNotes() {
+  const listed: CliError[] = [];
+  let omitted = 0;
+  return {
+    add(path: string, leftOut: UsageLeftOut): void {
+      for (const message of leftOut.listed) {
+        if (listed.length < MAX_USAGE_LEFT_OUT_LISTED)
+          listed.push(cliError('invalid-value', `${escapeControls(message)}; left out`, path));
+        else omitted += 1;
+      }
+      omitted += leftOut.omitted;
+    },
+    errors(): CliError[] {
+      if (omitted === 0) return listed;
+      return [
+        ...listed,
+        cliError('invalid-value', `${plural(omitted, 'more token count')} left out, not listed`),
+      ];
+    },
+  };
 }
 
 /** What `summary` makes of invalid lines, said when they make it exit 1. */
@@ -235,7 +276,8 @@ const SUMMARY_INVALID_LINES = 'listed in the summary (cursor-stream validate say
  * Runs `summary` on logs and directories of logs, one after the other. One log alone is summarized as it always was
  * (and a large file read in ranges on `--jobs` threads); with more, each session and invalid line names its log.
  *
- * @returns 0, 1 when a log had invalid lines or was another agent's, 2 when an argument could not be read.
+ * @returns 0, 1 when a log had invalid lines, a token count no sum can take or was another agent's, 2 when an argument
+ * could not be read.
  */
 export async function runSummary(
   paths: readonly string[],
@@ -248,6 +290,7 @@ export async function runSummary(
   const several = entries.length > 1;
   const sink = summarySink(options, io);
   const invalidLines = createInvalidLinesJoin();
+  const usageNotes = createUsageNotes();
   let lines = 0;
   let bytes = 0;
   const outcome = await readEachLog(entries, async (path, regularFile) => {
@@ -258,6 +301,7 @@ export async function runSummary(
     if (!result.ok) return result;
     const { stats } = result.value;
     invalidLines.add(result.value.invalidLines);
+    usageNotes.add(path, result.value.usageLeftOut);
     lines += stats.lines;
     bytes += stats.bytes;
     return { ok: true, value: stats };
@@ -270,5 +314,6 @@ export async function runSummary(
     const counted = several ? { ...footer, files: outcome.files } : footer;
     await sink.end({ ...counted, ...foreignLogsFields(outcome.inputProblems) });
   }
-  return logsExitCode(io, { ...outcome, countedElsewhere: leftOut }, SUMMARY_INVALID_LINES);
+  const inputProblems = [...outcome.inputProblems, ...usageNotes.errors()];
+  return logsExitCode(io, { ...outcome, inputProblems, countedElsewhere: leftOut }, SUMMARY_INVALID_LINES);
 }
