@@ -56,6 +56,16 @@ describe('createTranscript', () => {
     );
   });
 
+  test("shows a finish's token counts only where they are counts", () => {
+    const finish = (usage: Record<string, number>): CanonicalEvent[] => [
+      { type: 'stream-start', sessionId: 's1' },
+      { type: 'finish', finishReason: 'stop', isError: false, pendingToolCallIds: [], usage },
+    ];
+    expect(render(finish({ inputTokens: 12, outputTokens: 3 }))).toContain('✓ done · tokens 12 in, 3 out\n');
+    expect(render(finish({ inputTokens: -100, outputTokens: 3 }))).toContain('✓ done · tokens 3 out\n');
+    expect(render(finish({ inputTokens: -100, outputTokens: 2.5 }))).toContain('✓ done\n');
+  });
+
   test('is plain text without a palette and colored with one', () => {
     expect(render(session)).not.toContain('\u001b[');
     expect(render(session, true)).toContain('\u001b[32m✓\u001b[39m');

@@ -13,6 +13,7 @@ import {
   type ToolResultEvent,
   unreachable,
 } from '@cursor-stream/core/events';
+import { checkUsage } from '@cursor-stream/core/normalize';
 import {
   escapeControls,
   escapeControlsKeepingLines,
@@ -181,10 +182,13 @@ export function createTranscript(palette: Palette, options: TranscriptOptions = 
     const [first = '', ...more] = outcome(event);
     const parts = [first];
     if (event.durationMs !== undefined) parts.push(formatDuration(event.durationMs));
-    const usage = event.usage;
-    if (usage?.inputTokens !== undefined || usage?.outputTokens !== undefined) {
-      parts.push(`tokens ${usage.inputTokens ?? 0} in, ${usage.outputTokens ?? 0} out`);
-    }
+    // The counts as every total counts them: a negative or fractional one is no number of tokens to show.
+    const usage = checkUsage(event.usage).usage;
+    const counts = [
+      usage?.inputTokens === undefined ? undefined : `${usage.inputTokens} in`,
+      usage?.outputTokens === undefined ? undefined : `${usage.outputTokens} out`,
+    ].filter((count) => count !== undefined);
+    if (counts.length > 0) parts.push(`tokens ${counts.join(', ')}`);
     if (event.pendingToolCallIds.length > 0) {
       parts.push(palette.yellow(`${plural(event.pendingToolCallIds.length, 'tool call')} never completed`));
     }
