@@ -15,8 +15,9 @@ import type {
   TextDeltaEvent,
   UserMessageEvent,
 } from '../events/index.ts';
-import { asCount, asString, assignDefined, isJsonObject } from '../json-values.ts';
+import { asString, assignDefined, isJsonObject } from '../json-values.ts';
 import { messagelessError } from '../messageless-error.ts';
+import { asDurationMs } from '../record-times.ts';
 import { typeNameOf, unknownEvent } from '../unknown-event.ts';
 import {
   type AssistantMessageForm,
@@ -164,8 +165,8 @@ export function finishEvent(
     { type: 'finish', finishReason: isError ? 'error' : 'stop', isError, pendingToolCallIds: [] },
     {
       text: asString(record.result),
-      durationMs: asCount(record.duration_ms),
-      durationApiMs: asCount(record.duration_api_ms),
+      durationMs: asDurationMs(record.duration_ms),
+      durationApiMs: asDurationMs(record.duration_api_ms),
       usage: normalizeUsage(record.usage),
       requestId: asString(record.request_id),
       loc,
