@@ -19,15 +19,6 @@ import type { CanonicalEvent } from './events/index.ts';
  */
 export const MAX_RECORD_TIME_MS = 18_446_744_073_709;
 
-/**
- * A duration in milliseconds as a log reports it, when it is one: a finite number from 0 to {@link MAX_RECORD_TIME_MS}
- * (a span no longer than the times a record may name, which 64-bit nanoseconds hold); `undefined` for anything else
- * (`-5`, `1e300`), as for a duration not reported.
- */
-export function asDurationMs(value: unknown): number | undefined {
-  return typeof value === 'number' && value >= 0 && value <= MAX_RECORD_TIME_MS ? value : undefined;
-}
-
 /** Digits of a time sent as a string: 64-bit protobuf integers have at most 20. */
 const DIGITS = /^\d{1,20}$/;
 

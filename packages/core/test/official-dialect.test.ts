@@ -97,31 +97,6 @@ describe('official tool calls', () => {
     expect(results.map((result) => result.durationMs)).toEqual([250, 7, 60, undefined]);
   });
 
-  test('a duration that is no span of time is none, for a call as for a run', () => {
-    const records = [
-      { type: 'system', subtype: 'init', session_id: 's', model: 'Auto' },
-      started({ readToolCall: { args: {} }, startedAtMs: '0' }, { call_id: 'a' }),
-      completed(
-        { readToolCall: { result: { success: {} } }, completedAtMs: '99999999999999999999' },
-        { call_id: 'a' },
-      ),
-      started({ readToolCall: { args: {} } }, { call_id: 'b' }),
-      completed({ readToolCall: { result: { success: {} } } }, { call_id: 'b', duration_ms: 1e300 }),
-      {
-        type: 'result',
-        subtype: 'success',
-        is_error: false,
-        result: '',
-        duration_ms: 1e300,
-        duration_api_ms: -1,
-      },
-    ];
-    const events = normalizeText(ndjson(records));
-    expect(ofType(events, 'tool-result').map((result) => result.durationMs)).toEqual([undefined, undefined]);
-    const [finish] = ofType(events, 'finish');
-    expect([finish?.durationMs, finish?.durationApiMs]).toEqual([undefined, undefined]);
-  });
-
   test('a completion without args still completes the call its id started', () => {
     const records = [
       started({ readToolCall: { args: { path: 'x' } } }),

@@ -15,9 +15,8 @@ import type {
   TextDeltaEvent,
   UserMessageEvent,
 } from '../events/index.ts';
-import { asString, assignDefined, isJsonObject } from '../json-values.ts';
+import { asCount, asString, assignDefined, isJsonObject } from '../json-values.ts';
 import { messagelessError } from '../messageless-error.ts';
-import { asDurationMs } from '../record-times.ts';
 import { typeNameOf, unknownEvent } from '../unknown-event.ts';
 import {
   type AssistantMessageForm,
@@ -165,8 +164,8 @@ export function finishEvent(
     { type: 'finish', finishReason: isError ? 'error' : 'stop', isError, pendingToolCallIds: [] },
     {
       text: asString(record.result),
-      durationMs: asDurationMs(record.duration_ms),
-      durationApiMs: asDurationMs(record.duration_api_ms),
+      durationMs: asCount(record.duration_ms),
+      durationApiMs: asCount(record.duration_api_ms),
       usage: normalizeUsage(record.usage),
       requestId: asString(record.request_id),
       loc,

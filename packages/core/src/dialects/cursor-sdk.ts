@@ -27,7 +27,6 @@ import type {
 import { asNumber, asObject, asString, assignDefined, isJsonObject, ownEntry } from '../json-values.ts';
 import { malformedRecord } from '../malformed-record.ts';
 import { rememberCall } from '../open-calls.ts';
-import { asDurationMs } from '../record-times.ts';
 import { reportedCount } from '../token-counts.ts';
 import { typeNameOf, unknownEvent } from '../unknown-event.ts';
 import { messageText, NO_EVENTS } from './cli-records.ts';
@@ -425,7 +424,9 @@ function runRowEvents(
     usage: usage === undefined ? undefined : toUsage(turnTokens(usage)),
     requestId: asString(row.requestId),
     durationMs:
-      startedAt !== undefined && endedAt !== undefined ? asDurationMs(endedAt - startedAt) : undefined,
+      startedAt !== undefined && endedAt !== undefined && endedAt >= startedAt
+        ? endedAt - startedAt
+        : undefined,
   });
   if (ending.length === 0) return ending;
   // A row is a whole run with no stream before it: its opening, as a lone result gets one, with the model.

@@ -1,5 +1,4 @@
 import type { ToolCallEvent, ToolName, ToolResultEvent, ToolResultStatus } from '../events/index.ts';
-import { asDurationMs } from '../record-times.ts';
 
 /** The fields of a `tool-result`, before `loc` and `sessionId`. */
 export interface ToolResultFields {
@@ -23,9 +22,7 @@ export function toolResultEvent(fields: ToolResultFields): ToolResultEvent {
     output: fields.output,
     isError: fields.status !== 'success',
   };
-  // Every dialect's call durations pass here: one that is no span of time (`1e300` ms between two stamps) is none.
-  const durationMs = asDurationMs(fields.durationMs);
-  if (durationMs !== undefined) event.durationMs = durationMs;
+  if (fields.durationMs !== undefined) event.durationMs = fields.durationMs;
   return event;
 }
 
