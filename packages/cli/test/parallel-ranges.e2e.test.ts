@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readInRanges } from '@cursor-stream/node/ranges';
 import { REPO_ROOT } from '@cursor-stream/test-kit/corpus';
+import { sessionWithUsage } from '@cursor-stream/test-kit/ndjson';
 import { runCli } from '@cursor-stream/test-kit/run-cli';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { SPLIT_BYTES_ENV } from '../src/io/cli-io.ts';
@@ -114,30 +115,7 @@ describe('a log read in ranges on worker threads', () => {
     // Sessions whose usage holds a count no sum can take, between the recordings: each range says what its sessions
     // left out, and the ranges' notes are joined in the order of the log.
     const broken = (copy: number) =>
-      [
-        {
-          type: 'system',
-          subtype: 'init',
-          apiKeySource: 'login',
-          cwd: '/w',
-          session_id: `broken-${copy}`,
-          model: 'Auto',
-          permissionMode: 'default',
-        },
-        {
-          type: 'result',
-          subtype: 'success',
-          duration_ms: 5,
-          duration_api_ms: 5,
-          is_error: false,
-          result: '',
-          session_id: `broken-${copy}`,
-          request_id: 'r',
-          usage: { inputTokens: -copy, outputTokens: 1 },
-        },
-      ]
-        .map((record) => `${JSON.stringify(record)}\n`)
-        .join('');
+      sessionWithUsage(`broken-${copy}`, { inputTokens: -copy, outputTokens: 1 });
     const once = recordings().map((text) => (text.endsWith('\n') ? text : `${text}\n`));
     const text = once.map((recording, index) => `${recording}${broken(index + 1)}`).join('');
     const path = await scratchFile('usage-left-out.ndjson', text);

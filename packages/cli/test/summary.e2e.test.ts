@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { OWN_STREAMS, REAL_CORPUS, REPO_ROOT } from '@cursor-stream/test-kit/corpus';
+import { sessionWithUsage } from '@cursor-stream/test-kit/ndjson';
 import { RECORDING, runCli } from '@cursor-stream/test-kit/run-cli';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { SPLIT_BYTES_ENV } from '../src/io/cli-io.ts';
@@ -208,34 +209,14 @@ describe('summary of inputs none of which can be read', () => {
 });
 
 describe('summary of sessions whose usage holds numbers that are no token counts', () => {
-  const session = (id: string, usage: Record<string, unknown>) =>
-    [
-      {
-        type: 'system',
-        subtype: 'init',
-        apiKeySource: 'login',
-        cwd: '/w',
-        session_id: id,
-        model: 'Auto',
-        permissionMode: 'default',
-      },
-      {
-        type: 'result',
-        subtype: 'success',
-        duration_ms: 5,
-        duration_api_ms: 5,
-        is_error: false,
-        result: '',
-        session_id: id,
-        request_id: 'r',
-        usage,
-      },
-    ]
-      .map((record) => `${JSON.stringify(record)}\n`)
-      .join('');
   const log = [
-    session('whole', { inputTokens: 10, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0 }),
-    session('broken', { inputTokens: -100, outputTokens: 2.5, cacheReadTokens: 1e300, cacheWriteTokens: 7 }),
+    sessionWithUsage('whole', { inputTokens: 10, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0 }),
+    sessionWithUsage('broken', {
+      inputTokens: -100,
+      outputTokens: 2.5,
+      cacheReadTokens: 1e300,
+      cacheWriteTokens: 7,
+    }),
   ].join('');
 
   test('shows only the counts, as usage counts them, and says on stderr what it left out, exiting 1', async () => {
