@@ -1,5 +1,5 @@
 /**
- * The values `usage` and `report` leave out of the sessions' facts, said as located input problems: one stderr line
+ * The values `usage`, `report` and `summary` leave out of the sessions' facts, said as located input problems: one stderr line
  * each (`cursor-stream: FILE: line 3: timestamp_ms 1e+300 is after 2554-07-21, ...; left out`), after the output, and
  * exit code 1. Bounded: past {@link MAX_VALUE_PROBLEMS_LISTED} lines they are counted.
  */
@@ -15,6 +15,8 @@ export const MAX_VALUE_PROBLEMS_LISTED = 100;
 /** Collects the problems of the sessions as they end. */
 export interface ValueProblemList {
   add(facts: SessionFacts): void;
+  /** Adds values a log's sessions left out, said without a line (`session ID: …`), and `omitted` more not listed. */
+  addMessages(file: string, messages: readonly string[], omitted: number): void;
   /** How many values were left out in all. */
   readonly count: number;
   /** The first of them as errors, in the order of the sessions, and a line counting the rest. */
@@ -33,17 +35,22 @@ export function withValueProblems(outcome: LogSessionsOutcome, problems: ValuePr
 export function createValueProblemList(): ValueProblemList {
   const listed: CliError[] = [];
   let omitted = 0;
+  function take(file: string, line: number | null, message: string): void {
+    if (listed.length >= MAX_VALUE_PROBLEMS_LISTED) {
+      omitted += 1;
+      return;
+    }
+    const where = line === null ? '' : `line ${line}: `;
+    listed.push(cliError('invalid-value', `${where}${escapeControls(message)}; left out`, file));
+  }
   return {
     add(facts) {
-      for (const { line, message } of facts.problems) {
-        if (listed.length >= MAX_VALUE_PROBLEMS_LISTED) {
-          omitted += 1;
-          continue;
-        }
-        const where = line === null ? '' : `line ${line}: `;
-        listed.push(cliError('invalid-value', `${where}${escapeControls(message)}; left out`, facts.file));
-      }
+      for (const { line, message } of facts.problems) take(facts.file, line, message);
       omitted += facts.problemsOmitted;
+    },
+    addMessages(file, messages, more) {
+      for (const message of messages) take(file, null, message);
+      omitted += more;
     },
     get count() {
       return listed.length + omitted;

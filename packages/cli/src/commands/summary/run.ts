@@ -5,14 +5,13 @@
  */
 
 import { type BoundedSession, createBoundedSessions } from '@cursor-stream/core/sessions';
-import { escapeControls, jsonPath, plural } from '@cursor-stream/core/text';
+import { jsonPath } from '@cursor-stream/core/text';
 import { foreignLogsFields } from '@cursor-stream/inspect/foreign-logs';
 import {
   createInvalidLineList,
   createInvalidLinesJoin,
   createSummaryJsonWriter,
   type InvalidLinesJson,
-  MAX_USAGE_LEFT_OUT_LISTED,
   type SummaryFooter,
   sessionJson,
   sessionJsonBlock,
@@ -34,7 +33,6 @@ import { readInRanges } from '@cursor-stream/node/ranges';
 // The digest alone, without the rest of the package (child processes), which a command's start-up need not load.
 import { createNodeTextDigest } from '@cursor-stream/node/text-digest';
 import { commandModuleUrl } from '../../command-modules.ts';
-import { type CliError, cliError } from '../../io/cli-error.ts';
 import {
   type CliIo,
   jobsFor,
@@ -46,6 +44,7 @@ import {
 } from '../../io/cli-io.ts';
 import { EXIT_USAGE_OR_IO, type ExitCode } from '../../io/exit-codes.ts';
 import type { InputOptions } from '../../io/options.ts';
+import { createValueProblemList } from '../../io/value-problems.ts';
 import type { SummaryRangeResult, SummaryRangeSetup } from './range-consumer.ts';
 
 /** Options of `summary`. */
@@ -243,32 +242,6 @@ async function summarizeInRanges(
   return { ok: true, value };
 }
 
-/**
- * The token counts the sessions' usage left out (see `usageLeftOut`), said as `usage` says them: one located line on
- * stderr each, after the output, and exit code 1. Bounded over all the logs read: past the first hundred, counted.
- */
-function createUsageNotes() {
-  const listed: CliError[] = [];
-  let omitted = 0;
-  return {
-    add(path: string, leftOut: UsageLeftOut): void {
-      for (const message of leftOut.listed) {
-        if (listed.length < MAX_USAGE_LEFT_OUT_LISTED)
-          listed.push(cliError('invalid-value', `${escapeControls(message)}; left out`, path));
-        else omitted += 1;
-      }
-      omitted += leftOut.omitted;
-    },
-    errors(): CliError[] {
-      if (omitted === 0) return listed;
-      return [
-        ...listed,
-        cliError('invalid-value', `${plural(omitted, 'more token count')} left out, not listed`),
-      ];
-    },
-  };
-}
-
 /** What `summary` makes of invalid lines, said when they make it exit 1. */
 const SUMMARY_INVALID_LINES = 'listed in the summary (cursor-stream validate says what is wrong with them)';
 
@@ -290,7 +263,8 @@ export async function runSummary(
   const several = entries.length > 1;
   const sink = summarySink(options, io);
   const invalidLines = createInvalidLinesJoin();
-  const usageNotes = createUsageNotes();
+  // Token counts the sessions' usage left out, said as `usage` says the values it leaves out.
+  const usageNotes = createValueProblemList();
   let lines = 0;
   let bytes = 0;
   const outcome = await readEachLog(entries, async (path, regularFile) => {
@@ -301,7 +275,8 @@ export async function runSummary(
     if (!result.ok) return result;
     const { stats } = result.value;
     invalidLines.add(result.value.invalidLines);
-    usageNotes.add(path, result.value.usageLeftOut);
+    const { listed, omitted } = result.value.usageLeftOut;
+    usageNotes.addMessages(path, listed, omitted);
     lines += stats.lines;
     bytes += stats.bytes;
     return { ok: true, value: stats };
