@@ -7,8 +7,12 @@
 
 const NO_BYTES = new Uint8Array(0);
 
-/** The first buffer's size: a line held at all spans a read chunk, so it is rarely shorter. */
-const FIRST_CAPACITY = 64 * 1024;
+/**
+ * The least size of a first buffer. Not a read chunk's size: short pieces are held too (the unterminated last line of a
+ * small log, or of a string a dialect reads again as records), and zeroing a chunk-sized buffer for each of them
+ * cost more than reading the log did.
+ */
+const FIRST_CAPACITY = 1024;
 
 /**
  * A buffer larger than this is let go once its line is taken, so that one huge line does not keep its memory for the

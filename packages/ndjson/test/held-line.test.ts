@@ -36,4 +36,16 @@ describe('createHeldLine', () => {
     held.append(new Uint8Array([4]));
     expect(held.take(new Uint8Array(0)).buffer).not.toBe(large.buffer);
   });
+
+  it('holds a short piece in a short buffer, and grows it by doubling', () => {
+    // The unterminated end of each small log is held: a buffer the size of a read chunk for each cost more than the log.
+    const held = createHeldLine();
+    held.append(new Uint8Array(10));
+    const short = held.take(new Uint8Array(1));
+    expect(short.buffer.byteLength).toBeLessThanOrEqual(1024);
+    for (let piece = 0; piece < 10; piece++) held.append(new Uint8Array(1000));
+    const grown = held.take(new Uint8Array(0));
+    expect(grown.length).toBe(10_000);
+    expect(grown.buffer.byteLength).toBeLessThan(2 * 10_000);
+  });
 });
