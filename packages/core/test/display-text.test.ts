@@ -83,6 +83,8 @@ describe('formatDuration', () => {
     [5234, '5.2 s'],
     [184_000, '3 min 04 s'],
     [3_720_000, '1 h 02 min'],
+    [18_446_744_073_709, '5124095 h 35 min'],
+    [1e300, '1e+300 ms, past any time'],
   ])('%d ms reads as %s', (ms, text) => {
     expect(formatDuration(ms)).toBe(text);
   });

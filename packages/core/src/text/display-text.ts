@@ -3,6 +3,8 @@
  * in words. Shared by every view (the terminal's, the pages', the tools' headlines) so that each shows a value alike.
  */
 
+import { MAX_RECORD_TIME_MS } from '../record-times.ts';
+
 // C0 controls, DEL and C1 controls, the Unicode line and paragraph separators, and the bidirectional formatting
 // characters (marks, embeddings, overrides, isolates): anything that would break a one-line message, move the
 // terminal cursor, or make a file name or a message read in another order than it is stored.
@@ -127,8 +129,13 @@ export function truncateMiddle(text: string, max: number): string {
   return `${budget - tail === 0 ? '' : head}…${text.slice(startOfLast(text, tail))}`;
 }
 
-/** A duration for a person: `850 ms`, `5.2 s`, `3 min 04 s`, `1 h 02 min`. */
+/**
+ * A duration for a person: `850 ms`, `5.2 s`, `3 min 04 s`, `1 h 02 min`. One that would end past the last time a
+ * record may name is no time a run took (a log's `duration_ms` of `1e300` would read `2.7e+293 h`): it is said as
+ * written, `1e+300 ms, past any time`, as the exports name it.
+ */
 export function formatDuration(ms: number): string {
+  if (ms > MAX_RECORD_TIME_MS) return `${ms} ms, past any time`;
   if (ms < 1000) return `${Math.round(ms)} ms`;
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
   const seconds = Math.round(ms / 1000);
