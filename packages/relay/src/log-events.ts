@@ -74,10 +74,12 @@ export function createLogEventReader(): LogEventReader {
   const assign = createEventIdAssigner();
   let count = 0;
   let sessionId: string | undefined;
+  let finished = false;
 
   const wrap = (events: readonly CanonicalEvent[]): RunEvent[] =>
     events.map((event) => {
       sessionId ??= event.sessionId;
+      if (event.type === 'finish') finished = true;
       const id = assign(event);
       return { seq: count++, id, idText: formatEventId(id), event, json: stringifyEvent(event) };
     });
@@ -102,15 +104,17 @@ export function createLogEventReader(): LogEventReader {
         if (finish?.type === 'finish') last[at] = { ...finish, isError: true };
         return wrap([...last.slice(0, at), error, ...last.slice(at)]);
       }
-      if (count === 0 && last.length === 0) {
-        // Nothing was logged (the agent could not start): the run still ends with its reason and a finish.
+      if (!finished && !last.some((event) => event.type === 'finish')) {
+        // Nothing the log held ended a session (the agent could not start, or wrote lines that are no records): the
+        // run still ends with its reason and a finish, after whatever it did write.
         const finish: CanonicalEvent = {
           type: 'finish',
           finishReason: 'incomplete',
           isError: true,
           pendingToolCallIds: [],
+          ...located,
         };
-        return wrap([error, finish]);
+        return wrap([...last, error, finish]);
       }
       return wrap(last);
     },

@@ -88,4 +88,19 @@ describe("a run's log read into events", () => {
       ['0:1', 'finish'],
     ]);
   });
+
+  test('a failed run whose log holds no record still ends with its reason and a finish, after its lines', () => {
+    const failure = { code: 'exit-nonzero', message: 'panic: runtime error: index out of range' };
+    const events = readAll([new TextEncoder().encode('panic: runtime error: index out of range\n')], failure);
+    expect(events.map(({ event }) => event.type)).toEqual(['invalid-line', 'error', 'finish']);
+    expect(events[1]?.event).toMatchObject({ type: 'error', ...failure });
+    expect(events[2]?.event).toMatchObject({ type: 'finish', finishReason: 'incomplete', isError: true });
+  });
+
+  test('a failed run whose log ended its session says nothing more: the log said how it ended', () => {
+    const whole = readAll([recording], null);
+    const failed = readAll([recording], { code: 'exit-nonzero', message: 'exit 1' });
+    expect(whole.at(-1)?.event.type).toBe('finish');
+    expect(failed).toEqual(whole);
+  });
 });
