@@ -3,8 +3,6 @@
  * in words. Shared by every view (the terminal's, the pages', the tools' headlines) so that each shows a value alike.
  */
 
-import { MAX_RECORD_TIME_MS } from '../record-times.ts';
-
 // C0 controls, DEL and C1 controls, the Unicode line and paragraph separators, and the bidirectional formatting
 // characters (marks, embeddings, overrides, isolates): anything that would break a one-line message, move the
 // terminal cursor, or make a file name or a message read in another order than it is stored.
@@ -129,13 +127,16 @@ export function truncateMiddle(text: string, max: number): string {
   return `${budget - tail === 0 ? '' : head}…${text.slice(startOfLast(text, tail))}`;
 }
 
+/** The longest span a JavaScript `Date` holds, from its earliest time to its latest (ECMAScript's time values). */
+const LONGEST_DATE_SPAN_MS = 2 * 8.64e15;
+
 /**
- * A duration for a person: `850 ms`, `5.2 s`, `3 min 04 s`, `1 h 02 min`. One that would end past the last time a
- * record may name is no time a run took (a log's `duration_ms` of `1e300` would read `2.7e+293 h`): it is said as
- * written, `1e+300 ms, past any time`, as the exports name it.
+ * A duration for a person: `850 ms`, `5.2 s`, `3 min 04 s`, `1 h 02 min`. One longer than any span of dates is no
+ * time a run took (a log's `duration_ms` of `1e300` would read `2.7e+293 h`): it is said as written,
+ * `1e+300 ms, past any time`, as the exports name it.
  */
 export function formatDuration(ms: number): string {
-  if (ms > MAX_RECORD_TIME_MS) return `${ms} ms, past any time`;
+  if (ms > LONGEST_DATE_SPAN_MS) return `${ms} ms, past any time`;
   if (ms < 1000) return `${Math.round(ms)} ms`;
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
   const seconds = Math.round(ms / 1000);
