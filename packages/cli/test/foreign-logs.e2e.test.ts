@@ -131,6 +131,64 @@ describe("another agent's record that starts in the first 64 KiB and ends past t
   });
 });
 
+describe("another agent's log after lines that are no records (a log captured with 2>&1)", () => {
+  /** `bytes` of a package manager's warnings, one per line, then the log at `log`. */
+  async function afterNoise(
+    name: string,
+    bytes: number,
+    log: string,
+  ): Promise<{ path: string; line: number }> {
+    const warning = 'npm WARN deprecated inflight@1.0.6: This module is not supported, and leaks memory.\n';
+    const noise = warning.repeat(Math.ceil(bytes / warning.length));
+    const path = join(scratch, name);
+    await writeFile(path, `${noise}${await readFile(join(REPO_ROOT, log), 'utf8')}`);
+    return { path, line: noise.split('\n').length };
+  }
+
+  test('is left out whole when its first record is within 256 KiB, by usage, summary and census', async () => {
+    const { path, line } = await afterNoise(
+      'noise-claude.ndjson',
+      75_000,
+      'corpus/foreign/claude-code-stream-json.ndjson',
+    );
+    const said = `cursor-stream: ${path}: line ${line}: this looks like a Claude Code stream-json log, not cursor-agent; left out\n`;
+    const [usage, summary, census] = await Promise.all([
+      runCli(['usage', '--json', path]),
+      runCli(['summary', '--json', path]),
+      runCli(['census', '--json', path]),
+    ]);
+    expect([usage.code, usage.stderr]).toEqual([1, said]);
+    expect(JSON.parse(usage.stdout).totals.sessionCount).toBe(0);
+    expect([summary.code, summary.stderr]).toEqual([1, said]);
+    expect(JSON.parse(summary.stdout).sessions).toEqual([]);
+    expect(JSON.parse(census.stdout)).toMatchObject({ records: 0, rows: [] });
+  });
+
+  test('is read and named when more lines than that come first, as a log that mixes theirs in', async () => {
+    const { path, line } = await afterNoise(
+      'long-noise-claude.ndjson',
+      300_000,
+      'corpus/foreign/claude-code-stream-json.ndjson',
+    );
+    const summary = await runCli(['summary', '--json', path]);
+    expect(summary.stderr).toContain(
+      `line ${line}: this looks like a Claude Code stream-json log, not cursor-agent\n`,
+    );
+    expect(summary.stderr).not.toContain('left out');
+  });
+
+  test('a Cursor log after the same lines is counted as it is alone', async () => {
+    const log = 'corpus/official/docs-example-zh.ndjson';
+    const { path } = await afterNoise('noise-cursor.ndjson', 75_000, log);
+    const [alone, after] = await Promise.all([
+      runCli(['usage', '--json', join(REPO_ROOT, log)]),
+      runCli(['usage', '--json', path]),
+    ]);
+    expect(after.stderr).toMatch(/invalid lines?/);
+    expect(JSON.parse(after.stdout).totals).toEqual(JSON.parse(alone.stdout).totals);
+  });
+});
+
 describe('a real Claude Code log among Cursor logs', () => {
   const claude = join(REPO_ROOT, 'corpus/captures/foreign/harness-cli-normalizer__claude-code.ndjson');
   const cursor = join(REPO_ROOT, 'corpus/official/parallel-tools-out-of-order.ndjson');

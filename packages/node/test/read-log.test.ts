@@ -5,7 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { type CanonicalEvent, createNormalizer } from '@cursor-stream/core';
-import { expandLogPaths, readEachLog, readLog, visitLogSessions } from '@cursor-stream/node/logs';
+import {
+  expandLogPaths,
+  FOREIGN_LOG_LEAD_BYTES,
+  readEachLog,
+  readLog,
+  visitLogSessions,
+} from '@cursor-stream/node/logs';
 import { DOCS_EXAMPLE } from '@cursor-stream/test-kit/corpus';
 import { afterAll, describe, expect, test } from 'vitest';
 
@@ -89,6 +95,26 @@ describe('readLog', () => {
     // What the normalizer was fed before the log was known to be theirs: the first read, not the megabyte.
     expect(recordsRead).toBeGreaterThan(0);
     expect(recordsRead).toBeLessThan(count / 4);
+  });
+
+  test('holds back the lines before the first record no longer than the lead the window allows', async () => {
+    // A megabyte of lines that are no records: their events wait for a record, but only through the lead, so that
+    // what is held stays bounded whatever a log starts with.
+    const path = join(scratch, 'noise-only.ndjson');
+    const warning = 'npm WARN deprecated inflight@1.0.6: This module is not supported, and leaks memory.\n';
+    writeFileSync(path, warning.repeat(Math.ceil((1 << 20) / warning.length)));
+    const batches: CanonicalEvent[][] = [];
+    const result = await readLog(path, {
+      foreignLogs: 'leave-out',
+      onEvents: (batch) => void batches.push([...batch]),
+    });
+    if (!result.ok) throw new Error(result.error.message);
+    const firstHeld = batches[0] ?? [];
+    const lastHeldOffset = firstHeld.at(-1)?.loc?.offset ?? 0;
+    expect(lastHeldOffset).toBeGreaterThanOrEqual(FOREIGN_LOG_LEAD_BYTES - 64 * 1024);
+    expect(lastHeldOffset).toBeLessThan(FOREIGN_LOG_LEAD_BYTES + 64 * 1024);
+    expect(batches.flat()).toHaveLength(result.value.lines);
+    expect(result.value.leftOut).toBe(false);
   });
 
   test('says why a log cannot be read, as a value with a code and the path', async () => {

@@ -7,6 +7,13 @@
 export { READ_CHUNK_BYTES } from './chunk-size.ts';
 export { decompressedChunks, hasGzipExtension } from './decompress.ts';
 export { followFile } from './follow-file.ts';
+export {
+  createForeignLogWindow,
+  FOREIGN_LOG_LEAD_BYTES,
+  FOREIGN_LOG_WINDOW_BYTES,
+  type ForeignLogWindow,
+  isForeignFromStart,
+} from './foreign-log-window.ts';
 export type { GzipTrailingProblem } from './gunzip-members.ts';
 export { createLineCounter, type LineCounter } from './line-counter.ts';
 export { ioError, type LogError, type LogErrorCode, type LogResult, logError } from './log-error.ts';
@@ -23,9 +30,7 @@ export { isStandardOutput, type LogSource, type OpenLogOptions, openLog } from '
 export type { Progress } from './progress.ts';
 export { type LogReadFacts, type LogsReadOutcome, readEachLog } from './read-each-log.ts';
 export {
-  FOREIGN_LOG_WINDOW_BYTES,
   foreignProblem,
-  isForeignFromStart,
   type LogStats,
   type ReadingOptions,
   type ReadLogOptions,

@@ -15,6 +15,7 @@ import {
 import type { Redactor } from '@cursor-stream/core/redact';
 import type { NdjsonRecord } from '@cursor-stream/ndjson';
 import { decompressedChunks, hasGzipExtension } from './decompress.ts';
+import { createForeignLogWindow, FOREIGN_LOG_WINDOW_BYTES } from './foreign-log-window.ts';
 import type { GzipTrailingProblem } from './gunzip-members.ts';
 import { createLineCounter } from './line-counter.ts';
 import { ioError, type LogError, type LogResult, logError } from './log-error.ts';
@@ -30,8 +31,8 @@ export interface ReadingOptions {
   /** The largest record held in memory; larger ones are reported as `oversize` and skipped. */
   readonly maxRecordBytes?: number | undefined;
   /**
-   * What to do with another agent's log (one with a record only that agent writes within its first
-   * {@link FOREIGN_LOG_WINDOW_BYTES}): `read` it like any log, its problem named (the default: what `validate` and
+   * What to do with another agent's log (one with a record only that agent writes within
+   * {@link FOREIGN_LOG_WINDOW_BYTES} of its first record): `read` it like any log, its problem named (the default: what `validate` and
    * `census` show), or `leave-out` its events, so that no session, token, row or line of it is taken for Cursor's.
    */
   readonly foreignLogs?: 'read' | 'leave-out' | undefined;
@@ -41,14 +42,6 @@ export interface ReadingOptions {
    */
   readonly redactor?: Redactor | undefined;
 }
-
-/**
- * How far into a log another agent's record makes the whole log theirs. Their logs show it in their first records
- * (Claude Code's `system/init` names its version, Codex and Gemini CLI start with types of their own); the events of
- * this much input are held back until it is known, which bounds what is held. A record of theirs further on is a log
- * that mixes theirs in: it is read, and named.
- */
-export const FOREIGN_LOG_WINDOW_BYTES = 64 * 1024;
 
 /** Standard input as a log reader takes it: bytes or text, and whether it is a terminal (then nothing is piped). */
 export type StandardInput = AsyncIterable<Uint8Array | string> & { readonly isTTY?: boolean | undefined };
@@ -123,11 +116,6 @@ export function foreignProblem(foreign: ForeignLog, path: string, leftOut = fals
     ...logError('foreign-format', leftOut ? `${what}; left out` : what, path),
     line: foreign.loc.line,
   };
-}
-
-/** Whether a log found to be another agent's is theirs from its start, as {@link FOREIGN_LOG_WINDOW_BYTES} says. */
-export function isForeignFromStart(foreign: ForeignLog | undefined | null): boolean {
-  return foreign !== undefined && foreign !== null && foreign.loc.offset < FOREIGN_LOG_WINDOW_BYTES;
 }
 
 function normalizerOptions(options: ReadLogOptions): NormalizerOptions {
@@ -285,19 +273,21 @@ async function readSource(
   const noteChunk = watchLineLengths();
   // Leaving another agent's log out: its first window's events wait until it is known whose the log is.
   let held: CanonicalEvent[] | null = options.foreignLogs === 'leave-out' ? [] : null;
+  let window = createForeignLogWindow();
   let leftOut = false;
   // Not async: a chunk whose events no one awaits costs no promise.
   function pass(events: readonly CanonicalEvent[], atEnd: boolean): void | Promise<void> {
     if (leftOut) return;
     if (held !== null) {
       held.push(...events);
-      if (isForeignFromStart(normalizer.foreign)) {
+      window.observe(events);
+      if (window.fromStart(normalizer.foreign)) {
         leftOut = true;
         held = null;
         return;
       }
       // Not before every record that starts in the window has been read: one that ends past it may be theirs.
-      if (!atEnd && counter.bytes - normalizer.bufferedBytes < FOREIGN_LOG_WINDOW_BYTES) return;
+      if (!atEnd && !window.passed(counter.bytes - normalizer.bufferedBytes)) return;
       const waiting = held;
       held = null;
       return deliver(waiting);
@@ -324,6 +314,7 @@ async function readSource(
         normalizer = createNormalizer(normalizerOptions(options));
         counter = createLineCounter();
         held = options.foreignLogs === 'leave-out' ? [] : null;
+        window = createForeignLogWindow();
         leftOut = false;
         dialect = undefined;
       }

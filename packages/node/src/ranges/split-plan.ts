@@ -9,10 +9,9 @@ import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { createNormalizer } from '@cursor-stream/core/normalize';
 import { DOCUMENT_SNIFF_BYTES, startsLikeJsonDocument } from '@cursor-stream/ndjson';
 import {
+  createForeignLogWindow,
   createTextSniffer,
-  FOREIGN_LOG_WINDOW_BYTES,
   hasGzipExtension,
-  isForeignFromStart,
   isStandardOutput,
   SNIFF_PREFIX_BYTES,
   startsLikeGzip,
@@ -100,15 +99,16 @@ function detectDialect(fd: number, options: SplitOptions): string | undefined {
   const normalizer = createNormalizer(
     options.maxRecordBytes === undefined ? {} : { maxRecordBytes: options.maxRecordBytes },
   );
+  const window = createForeignLogWindow();
   for (let position = 0; position < DIALECT_DETECTION_BYTES; position += READ_BYTES) {
     const chunk = readAt(fd, position, READ_BYTES);
     if (chunk.length === 0) return undefined;
-    normalizer.feed(chunk);
+    window.observe(normalizer.feed(chunk));
     // The same first window the one-thread reading decides on: whether the log is another agent's, known once every
     // record that starts in it has been read.
     const atEnd = chunk.length < READ_BYTES;
-    if (!atEnd && position + chunk.length - normalizer.bufferedBytes < FOREIGN_LOG_WINDOW_BYTES) continue;
-    if (isForeignFromStart(normalizer.foreign)) return undefined;
+    if (!atEnd && !window.passed(position + chunk.length - normalizer.bufferedBytes)) continue;
+    if (window.fromStart(normalizer.foreign)) return undefined;
     if (options.dialect !== 'auto') return options.dialect;
     if (normalizer.dialect !== undefined) return normalizer.dialect;
   }
