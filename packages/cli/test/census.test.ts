@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { type JsonObject, officialDialect } from '@cursor-stream/core';
 import {
   type CensusJson,
+  censusDriftSummary,
   censusFoundDrift,
   censusPointer,
   formatCensusText,
@@ -110,6 +111,26 @@ test("knows every field of the CLI's task notification, as a 2026.09 print-mode 
     });
   } finally {
     rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+test('says where the first thing it found unknown is: a line that is no record before an unknown field', async () => {
+  const scratch = mkdtempSync(join(tmpdir(), 'cursor-stream-census-first-'));
+  try {
+    const path = join(scratch, 'noise-then-drift.ndjson');
+    const drifted = {
+      ...JSON.parse(
+        readFileSync(join(REPO_ROOT, 'corpus/official/docs-example-zh.ndjson'), 'utf8').split(
+          '\n',
+        )[0] as string,
+      ),
+      zzz: 1,
+    };
+    writeFileSync(path, `hello\n${JSON.stringify(drifted)}\n`);
+    const drift = censusDriftSummary(await censusOfLogs([path], { dialect: 'auto' }, NO_STDIN));
+    expect(drift?.first).toEqual({ path, line: 1 });
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
   }
 });
 

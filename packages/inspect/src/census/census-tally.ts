@@ -280,9 +280,11 @@ export function censusFoundDrift(census: CensusJson): boolean {
 export function censusDriftSummary(
   census: CensusJson,
 ): { text: string; first: CensusLocation | null } | null {
+  // The earliest of the first places each kind was found at: in the log the first of them names, the least line.
   let first: CensusLocation | undefined;
   const at = (location: CensusLocation | undefined): void => {
-    first ??= location;
+    if (location === undefined) return;
+    if (first === undefined || (location.path === first.path && location.line < first.line)) first = location;
   };
   let unmodelled = 0;
   let fields = 0;
