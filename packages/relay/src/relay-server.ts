@@ -427,12 +427,18 @@ async function route(
   target: RequestTarget,
 ): Promise<void> {
   const path = target.path;
-  if (Object.hasOwn(PAGE_FILES, path) && (request.method === 'GET' || request.method === 'HEAD')) {
-    sendPage(context.access, request, response, target);
+  if (Object.hasOwn(PAGE_FILES, path)) {
+    if (request.method === 'GET' || request.method === 'HEAD')
+      sendPage(context.access, request, response, target);
+    else sendError(response, 405, 'method-not-allowed', `${request.method} is not allowed here`);
     return;
   }
   if (!context.access.authorized(request)) {
     sendError(response, 401, 'unauthorized', 'a valid token is required');
+    return;
+  }
+  if (target.problem !== null) {
+    sendError(response, 400, target.problem.code, target.problem.message);
     return;
   }
   if (path === '/api/runs') {
@@ -444,6 +450,8 @@ async function route(
       await postRun(context, request, response);
       return;
     }
+    sendError(response, 405, 'method-not-allowed', `${request.method} is not allowed here`);
+    return;
   }
   const match = /^\/api\/runs\/([^/]+)(?:\/(cancel|events))?$/.exec(path);
   if (match !== null) {
@@ -507,6 +515,7 @@ function upgradeRequest(
     return { status: 403, code: 'forbidden-origin', message: 'upgrades from other origins are refused' };
   if (!context.access.authorized(request))
     return { status: 401, code: 'unauthorized', message: 'a valid token is required' };
+  if (target.value.problem !== null) return { status: 400, ...target.value.problem };
   const match = /^\/api\/runs\/([^/]+)\/ws$/.exec(target.value.path);
   if (match === null) return { status: 404, code: 'not-found', message: 'nothing here' };
   const runId = decodePercent(match[1] ?? '');

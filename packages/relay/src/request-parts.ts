@@ -17,30 +17,41 @@ export type RequestPartResult<T> = { ok: true; value: T } | { ok: false; error: 
 export interface RequestTarget {
   path: string;
   query: URLSearchParams;
+  /**
+   * What is malformed in a target that still reads as a path (a `[`, an escape like `%ZZ` in the path or the query,
+   * used or not): a 400 once the request is authorized (an unauthorized one is a 401 first, whatever its target).
+   */
+  problem: RequestPartProblem | null;
 }
 
 const ABSOLUTE_FORM = /^https?:\/\//i;
 
+/** Characters RFC 3986 allows in no path (`[` and `]` only name an IPv6 host): a target holding one is malformed. */
+const NOT_IN_A_PATH = /[[\]]/;
+
 /**
  * Parses a request target (`/path?query`, or the absolute form `http://host/path?query` that a server must accept).
  * The path is taken as sent, without resolving `.` or `//` (no route has them, so they are simply not found), so
- * that a path starting with `//` is never read as a host.
+ * that a path starting with `//` is never read as a host. Every percent escape of the path and the query is checked
+ * here, used or not, so that a malformed target is a 400 wherever it points (see {@link RequestTarget.problem}).
  */
 export function parseRequestTarget(target: string | undefined): RequestPartResult<RequestTarget> {
   const text = target ?? '';
   if (text.startsWith('/')) {
     const at = text.indexOf('?');
-    return {
-      ok: true,
-      value: {
-        path: at === -1 ? text : text.slice(0, at),
-        query: new URLSearchParams(at === -1 ? '' : text.slice(at + 1)),
-      },
-    };
+    const path = at === -1 ? text : text.slice(0, at);
+    const query = at === -1 ? '' : text.slice(at + 1);
+    const escapes = decodePercent(`${path}?${query}`);
+    const problem: RequestPartProblem | null = NOT_IN_A_PATH.test(path)
+      ? { code: 'bad-request-target', message: 'the request target is not a path' }
+      : escapes.ok
+        ? null
+        : escapes.error;
+    return { ok: true, value: { path, query: new URLSearchParams(query), problem } };
   }
   if (ABSOLUTE_FORM.test(text) && URL.canParse(text)) {
     const url = new URL(text);
-    return { ok: true, value: { path: url.pathname, query: url.searchParams } };
+    return { ok: true, value: { path: url.pathname, query: url.searchParams, problem: null } };
   }
   return { ok: false, error: { code: 'bad-request-target', message: 'the request target is not a path' } };
 }

@@ -84,7 +84,23 @@ describe('a token-protected server on every address', () => {
 
   test.each([
     { name: 'GET //[', method: 'GET', target: '//[', headers: [], status: 401 },
-    { name: 'GET //[ with the token', method: 'GET', target: '//[', headers: [AUTH_HEADER], status: 404 },
+    { name: 'GET //[ with the token', method: 'GET', target: '//[', headers: [AUTH_HEADER], status: 400 },
+    { name: 'GET /%zz with the token', method: 'GET', target: '/%zz', headers: [AUTH_HEADER], status: 400 },
+    {
+      name: 'an escape %zz in a query no route reads, with the token',
+      method: 'GET',
+      target: '/api/runs?x=%zz',
+      headers: [AUTH_HEADER],
+      status: 400,
+    },
+    {
+      name: 'DELETE /api/runs with the token',
+      method: 'DELETE',
+      target: '/api/runs',
+      headers: [AUTH_HEADER],
+      status: 405,
+    },
+    { name: 'POST / (the page)', method: 'POST', target: '/', headers: ['Content-Length: 0'], status: 405 },
     { name: 'GET //[x', method: 'GET', target: '//[x', headers: [], status: 401 },
     {
       name: 'an absolute target that is no URL',
@@ -146,7 +162,7 @@ describe('a token-protected server on every address', () => {
 
   test.each([
     { name: '//[', target: '//[', headers: [], status: 401 },
-    { name: '//[ with the token', target: '//[', headers: [AUTH_HEADER], status: 404 },
+    { name: '//[ with the token', target: '//[', headers: [AUTH_HEADER], status: 400 },
     { name: 'http://[/', target: 'http://[/', headers: [], status: 400 },
     { name: '%ZZ', target: '/api/runs/%ZZ/ws', headers: [], status: 401 },
     { name: '%ZZ with the token', target: '/api/runs/%ZZ/ws', headers: [AUTH_HEADER], status: 400 },

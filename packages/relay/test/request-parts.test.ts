@@ -56,6 +56,25 @@ describe('request parts', () => {
     else expect(result).toMatchObject({ ok: false, error: { code: 'bad-request-target' } });
   });
 
+  test.each([
+    ['//[', 'bad-request-target'],
+    ['/%zz', 'bad-escape'],
+    ['/api/runs?x=%zz', 'bad-escape'],
+    ['/api/runs/%E0%A4%A/events', 'bad-escape'],
+  ])('the target %j reads as a path with its problem, %s, to answer once authorized', (text, code) => {
+    expect(parseRequestTarget(text)).toMatchObject({
+      ok: true,
+      value: { path: text.split('?')[0], problem: { code } },
+    });
+  });
+
+  test('a well-formed target has no problem', () => {
+    expect(parseRequestTarget('/api/runs/r-1/events?after=12%3A1')).toMatchObject({
+      ok: true,
+      value: { problem: null },
+    });
+  });
+
   test('a target gives its path as sent and its query', () => {
     const result = parseRequestTarget('//evil.example/api/runs?after=12&format=ai-sdk');
     expect(result.ok && result.value.path).toBe('//evil.example/api/runs');
