@@ -97,6 +97,10 @@ export function logWhenDone(
   const path = (request.url ?? '/').split('?')[0] ?? '/';
   response.once('close', () => {
     const ms = Math.round(performance.now() - started);
-    log(`${new Date().toISOString()} ${request.method} ${path} ${response.statusCode} ${ms}ms`);
+    // A client gone before its answer was sent got none: its status would be the default 200, a success never sent.
+    const outcome = response.writableFinished
+      ? String(response.statusCode)
+      : `${response.statusCode} cut off`;
+    log(`${new Date().toISOString()} ${request.method} ${path} ${outcome} ${ms}ms`);
   });
 }

@@ -469,7 +469,8 @@ async function route(
 /** Answers a request; every failure ends as one log line and a 500, never as an exception. */
 function handleRequest(context: Context, request: IncomingMessage, response: ServerResponse): void {
   const failed = (error: unknown) => {
-    context.log(`relay: ${describeError(error)}`);
+    // A client that leaves while its body is read ends the read with an error: the client's doing, no failure here.
+    if (!request.destroyed || request.complete) context.log(`relay: ${describeError(error)}`);
     sendError(response, 500, 'internal', 'the relay failed to answer');
   };
   try {

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import type { CanonicalEvent } from '@cursor-stream/core';
 import { parseEventId, type RelayServer } from '@cursor-stream/relay';
@@ -321,6 +322,24 @@ describe('runs', () => {
     } finally {
       await many.relay.close();
     }
+  });
+
+  test('a client gone while its body is read is logged as cut off, not as a success or a failure of the relay', async () => {
+    const { port } = new URL(url);
+    const socket = connect(Number(port), '127.0.0.1');
+    socket.on('error', () => {});
+    socket.write(
+      `POST /api/runs HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"prompt":`,
+    );
+    // The relay has begun to read the body before the client leaves.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const before = lines.length;
+    socket.destroy();
+    await until(() => lines.slice(before).some((line) => line.includes(' POST /api/runs ')), 'the log line');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const logged = lines.slice(before);
+    expect(logged.some((line) => / POST \/api\/runs \d+ cut off \d+ms$/.test(line))).toBe(true);
+    expect(logged.some((line) => line.startsWith('relay: '))).toBe(false);
   });
 
   test('every request is logged as one line, without its query', () => {
