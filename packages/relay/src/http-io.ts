@@ -97,10 +97,9 @@ export function logWhenDone(
   const path = (request.url ?? '/').split('?')[0] ?? '/';
   response.once('close', () => {
     const ms = Math.round(performance.now() - started);
-    // A client gone before its answer was sent got none: its status would be the default 200, a success never sent.
-    const outcome = response.writableFinished
-      ? String(response.statusCode)
-      : `${response.statusCode} cut off`;
+    // A request cut off before its answer was sent (its client left, or Node answered a request too slow with 408 on
+    // the socket) got none of ours: its status would be the default 200, a success never sent.
+    const outcome = response.writableFinished ? String(response.statusCode) : 'cut off';
     log(`${new Date().toISOString()} ${request.method} ${path} ${outcome} ${ms}ms`);
   });
 }

@@ -746,7 +746,12 @@ export function createRelayServer(options: RelayServerOptions): RelayServer {
   };
   // No subprotocol is spoken: one a client offers is not named back as if it were (ws names the first by default).
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024, handleProtocols: () => false });
-  const server = createServer((request, response) => handleRequest(context, request, response));
+  // Node checks its request timeouts this often (30 s by default), so that a request would otherwise be cut off
+  // anywhere between one and two timeouts after it began.
+  const connectionsCheckingInterval = Math.max(100, Math.min(1000, requestTimeoutMs / 10));
+  const server = createServer({ connectionsCheckingInterval }, (request, response) =>
+    handleRequest(context, request, response),
+  );
   // A request's body comes within this or the request ends (408): a body that trickles holds one of the few places
   // of `BUSY_LIMITS` for at most this long, where Node's default is five minutes.
   server.requestTimeout = requestTimeoutMs;

@@ -201,6 +201,29 @@ describe('caps on requests that hold memory while they last', () => {
     }
   }, 120_000);
 
+  test("a body that trickles is answered 408 once the request timeout has passed, not at the next of Node's checks", async () => {
+    const { relay, url } = await startRelay({ dataDir: join(space.dir, 'trickle'), requestTimeoutMs: 1000 });
+    const { hostname, port } = new URL(url);
+    const socket = connect({ host: hostname, port: Number(port) });
+    socket.on('error', () => {});
+    const sending = setInterval(() => socket.write(' '), 200);
+    try {
+      await once(socket, 'connect');
+      socket.write(
+        `POST /api/runs HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{`,
+      );
+      const started = Date.now();
+      const [answer] = (await once(socket, 'data')) as [Buffer];
+      expect(statusOf(answer.toString())).toBe(408);
+      // Node checks its timeouts every 30 s by default: the answer would wait for that check.
+      expect(Date.now() - started).toBeLessThan(15_000);
+    } finally {
+      clearInterval(sending);
+      socket.destroy();
+      await relay.close();
+    }
+  }, 60_000);
+
   test('bodies that never finish take a bounded number of places; past them a 503, freed as they close', async () => {
     const { relay, url } = await startRelay({ dataDir: join(space.dir, 'bodies') });
     const { hostname, port } = new URL(url);
