@@ -262,6 +262,13 @@ describe('serve, misused', () => {
     expect(stderr).toContain('must name a directory');
   });
 
+  test('an empty `--agent` exits 2 with one line, where every run failed to start', async () => {
+    const { code, stderr } = await serveExit(['--agent', '', '--port', '0']);
+    expect(code).toBe(2);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toContain('must name the agent executable');
+  });
+
   test.each(['--max-runs', '--max-connections', '--max-pending-bytes'])(
     '%s takes a positive integer only',
     async (flag) => {

@@ -52,6 +52,12 @@ function parseDataDir(text: string): string {
   return text;
 }
 
+function parseAgent(text: string): string {
+  // An empty path would be taken as given, and every run would fail to start.
+  if (text.trim() === '') throw new InvalidArgumentError('must name the agent executable');
+  return text;
+}
+
 function parseLimit(text: string): number {
   const value = Number(text);
   if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < 1)
@@ -95,7 +101,12 @@ export const declareServe: CommandDeclaration<typeof import('./run.ts')> = (comm
         .argParser(parseDataDir)
         .default('.cursor-stream'),
     )
-    .option('--agent <path>', 'the agent executable (default: cursor-agent, else agent, on the PATH)')
+    .addOption(
+      new Option(
+        '--agent <path>',
+        'the agent executable (default: cursor-agent, else agent, on the PATH)',
+      ).argParser(parseAgent),
+    )
     .option('--token <token>', `the bearer token, visible to every user (also read from ${TOKEN_ENV})`)
     .option(
       '--token-file <path>',
