@@ -121,6 +121,26 @@ describe('session reducer', () => {
     expect(session?.counts).toEqual({ 'tool-call': 2, 'tool-result': 2 });
   });
 
+  test('a start after its call completed is another call of the same id, with its own outcome', () => {
+    const [session] = reduceSessions([
+      call('c1', 1),
+      result('c1', 2),
+      call('c1', 3),
+      result('c1', 4, 'failure'),
+    ]);
+    expect(
+      session?.toolCalls.map(({ toolCallId, status, startLine, endLine }) => [
+        toolCallId,
+        status,
+        startLine,
+        endLine,
+      ]),
+    ).toEqual([
+      ['c1', 'success', 1, 2],
+      ['c1', 'failure', 3, 4],
+    ]);
+  });
+
   test('a normalized log of two sessions gives two summaries with their text, result and usage', () => {
     const init = (id: string) => ({ type: 'system', subtype: 'init', session_id: id, model: 'Auto' });
     const say = (text: string) => ({

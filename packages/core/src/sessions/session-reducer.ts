@@ -196,8 +196,12 @@ function callOf(builder: SessionBuilder, toolCallId: string, toolName: ToolName)
 }
 
 function applyToolCall(builder: SessionBuilder, event: ToolCallEvent): void {
+  // A start after its call has completed is the id used again, for another run of the tool: a call of its own.
+  const known = builder.calls.get(event.toolCallId);
+  if (known !== undefined && !known.orphan && known.status !== 'pending')
+    builder.calls.delete(event.toolCallId);
   const call = callOf(builder, event.toolCallId, event.toolName);
-  // The same start twice is one call: the first one counts.
+  // The same start twice, before a result, is one call: the first one counts.
   if (!call.orphan) return;
   call.orphan = false;
   call.input = null;
