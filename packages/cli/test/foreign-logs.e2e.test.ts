@@ -82,6 +82,23 @@ test('a cursor-agent log still exits 0 through usage, report and export', async 
   expect(runs.map((run) => run.code)).toEqual([0, 0, 0]);
 });
 
+/**
+ * Checks that `usage`, `summary` (each given `jobs`) and `census` leave the log at `path` out: nothing of it counted,
+ * `said` alone on stderr, exit 1.
+ */
+async function expectLeftOut(path: string, said: string, jobs: readonly string[] = []): Promise<void> {
+  const [usage, summary, census] = await Promise.all([
+    runCli(['usage', '--json', ...jobs, path]),
+    runCli(['summary', '--json', ...jobs, path]),
+    runCli(['census', '--json', path]),
+  ]);
+  expect([usage.code, usage.stderr]).toEqual([1, said]);
+  expect(JSON.parse(usage.stdout).totals.sessionCount).toBe(0);
+  expect([summary.code, summary.stderr]).toEqual([1, said]);
+  expect(JSON.parse(summary.stdout).sessions).toEqual([]);
+  expect(JSON.parse(census.stdout)).toMatchObject({ records: 0, rows: [] });
+}
+
 describe("another agent's record that starts in the first 64 KiB and ends past them", () => {
   /**
    * Cursor's records up to `start` bytes, then a Claude Code log whose first record starts there: the log is
@@ -116,18 +133,7 @@ describe("another agent's record that starts in the first 64 KiB and ends past t
   ])('is left out by usage, summary and census, on one job and two: %s', async (_, start, bytes) => {
     const { path, line } = await straddling(`straddle-${start}.ndjson`, start, bytes);
     const said = `cursor-stream: ${path}: line ${line}: this looks like a Claude Code stream-json log, not cursor-agent; left out\n`;
-    for (const jobs of ['1', '2']) {
-      const [usage, summary, census] = await Promise.all([
-        runCli(['usage', '--json', '--jobs', jobs, path]),
-        runCli(['summary', '--json', '--jobs', jobs, path]),
-        runCli(['census', '--json', path]),
-      ]);
-      expect([usage.code, usage.stderr]).toEqual([1, said]);
-      expect(JSON.parse(usage.stdout).totals.sessionCount).toBe(0);
-      expect([summary.code, summary.stderr]).toEqual([1, said]);
-      expect(JSON.parse(summary.stdout).sessions).toEqual([]);
-      expect(JSON.parse(census.stdout)).toMatchObject({ records: 0, rows: [] });
-    }
+    for (const jobs of ['1', '2']) await expectLeftOut(path, said, ['--jobs', jobs]);
   });
 });
 
@@ -152,16 +158,7 @@ describe("another agent's log after lines that are no records (a log captured wi
       'corpus/foreign/claude-code-stream-json.ndjson',
     );
     const said = `cursor-stream: ${path}: line ${line}: this looks like a Claude Code stream-json log, not cursor-agent; left out\n`;
-    const [usage, summary, census] = await Promise.all([
-      runCli(['usage', '--json', path]),
-      runCli(['summary', '--json', path]),
-      runCli(['census', '--json', path]),
-    ]);
-    expect([usage.code, usage.stderr]).toEqual([1, said]);
-    expect(JSON.parse(usage.stdout).totals.sessionCount).toBe(0);
-    expect([summary.code, summary.stderr]).toEqual([1, said]);
-    expect(JSON.parse(summary.stdout).sessions).toEqual([]);
-    expect(JSON.parse(census.stdout)).toMatchObject({ records: 0, rows: [] });
+    await expectLeftOut(path, said);
   });
 
   test('is read and named when more lines than that come first, as a log that mixes theirs in', async () => {
