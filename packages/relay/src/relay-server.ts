@@ -417,6 +417,11 @@ async function routeRun(
     }
     return;
   }
+  refuseMethod(request, response);
+}
+
+/** Answers a method a path does not take (`405`). */
+function refuseMethod(request: IncomingMessage, response: ServerResponse): void {
   sendError(response, 405, 'method-not-allowed', `${request.method} is not allowed here`);
 }
 
@@ -430,7 +435,7 @@ async function route(
   if (Object.hasOwn(PAGE_FILES, path)) {
     if (request.method === 'GET' || request.method === 'HEAD')
       sendPage(context.access, request, response, target);
-    else sendError(response, 405, 'method-not-allowed', `${request.method} is not allowed here`);
+    else refuseMethod(request, response);
     return;
   }
   if (!context.access.authorized(request)) {
@@ -450,7 +455,7 @@ async function route(
       await postRun(context, request, response);
       return;
     }
-    sendError(response, 405, 'method-not-allowed', `${request.method} is not allowed here`);
+    refuseMethod(request, response);
     return;
   }
   const match = /^\/api\/runs\/([^/]+)(?:\/(cancel|events))?$/.exec(path);

@@ -32,8 +32,9 @@ export interface ReadingOptions {
   readonly maxRecordBytes?: number | undefined;
   /**
    * What to do with another agent's log (one with a record only that agent writes within
-   * {@link FOREIGN_LOG_WINDOW_BYTES} of its first record): `read` it like any log, its problem named (the default: what `validate` and
-   * `census` show), or `leave-out` its events, so that no session, token, row or line of it is taken for Cursor's.
+   * {@link FOREIGN_LOG_WINDOW_BYTES} of its first record): `read` it like any log, its problem named (the default:
+   * what `validate` and `census` show), or `leave-out` its events, so that no session, token, row or line of it is
+   * taken for Cursor's.
    */
   readonly foreignLogs?: 'read' | 'leave-out' | undefined;
   /**
