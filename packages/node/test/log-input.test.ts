@@ -367,7 +367,13 @@ describe('createTextSniffer', () => {
       const sofar = all.subarray(0, seen + part.length);
       const nul = sofar.indexOf(0);
       const lineFeed = sofar.indexOf(0x0a);
-      if (nul !== -1 && (lineFeed === -1 || nul < lineFeed)) return `NUL byte at offset ${nul}`;
+      if (nul !== -1 && (lineFeed === -1 || nul < lineFeed)) {
+        const bom = (all[0] === 0xff && all[1] === 0xfe) || (all[0] === 0xfe && all[1] === 0xff);
+        const where = `NUL byte at offset ${nul}`;
+        return bom
+          ? `UTF-16 text, ${where}; convert it to UTF-8 first, e.g. with iconv -f UTF-16 -t UTF-8`
+          : where;
+      }
       seen += part.length;
       if (undecodable(all.subarray(0, seen)) > 8) return 'not UTF-8';
     }
@@ -382,6 +388,18 @@ describe('createTextSniffer', () => {
     'says what its definition says of whole text, broken text and both, chunk by chunk',
     (pieces, prefix) => {
       expect(verdict(pieces, prefix + 1)).toBe(defined(pieces, prefix + 1));
+    },
+  );
+
+  test.each(['utf16le', 'utf16be'])(
+    'names UTF-16 text with its byte order mark (%s), cut anywhere',
+    (encoding) => {
+      const little = Buffer.from('\ufeff{"type":"system","subtype":"init"}\n', 'utf16le');
+      const bytes = encoding === 'utf16le' ? little : Buffer.from(little).swap16();
+      const said = `UTF-16 text, NUL byte at offset ${encoding === 'utf16le' ? 3 : 2}; convert it to UTF-8 first, e.g. with iconv -f UTF-16 -t UTF-8`;
+      for (let cut = 0; cut <= 6; cut++) {
+        expect(verdict([bytes.subarray(0, cut), bytes.subarray(cut)], 65536)).toBe(said);
+      }
     },
   );
 

@@ -34,10 +34,16 @@ export interface TextSniffer {
   check(chunk: Uint8Array): string | null;
 }
 
+/** Whether the first two bytes of an input are a UTF-16 byte order mark (FF FE, or FE FF). */
+function isUtf16Mark(first: number | undefined, second: number | undefined): boolean {
+  return (first === 0xff && second === 0xfe) || (first === 0xfe && second === 0xff);
+}
+
 /**
  * Judges whether an input is a text log from its first {@link SNIFF_PREFIX_BYTES}, chunk by chunk: the verdict (and
  * the offset it names) depends on those bytes only, never on how they were cut. Binary files and UTF-16 text almost
- * always hold a NUL before their first line feed; random bytes without one have many undecodable sequences. A log
+ * always hold a NUL before their first line feed (UTF-16 with its byte order mark is named so, with how to convert
+ * it); random bytes without one have many undecodable sequences. A log
  * with one corrupt byte stays a log (its line is reported as invalid), and so does a log whose lines are followed by
  * NULs (what a crash or a power loss leaves at a file's end): its records are read, the NULs reported as an invalid
  * line. A real U+FFFD (EF BF BD), which tool output often carries, or a sequence cut by the end of the prefix, is not
@@ -67,15 +73,24 @@ export function createTextSniffer(prefixBytes = SNIFF_PREFIX_BYTES): TextSniffer
   let whole = true;
   // Whether a line has ended: a NUL after that is damage to a text log, not a sign of a binary file.
   let lineEnded = false;
+  // The input's first two bytes, for a UTF-16 byte order mark.
+  let head: number[] = [];
 
   return {
     check(chunk: Uint8Array): string | null {
       if (seen >= prefixBytes) return null;
       const part = chunk.subarray(0, prefixBytes - seen);
+      if (head.length < 2) head = [...head, ...part.subarray(0, 2 - head.length)];
       if (!lineEnded) {
         const nul = firstNulByte(part);
         const lineFeed = part.indexOf(LINE_FEED);
-        if (nul !== -1 && (lineFeed === -1 || nul < lineFeed)) return `NUL byte at offset ${seen + nul}`;
+        if (nul !== -1 && (lineFeed === -1 || nul < lineFeed)) {
+          const where = `NUL byte at offset ${seen + nul}`;
+          // What Windows PowerShell's `>` writes: said, with its mend, rather than left for a binary file.
+          return isUtf16Mark(head[0], head[1])
+            ? `UTF-16 text, ${where}; convert it to UTF-8 first, e.g. with iconv -f UTF-16 -t UTF-8`
+            : where;
+        }
         lineEnded = lineFeed !== -1;
       }
       // Whole UTF-8 decodes to no replacement but its genuine U+FFFD, which would count as many as it adds: checked
